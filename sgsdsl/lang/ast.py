@@ -1,0 +1,340 @@
+"""Typed AST of the .sgs language. Every node keeps the source span it came from.
+
+The checker annotates nodes in place (`Name.ref`, `Call.ref`), so the checked program that the
+interpreter walks and the compiler lowers is this same tree: one structure, no drift between stages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Span
+
+
+@dataclass
+class Node:
+    span: Span
+
+
+@dataclass
+class Ident(Node):
+    text: str
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass
+class Expr(Node):
+    pass
+
+
+@dataclass
+class Lit(Expr):
+    """A literal: kind is one of int, str, bool, none, face (suit+rank), suit."""
+
+    kind: str
+    value: Any
+
+
+@dataclass
+class Name(Expr):
+    ident: str
+    # Filled by the checker: ("local", name) | ("const", value) | ("card", id) | ("general", id) ...
+    ref: tuple[str, Any] | None = None
+
+
+@dataclass
+class Attr(Expr):
+    obj: Expr
+    name: Ident
+
+
+@dataclass
+class Call(Expr):
+    func: Ident
+    args: list[Expr]
+    kwargs: list[tuple[Ident, Expr]]
+    ref: str | None = None  # "function" | "action" | "value" (a declared quantity)
+
+
+@dataclass
+class BinOp(Expr):
+    """Binary operator: + - * == != < <= > >= and or in."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass
+class Unary(Expr):
+    op: str  # "not" | "-"
+    operand: Expr
+
+
+@dataclass
+class IsFamily(Expr):
+    """`card is 杀`: the card (real or converted) belongs to the named card family."""
+
+    operand: Expr
+    family: Ident
+
+
+@dataclass
+class RangeLit(Expr):
+    low: Expr
+    high: Expr
+
+
+@dataclass
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass
+class CondExpr(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+# ---------------------------------------------------------------- statements
+@dataclass
+class Stmt(Node):
+    pass
+
+
+@dataclass
+class Block(Node):
+    stmts: list[Stmt]
+
+
+@dataclass
+class Let(Stmt):
+    name: Ident
+    value: Expr
+
+
+@dataclass
+class If(Stmt):
+    test: Expr
+    body: Block
+    orelse: Block | None
+
+
+@dataclass
+class For(Stmt):
+    var: Ident
+    iterable: Expr
+    body: Block
+
+
+@dataclass
+class While(Stmt):
+    test: Expr
+    body: Block
+
+
+@dataclass
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@dataclass
+class Assign(Stmt):
+    target: Attr
+    op: str  # "=" | "+=" | "-="
+    value: Expr
+
+
+@dataclass
+class CallStmt(Stmt):
+    call: Call
+
+
+@dataclass
+class Stop(Stmt):
+    pass
+
+
+@dataclass
+class Break(Stmt):
+    pass
+
+
+# ---------------------------------------------------------------- members
+@dataclass
+class Limit(Node):
+    count: Expr
+    scope: Ident  # phase | turn | round | game
+
+
+@dataclass
+class TargetSpec(Node):
+    kind: str  # self | one | all | range | none
+    low: int = 1
+    high: int = 1
+    other: bool = False
+
+
+@dataclass
+class UseClause(Node):
+    context: Ident
+    limit: Limit | None
+    target: TargetSpec | None
+    where: Expr | None
+    body: Block | None
+
+
+@dataclass
+class Trigger(Node):
+    timing: Ident
+    where: Expr | None
+    optional: bool
+    body: Block
+
+
+@dataclass
+class Active(Node):
+    limit: Limit | None
+    where: Expr | None
+    body: Block
+
+
+@dataclass
+class ViewAs(Node):
+    card: Ident
+    count: int
+    source: Ident  # card | hand | equip
+    where: Expr | None
+
+
+@dataclass
+class Provide(Node):
+    card: Ident
+    where: Expr | None
+    body: Block
+
+
+@dataclass
+class Modifier(Node):
+    quantity: Ident
+    params: list[Ident]
+    op: str  # by | to
+    value: Expr
+    where: Expr | None
+
+
+@dataclass
+class Face(Node):
+    suit: str  # ♠ ♥ ♣ ♦
+    rank: int  # 1..13
+
+
+# ---------------------------------------------------------------- definitions
+@dataclass
+class Definition(Node):
+    name: Ident  # display name (Chinese)
+    ident: Ident  # ASCII id
+
+
+@dataclass
+class SkillDef(Definition):
+    flags: list[Ident] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    actives: list[Active] = field(default_factory=list)
+    view_as: list[ViewAs] = field(default_factory=list)
+    provides: list[Provide] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    owner_kind: str = "top"  # top | general | card (set by the parser)
+
+    def has_flag(self, flag: str) -> bool:
+        return any(f.text == flag for f in self.flags)
+
+
+@dataclass
+class CardDef(Definition):
+    category: Ident = None  # type: ignore[assignment]
+    copies: list[Face] = field(default_factory=list)
+    attack_range: int | None = None
+    nature: Ident | None = None
+    family: Ident | None = None
+    tags: list[Ident] = field(default_factory=list)
+    uses: list[UseClause] = field(default_factory=list)
+    effect: Block | None = None
+    on_nullified: Block | None = None
+    skills: list[SkillDef] = field(default_factory=list)
+
+
+@dataclass
+class GeneralDef(Definition):
+    kingdom: Ident = None  # type: ignore[assignment]
+    gender: Ident = None  # type: ignore[assignment]
+    hp: int = 4
+    skills: list[SkillDef] = field(default_factory=list)
+    has: list[Ident] = field(default_factory=list)
+
+
+@dataclass
+class Param(Node):
+    name: Ident
+    type: Ident
+
+
+@dataclass
+class ValueDef(Node):
+    name: Ident
+    params: list[Param]
+    expr: Expr
+    lower: Expr | None = None
+    upper: Expr | None = None
+
+
+@dataclass
+class OptionDecl(Node):
+    name: Ident
+    default: Expr
+
+
+@dataclass
+class RolesDecl(Node):
+    players: int
+    condition: Expr | None
+    roles: list[Ident]
+
+
+@dataclass
+class WinDecl(Node):
+    roles: list[Ident]
+    condition: Expr
+
+
+@dataclass
+class ModeDef(Definition):
+    players: tuple[int, int] | None = None
+    players_span: Span | None = None
+    options: list[OptionDecl] = field(default_factory=list)
+    roles: list[RolesDecl] = field(default_factory=list)
+    leader: Ident | None = None
+    setup: Block | None = None
+    triggers: list[Trigger] = field(default_factory=list)
+    wins: list[WinDecl] = field(default_factory=list)
+
+
+@dataclass
+class Import(Node):
+    path: str
+
+
+@dataclass
+class Module(Node):
+    """One parsed .sgs file."""
+
+    path: str
+    imports: list[Import] = field(default_factory=list)
+    cards: list[CardDef] = field(default_factory=list)
+    generals: list[GeneralDef] = field(default_factory=list)
+    skills: list[SkillDef] = field(default_factory=list)
+    modes: list[ModeDef] = field(default_factory=list)
+    values: list[ValueDef] = field(default_factory=list)

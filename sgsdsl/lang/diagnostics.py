@@ -1,0 +1,128 @@
+"""Diagnostics: every finding the front end reports, with a stable code and a source span.
+
+Kept separate from the parser and checker so that every stage (and the CLI) reports the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, `end_col` is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    @staticmethod
+    def point(file: str, line: int, col: int) -> Span:
+        return Span(file, line, col, line, col + 1)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. `code` is stable across releases (SGS-E1xx syntax, E2xx names, E3xx types...)."""
+
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    suggestion: str | None = None
+    notes: tuple[tuple[str, Span], ...] = field(default=())
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.span.file, self.span.line, self.span.col, self.code, self.message)
+
+
+class DiagnosticError(Exception):
+    """Raised to abort a stage with diagnostics already collected."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest known name, for "did you mean …" hints; None when nothing is close."""
+    pool = sorted(set(candidates))
+    if not pool:
+        return None
+    matches = difflib.get_close_matches(name, pool, n=1, cutoff=0.5)
+    if matches:
+        return matches[0]
+    # Short Chinese names: a one-character difference falls below difflib's ratio.
+    for cand in pool:
+        if len(cand) == len(name) and len(name) <= 4 and sum(a != b for a, b in zip(cand, name)) == 1:
+            return cand
+        if name in cand or cand in name:
+            if abs(len(cand) - len(name)) <= 2:
+                return cand
+    return None
+
+
+def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
+    """Human form: `file:line:col: error[CODE]: message`, the source line, and a caret under the span."""
+    out: list[str] = []
+    for d in sorted(diags, key=lambda d: d.sort_key):
+        s = d.span
+        out.append(f"{s.file}:{s.line}:{s.col}: {d.severity}[{d.code}]: {d.message}")
+        out.extend(_excerpt(s, sources))
+        if d.suggestion:
+            out.append(f"  = help: {d.suggestion}")
+        for note, nspan in d.notes:
+            out.append(f"  = note: {note} at {nspan.file}:{nspan.line}:{nspan.col}")
+    return "\n".join(out)
+
+
+def _excerpt(s: Span, sources: dict[str, str]) -> list[str]:
+    text = sources.get(s.file)
+    if text is None:
+        return []
+    lines = text.split("\n")
+    if not 1 <= s.line <= len(lines):
+        return []
+    src = lines[s.line - 1].replace("\t", " ")
+    if len(src) > 200:  # keep giant lines readable: window around the column
+        start = max(0, s.col - 80)
+        src = src[start : start + 160]
+        col = s.col - start
+    else:
+        col = s.col
+    width = max(1, (s.end_col - s.col) if s.end_line == s.line else len(src) - col + 1)
+    gutter = f"{s.line:>5} | "
+    caret_pad = _display_width(src[: col - 1])
+    return [gutter + src, " " * 5 + " | " + " " * caret_pad + "^" * min(width * 1, 120)]
+
+
+def _display_width(text: str) -> int:
+    """Terminal columns: wide (CJK, full-width) characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def render_json(diags: Iterable[Diagnostic]) -> str:
+    """Machine form for CI: one JSON document with a list of findings."""
+    items = [
+        {
+            "code": d.code,
+            "severity": d.severity,
+            "message": d.message,
+            "file": d.span.file,
+            "line": d.span.line,
+            "col": d.span.col,
+            "end_line": d.span.end_line,
+            "end_col": d.span.end_col,
+            "suggestion": d.suggestion,
+        }
+        for d in sorted(diags, key=lambda d: d.sort_key)
+    ]
+    return json.dumps({"diagnostics": items}, ensure_ascii=False, indent=2)

@@ -1,0 +1,587 @@
+"""Parse .sgs text into the typed AST; syntax problems become located diagnostics, never tracebacks."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .diagnostics import Diagnostic, Span
+
+MAX_NESTING = 120
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return resources.files("sgsdsl.lang").joinpath("sgs.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=False)
+
+
+@lru_cache(maxsize=1)
+def terminal_descriptions() -> dict[str, str]:
+    """Human words for terminal names, so messages never show grammar internals."""
+    words = {
+        "IDENT": "a name",
+        "INT": "a number",
+        "STRING": "a string",
+        "FACE": "a card face such as ♠7",
+        "SUIT": "a suit",
+        "$END": "end of file",
+    }
+    for term in _parser().terminals:
+        if term.name not in words and term.pattern.type == "str":
+            words[term.name] = f"'{term.pattern.value}'"
+        elif term.name not in words:
+            alts = term.pattern.value.split("|")
+            if all(a.replace("\\", "").isprintable() for a in alts) and term.name.endswith("_OP"):
+                words[term.name] = " or ".join(f"'{a.strip('()').replace(chr(92), '')}'" for a in alts)
+    return words
+
+
+def _describe(names: set[str] | frozenset[str]) -> str:
+    words = terminal_descriptions()
+    picked = sorted({words.get(n, n.lower()) for n in names})
+    if len(picked) > 6:
+        picked = picked[:6] + ["…"]
+    return ", ".join(picked)
+
+
+def _span_of(file: str, meta_or_tok) -> Span:
+    if isinstance(meta_or_tok, Token):
+        t = meta_or_tok
+        return Span(file, t.line or 1, t.column or 1, t.end_line or t.line or 1, t.end_column or (t.column or 1) + 1)
+    m = meta_or_tok
+    if getattr(m, "empty", True):
+        return Span.point(file, 1, 1)
+    return Span(file, m.line, m.column, m.end_line, m.end_column)
+
+
+def _check_nesting(file: str, text: str) -> Diagnostic | None:
+    depth = 0
+    line, col = 1, 0
+    in_comment = in_string = False
+    prev = ""
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment = line + 1, 0, False
+            in_string = False
+        elif in_comment:
+            pass
+        elif in_string:
+            if ch == '"' and prev != "\\":
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#" or (ch == "/" and prev == "/"):
+            in_comment = True
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return Diagnostic(
+                    "SGS-E104",
+                    f"nesting is deeper than {MAX_NESTING} levels",
+                    Span.point(file, line, col),
+                    suggestion="split the rule into smaller blocks or helper values",
+                )
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        prev = ch
+    return None
+
+
+def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic]]:
+    """Parse one file's text. Returns the module (None on a syntax error) and its diagnostics."""
+    deep = _check_nesting(file, text)
+    if deep:
+        return None, [deep]
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        return None, [_syntax_diagnostic(err, file, text)]
+    try:
+        module = _ToAst(file).transform(tree)
+    except _AstError as err:
+        return None, [err.diagnostic]
+    return module, []
+
+
+def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic:
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        shown = ch if ch.isprintable() else repr(ch)
+        return Diagnostic(
+            "SGS-E101",
+            f"unexpected character {shown!s}; expected {_describe(err.allowed or set())}",
+            Span.point(file, err.line, err.column),
+        )
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = text.split("\n")
+        line = len(lines)
+        col = len(lines[-1]) + 1
+        expected = err.expected if isinstance(err, UnexpectedEOF) else err.accepts or err.expected
+        return Diagnostic(
+            "SGS-E103",
+            f"unexpected end of file; expected {_describe(set(expected))}",
+            Span.point(file, line, col),
+            suggestion="a block or definition is not closed" if "RBRACE" in expected else None,
+        )
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    expected = err.accepts or err.expected
+    value = str(tok)
+    return Diagnostic(
+        "SGS-E102",
+        f"unexpected {terminal_descriptions().get(tok.type, 'token')} '{value[:40]}'; expected {_describe(set(expected))}",
+        _span_of(file, tok),
+    )
+
+
+class _AstError(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _toks(children, *types: str) -> list[Token]:
+    return [c for c in children if isinstance(c, Token) and c.type in types]
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree → dataclasses. Keyword tokens are dropped; names keep their spans."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    # helpers
+    def sp(self, meta) -> Span:
+        return _span_of(self.file, meta)
+
+    def ident(self, tok: Token) -> ast.Ident:
+        return ast.Ident(_span_of(self.file, tok), str(tok))
+
+    def idents(self, children) -> list[ast.Ident]:
+        return [self.ident(t) for t in _toks(children, "IDENT")]
+
+    def nodes(self, children, cls):
+        return [c for c in children if isinstance(c, cls)]
+
+    def one(self, children, cls):
+        found = self.nodes(children, cls)
+        return found[0] if found else None
+
+    # ------------------------------------------------------------ top level
+    def start(self, meta, children):
+        m = ast.Module(self.sp(meta), self.file)
+        for c in children:
+            if isinstance(c, ast.Import):
+                m.imports.append(c)
+            elif isinstance(c, ast.CardDef):
+                m.cards.append(c)
+            elif isinstance(c, ast.GeneralDef):
+                m.generals.append(c)
+            elif isinstance(c, ast.SkillDef):
+                m.skills.append(c)
+            elif isinstance(c, ast.ModeDef):
+                m.modes.append(c)
+            elif isinstance(c, ast.ValueDef):
+                m.values.append(c)
+        return m
+
+    def import_decl(self, meta, children):
+        raw = str(_toks(children, "STRING")[0])
+        return ast.Import(self.sp(meta), _unquote(raw))
+
+    # ------------------------------------------------------------ cards
+    def card_def(self, meta, children):
+        ids = self.idents(children)
+        card = ast.CardDef(self.sp(meta), ids[0], ids[1], category=ids[2])
+        for c in children:
+            if isinstance(c, tuple) and c[0] == "copies":
+                card.copies.extend(c[1])
+            elif isinstance(c, tuple) and c[0] == "range":
+                card.attack_range = c[1]
+            elif isinstance(c, tuple) and c[0] == "nature":
+                card.nature = c[1]
+            elif isinstance(c, tuple) and c[0] == "family":
+                card.family = c[1]
+            elif isinstance(c, tuple) and c[0] == "tags":
+                card.tags.extend(c[1])
+            elif isinstance(c, tuple) and c[0] == "nullified":
+                card.on_nullified = c[1]
+            elif isinstance(c, ast.UseClause):
+                card.uses.append(c)
+            elif isinstance(c, ast.Block):
+                card.effect = c
+            elif isinstance(c, ast.SkillDef):
+                c.owner_kind = "card"
+                card.skills.append(c)
+        return card
+
+    def copies(self, meta, children):
+        faces = []
+        for t in _toks(children, "FACE"):
+            rank_text = str(t)[1:]
+            rank = RANKS.get(rank_text) or int(rank_text)
+            faces.append(ast.Face(_span_of(self.file, t), str(t)[0], rank))
+        return ("copies", faces)
+
+    def range_decl(self, meta, children):
+        return ("range", int(_toks(children, "INT")[0]))
+
+    def nature_decl(self, meta, children):
+        return ("nature", self.idents(children)[0])
+
+    def family_decl(self, meta, children):
+        return ("family", self.idents(children)[0])
+
+    def tag_decl(self, meta, children):
+        return ("tags", self.idents(children))
+
+    def on_nullified(self, meta, children):
+        return ("nullified", self.one(children, ast.Block))
+
+    def effect_clause(self, meta, children):
+        return self.one(children, ast.Block)
+
+    def use_clause(self, meta, children):
+        ctx = self.idents(children)[0]
+        where = self.one(children, _Where)
+        return ast.UseClause(
+            self.sp(meta),
+            ctx,
+            self.one(children, ast.Limit),
+            self.one(children, ast.TargetSpec),
+            where.expr if where else None,
+            self.one(children, ast.Block),
+        )
+
+    def limit_clause(self, meta, children):
+        expr = self.one(children, ast.Expr)
+        return ast.Limit(self.sp(meta), expr, self.idents(children)[-1])
+
+    def target_clause(self, meta, children):
+        spec = self.one(children, ast.TargetSpec)
+        spec.span = self.sp(meta)
+        return spec
+
+    def target_self(self, meta, children):
+        return ast.TargetSpec(self.sp(meta), "self")
+
+    def target_none(self, meta, children):
+        return ast.TargetSpec(self.sp(meta), "none", 0, 0)
+
+    def target_one(self, meta, children):
+        return ast.TargetSpec(self.sp(meta), "one", 1, 1, bool(_toks(children, "OTHER")))
+
+    def target_all(self, meta, children):
+        return ast.TargetSpec(self.sp(meta), "all", 0, 0, bool(_toks(children, "OTHER")))
+
+    def target_range(self, meta, children):
+        lo, hi = (int(t) for t in _toks(children, "INT"))
+        return ast.TargetSpec(self.sp(meta), "range", lo, hi, bool(_toks(children, "OTHER")))
+
+    def where_clause(self, meta, children):
+        return _Where(self.one(children, ast.Expr))
+
+    # ------------------------------------------------------------ generals & skills
+    def general_def(self, meta, children):
+        ids = self.idents(children)
+        g = ast.GeneralDef(
+            self.sp(meta), ids[0], ids[1], kingdom=ids[2], gender=ids[3], hp=int(_toks(children, "INT")[0])
+        )
+        for c in children:
+            if isinstance(c, ast.SkillDef):
+                c.owner_kind = "general"
+                g.skills.append(c)
+            elif isinstance(c, tuple) and c[0] == "has":
+                g.has.append(c[1])
+        return g
+
+    def has_decl(self, meta, children):
+        return ("has", self.idents(children)[0])
+
+    def skill_flag(self, meta, children):
+        return ("flag", self.idents(children)[0])
+
+    def skill_def(self, meta, children):
+        ids = self.idents(children)
+        flags = [c[1] for c in children if isinstance(c, tuple) and c[0] == "flag"]
+        s = ast.SkillDef(self.sp(meta), ids[0], ids[1], flags=flags)
+        for c in children:
+            if isinstance(c, ast.Trigger):
+                s.triggers.append(c)
+            elif isinstance(c, ast.Active):
+                s.actives.append(c)
+            elif isinstance(c, ast.ViewAs):
+                s.view_as.append(c)
+            elif isinstance(c, ast.Provide):
+                s.provides.append(c)
+            elif isinstance(c, ast.Modifier):
+                s.modifiers.append(c)
+        return s
+
+    def trigger(self, meta, children):
+        where = self.one(children, _Where)
+        return ast.Trigger(
+            self.sp(meta),
+            self.idents(children)[0],
+            where.expr if where else None,
+            bool(_toks(children, "OPTIONAL")),
+            self.one(children, ast.Block),
+        )
+
+    def active(self, meta, children):
+        where = self.one(children, _Where)
+        return ast.Active(
+            self.sp(meta), self.one(children, ast.Limit), where.expr if where else None, self.one(children, ast.Block)
+        )
+
+    def view_as(self, meta, children):
+        ids = self.idents(children)
+        where = self.one(children, _Where)
+        return ast.ViewAs(self.sp(meta), ids[0], int(_toks(children, "INT")[0]), ids[1], where.expr if where else None)
+
+    def provide(self, meta, children):
+        where = self.one(children, _Where)
+        return ast.Provide(
+            self.sp(meta), self.idents(children)[0], where.expr if where else None, self.one(children, ast.Block)
+        )
+
+    def modifier(self, meta, children):
+        ids = self.idents(children)
+        params = self.one(children, list) or []
+        where = self.one(children, _Where)
+        value = next(c for c in children if isinstance(c, ast.Expr))
+        op = str(_toks(children, "MOD_OP")[0])
+        return ast.Modifier(self.sp(meta), ids[0], params, op, value, where.expr if where else None)
+
+    def param_names(self, meta, children):
+        return self.idents(children)
+
+    # ------------------------------------------------------------ values & modes
+    def value_def(self, meta, children):
+        params = self.one(children, list) or []
+        exprs = [c for c in children if isinstance(c, ast.Expr)]
+        lower = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "min"), None)
+        upper = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "max"), None)
+        return ast.ValueDef(self.sp(meta), self.idents(children)[0], params, exprs[0], lower, upper)
+
+    def params(self, meta, children):
+        return [c for c in children if isinstance(c, ast.Param)]
+
+    def param(self, meta, children):
+        ids = self.idents(children)
+        return ast.Param(self.sp(meta), ids[0], ids[1])
+
+    def lower_bound(self, meta, children):
+        return ("min", self.one(children, ast.Expr))
+
+    def upper_bound(self, meta, children):
+        return ("max", self.one(children, ast.Expr))
+
+    def mode_def(self, meta, children):
+        ids = self.idents(children)
+        m = ast.ModeDef(self.sp(meta), ids[0], ids[1])
+        for c in children:
+            if isinstance(c, tuple) and c[0] == "players":
+                m.players, m.players_span = c[1], c[2]
+            elif isinstance(c, ast.OptionDecl):
+                m.options.append(c)
+            elif isinstance(c, ast.RolesDecl):
+                m.roles.append(c)
+            elif isinstance(c, tuple) and c[0] == "leader":
+                m.leader = c[1]
+            elif isinstance(c, tuple) and c[0] == "setup":
+                m.setup = c[1]
+            elif isinstance(c, ast.Trigger):
+                m.triggers.append(c)
+            elif isinstance(c, ast.WinDecl):
+                m.wins.append(c)
+        return m
+
+    def players_decl(self, meta, children):
+        lo, hi = (int(t) for t in _toks(children, "INT"))
+        return ("players", (lo, hi), self.sp(meta))
+
+    def option_decl(self, meta, children):
+        return ast.OptionDecl(self.sp(meta), self.idents(children)[0], self.one(children, ast.Expr))
+
+    def roles_decl(self, meta, children):
+        return ast.RolesDecl(
+            self.sp(meta), int(_toks(children, "INT")[0]), self.one(children, ast.Expr), self.idents(children)
+        )
+
+    def leader_decl(self, meta, children):
+        return ("leader", self.idents(children)[0])
+
+    def setup_decl(self, meta, children):
+        return ("setup", self.one(children, ast.Block))
+
+    def win_decl(self, meta, children):
+        return ast.WinDecl(self.sp(meta), self.idents(children), self.one(children, ast.Expr))
+
+    # ------------------------------------------------------------ statements
+    def block(self, meta, children):
+        return ast.Block(self.sp(meta), [c for c in children if isinstance(c, ast.Stmt)])
+
+    def let_stmt(self, meta, children):
+        return ast.Let(self.sp(meta), self.idents(children)[0], self.one(children, ast.Expr))
+
+    def if_stmt(self, meta, children):
+        test = self.one(children, ast.Expr)
+        blocks = self.nodes(children, ast.Block)
+        nested = self.one(children, ast.If)
+        orelse = blocks[1] if len(blocks) > 1 else (ast.Block(nested.span, [nested]) if nested else None)
+        return ast.If(self.sp(meta), test, blocks[0], orelse)
+
+    def for_stmt(self, meta, children):
+        return ast.For(
+            self.sp(meta), self.idents(children)[0], self.one(children, ast.Expr), self.one(children, ast.Block)
+        )
+
+    def while_stmt(self, meta, children):
+        return ast.While(self.sp(meta), self.one(children, ast.Expr), self.one(children, ast.Block))
+
+    def repeat_stmt(self, meta, children):
+        return ast.Repeat(self.sp(meta), self.one(children, ast.Expr), self.one(children, ast.Block))
+
+    def assign_stmt(self, meta, children):
+        target = self.one(children, ast.Attr)
+        op = str(_toks(children, "ASSIGN", "AUG_ASSIGN")[0])
+        value = [c for c in children if isinstance(c, ast.Expr)][-1]
+        return ast.Assign(self.sp(meta), target, op, value)
+
+    def lvalue(self, meta, children):
+        ids = self.idents(children)
+        node: ast.Expr = ast.Name(ids[0].span, ids[0].text)
+        for i in ids[1:]:
+            node = ast.Attr(Span(self.file, node.span.line, node.span.col, i.span.end_line, i.span.end_col), node, i)
+        return node
+
+    def call_stmt(self, meta, children):
+        return ast.CallStmt(self.sp(meta), children[0])
+
+    def stop_stmt(self, meta, children):
+        return ast.Stop(self.sp(meta))
+
+    def break_stmt(self, meta, children):
+        return ast.Break(self.sp(meta))
+
+    # ------------------------------------------------------------ expressions
+    def cond_expr(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.CondExpr(self.sp(meta), e[0], e[1], e[2])
+
+    def bool_op(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        op = str(_toks(children, "OR", "AND")[0])
+        return ast.BinOp(self.sp(meta), op, e[0], e[1])
+
+    def not_op(self, meta, children):
+        return ast.Unary(self.sp(meta), "not", self.one(children, ast.Expr))
+
+    def compare(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.BinOp(self.sp(meta), str(_toks(children, "CMP_OP")[0]), e[0], e[1])
+
+    def member(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.BinOp(self.sp(meta), "in", e[0], e[1])
+
+    def is_family(self, meta, children):
+        return ast.IsFamily(self.sp(meta), self.one(children, ast.Expr), self.idents(children)[-1])
+
+    def range_lit(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.RangeLit(self.sp(meta), e[0], e[1])
+
+    def arith(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.BinOp(self.sp(meta), str(_toks(children, "ADD_OP", "MUL_OP")[0]), e[0], e[1])
+
+    def neg(self, meta, children):
+        sign = str(_toks(children, "ADD_OP")[0])
+        operand = self.one(children, ast.Expr)
+        return operand if sign == "+" else ast.Unary(self.sp(meta), "-", operand)
+
+    def attr(self, meta, children):
+        return ast.Attr(self.sp(meta), self.one(children, ast.Expr), self.idents(children)[-1])
+
+    def int_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "int", int(children[0]))
+
+    def str_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "str", _unquote(str(children[0])))
+
+    def face_lit(self, meta, children):
+        t = str(children[0])
+        return ast.Lit(self.sp(meta), "face", (t[0], RANKS.get(t[1:]) or int(t[1:])))
+
+    def suit_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "suit", str(children[0]))
+
+    def true_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "bool", True)
+
+    def false_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "bool", False)
+
+    def none_lit(self, meta, children):
+        return ast.Lit(self.sp(meta), "none", None)
+
+    def paren(self, meta, children):
+        return self.one(children, ast.Expr)
+
+    def name(self, meta, children):
+        return ast.Name(self.sp(meta), str(children[0]))
+
+    def list_lit(self, meta, children):
+        return ast.ListLit(self.sp(meta), [c for c in children if isinstance(c, ast.Expr)])
+
+    def call(self, meta, children):
+        func = self.ident(children[0])
+        args: list[ast.Expr] = []
+        kwargs: list[tuple[ast.Ident, ast.Expr]] = []
+        for c in children:
+            if isinstance(c, list):
+                for a in c:
+                    if isinstance(a, tuple):
+                        kwargs.append(a)
+                    else:
+                        args.append(a)
+        return ast.Call(self.sp(meta), func, args, kwargs)
+
+    def args(self, meta, children):
+        return [c for c in children if not isinstance(c, Token)]
+
+    def arg(self, meta, children):
+        return self.one(children, ast.Expr)
+
+    def kwarg(self, meta, children):
+        return (self.idents(children)[0], self.one(children, ast.Expr))
+
+    def __default__(self, data, children, meta):
+        if len(children) == 1:
+            return children[0]
+        return Tree(data, children, meta)
+
+
+class _Where:
+    def __init__(self, expr: ast.Expr):
+        self.expr = expr
+
+
+def _unquote(raw: str) -> str:
+    body = raw[1:-1]
+    return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
