@@ -263,7 +263,7 @@ class CardDef(Definition):
     tags: list[Ident] = field(default_factory=list)
     uses: list[UseClause] = field(default_factory=list)
     effect: Block | None = None
-    on_nullified: Block | None = None
+    hooks: list[tuple[Ident, Block]] = field(default_factory=list)  # on nullified / prepare / finish
     skills: list[SkillDef] = field(default_factory=list)
 
 

@@ -217,8 +217,8 @@ class _ToAst(Transformer):
                 card.family = c[1]
             elif isinstance(c, tuple) and c[0] == "tags":
                 card.tags.extend(c[1])
-            elif isinstance(c, tuple) and c[0] == "nullified":
-                card.on_nullified = c[1]
+            elif isinstance(c, tuple) and c[0] == "hook":
+                card.hooks.append((c[1], c[2]))
             elif isinstance(c, ast.UseClause):
                 card.uses.append(c)
             elif isinstance(c, ast.Block):
@@ -248,8 +248,8 @@ class _ToAst(Transformer):
     def tag_decl(self, meta, children):
         return ("tags", self.idents(children))
 
-    def on_nullified(self, meta, children):
-        return ("nullified", self.one(children, ast.Block))
+    def card_hook(self, meta, children):
+        return ("hook", self.idents(children)[0], self.one(children, ast.Block))
 
     def effect_clause(self, meta, children):
         return self.one(children, ast.Block)

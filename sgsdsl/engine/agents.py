@@ -1,0 +1,94 @@
+"""Agents answer the engine's requests. They see a request and their seat's view, never the full state."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ScriptExhausted
+
+
+@dataclass(frozen=True)
+class Request:
+    """One decision: pick between `low` and `high` of `options` (indices into the list)."""
+
+    seat: int
+    kind: str
+    prompt: str
+    options: tuple[str, ...]
+    low: int = 1
+    high: int = 1
+
+    def describe(self) -> str:
+        return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"
+
+
+class Agent:
+    name = "agent"
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among legal answers with its own seeded RNG (so answers never touch the game's)."""
+
+    name = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        n = len(request.options)
+        hi = min(request.high, n)
+        lo = min(request.low, hi)
+        k = lo if lo == hi else self.rng.randint(lo, hi)
+        return sorted(self.rng.sample(range(n), k))
+
+
+class ScriptedAgent(Agent):
+    """Answers from a list, in order; each answer is a list of option indices or option labels."""
+
+    name = "scripted"
+
+    def __init__(self, answers: Sequence[Any], fallback: Agent | None = None):
+        self.answers = list(answers)
+        self.pos = 0
+        self.fallback = fallback
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        if self.pos >= len(self.answers):
+            if self.fallback is not None:
+                return self.fallback.decide(request, view)
+            raise ScriptExhausted(f"the script for seat {request.seat} has no answer left for {request.describe()}")
+        ans = self.answers[self.pos]
+        self.pos += 1
+        items = ans if isinstance(ans, list) else [ans]
+        out = []
+        for a in items:
+            if isinstance(a, int):
+                out.append(a)
+            elif a in request.options:
+                out.append(request.options.index(a))
+            else:
+                out.append(-1)
+        return out
+
+
+class ReplayAgent(Agent):
+    """Answers with the recorded answers of a logged game, in order."""
+
+    name = "replay"
+
+    def __init__(self, answers: list[list[int]]):
+        self.answers = answers
+        self.pos = 0
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        if self.pos >= len(self.answers):
+            raise ScriptExhausted("the log has no more recorded answers")
+        ans = self.answers[self.pos]
+        self.pos += 1
+        return ans

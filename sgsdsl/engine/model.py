@@ -1,0 +1,193 @@
+"""Game objects: physical cards, converted (virtual) cards, players and their zones.
+
+The engine knows categories (basic, trick, delayed, equipment slots) and zones, never a card by name:
+a card's behaviour comes from its rule object (`program.CardRule`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .program import CardRule, GeneralRule, SkillRule
+
+SUITS = ("♠", "♥", "♣", "♦")
+RED_SUITS = ("♥", "♦")
+EQUIP_SLOTS = ("weapon", "armor", "defensive_horse", "offensive_horse")
+CATEGORIES = ("basic", "trick", "delayed") + EQUIP_SLOTS
+PHASES = ("prepare", "judge", "draw", "play", "discard", "finish")
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def color_of(suit: str | None) -> str:
+    if suit is None:
+        return "none"
+    return "red" if suit in RED_SUITS else "black"
+
+
+class Card:
+    """One physical card of the deck. `zone` and `holder` always say where it is."""
+
+    __slots__ = ("id", "rule", "suit", "rank", "zone", "holder")
+
+    def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
+        self.id = cid
+        self.rule = rule
+        self.suit = suit
+        self.rank = rank
+        self.zone = "draw"
+        self.holder: Player | None = None
+
+    # a card and a virtual card answer the same questions
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    @property
+    def family(self) -> str:
+        return self.rule.family
+
+    @property
+    def category(self) -> str:
+        return self.rule.category
+
+    @property
+    def color(self) -> str:
+        return color_of(self.suit)
+
+    @property
+    def nature(self) -> str:
+        return self.rule.nature
+
+    @property
+    def subcards(self) -> tuple[Card, ...]:
+        return (self,)
+
+    @property
+    def physical(self) -> tuple[Card, ...]:
+        return (self,)
+
+    @property
+    def converted(self) -> bool:
+        return False
+
+    def label(self) -> str:
+        return f"{self.rule.name}{self.suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
+
+    def __repr__(self) -> str:
+        return self.label()
+
+
+class VirtualCard:
+    """A card seen as another (view-as conversion, or a card supplied by a skill).
+
+    Suit and colour come from the subcards: one subcard gives its suit; several give a colour only
+    when they agree.
+    """
+
+    __slots__ = ("rule", "subcards", "skill")
+
+    def __init__(self, rule: CardRule, subcards: tuple[Card, ...], skill: str | None):
+        self.rule = rule
+        self.subcards = subcards
+        self.skill = skill
+
+    @property
+    def id(self) -> int:
+        return -1
+
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    @property
+    def family(self) -> str:
+        return self.rule.family
+
+    @property
+    def category(self) -> str:
+        return self.rule.category
+
+    @property
+    def nature(self) -> str:
+        return self.rule.nature
+
+    @property
+    def suit(self) -> str | None:
+        suits = {c.suit for c in self.subcards}
+        return suits.pop() if len(suits) == 1 else None
+
+    @property
+    def rank(self) -> int:
+        return self.subcards[0].rank if len(self.subcards) == 1 else 0
+
+    @property
+    def color(self) -> str:
+        colors = {c.color for c in self.subcards}
+        return colors.pop() if len(colors) == 1 else "none"
+
+    @property
+    def physical(self) -> tuple[Card, ...]:
+        return self.subcards
+
+    @property
+    def converted(self) -> bool:
+        return True
+
+    def label(self) -> str:
+        inner = "+".join(c.label() for c in self.subcards)
+        return f"{self.rule.name}[{inner}]"
+
+    def __repr__(self) -> str:
+        return self.label()
+
+
+@dataclass
+class UseRecord:
+    """One card use against one target: the per-target state skills may read and change."""
+
+    user: Player | None
+    card: Any
+    target: Player | None
+    targets: list[Player]
+    context: str
+    marks: dict[str, Any] = field(default_factory=dict)
+    nullified: bool = False
+
+
+class Player:
+    """A seat at the table and the character on it."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.general: GeneralRule | None = None
+        self.hp = 4
+        self.max_hp = 4
+        self.alive = True
+        self.dying = False
+        self.role = "none"
+        self.role_revealed = False
+        self.kingdom = "none"
+        self.gender = "none"
+        self.chained = False
+        self.hand: list[Card] = []
+        self.equips: dict[str, Card] = {}
+        self.judge: list[Card] = []  # placement order; the last placed is judged first
+        self.marks: dict[str, Any] = {}
+        self.mark_scopes: dict[str, str] = {}
+        self.skills: list[SkillRule] = []
+        self.extra_skills: list[SkillRule] = []
+
+    @property
+    def name(self) -> str:
+        return self.general.name if self.general else f"seat{self.seat}"
+
+    def all_cards(self) -> list[Card]:
+        return self.hand + [self.equips[s] for s in EQUIP_SLOTS if s in self.equips] + list(self.judge)
+
+    def label(self) -> str:
+        return f"P{self.seat}:{self.name}"
+
+    def __repr__(self) -> str:
+        return self.label()

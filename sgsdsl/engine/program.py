@@ -1,0 +1,179 @@
+"""Rule objects: the interface between a checked program and the engine.
+
+Both the reference interpreter and the compiled classes in `generated/` produce these objects; the
+engine calls their functions and never looks inside. Every function takes one `Frame`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Fn = Callable[["Frame"], Any]
+
+
+class Frame:
+    """What a rule function sees: the game and the names bound for it (owner, user, target, event…)."""
+
+    __slots__ = ("game", "vars", "supplied")
+
+    def __init__(self, game: Game, bindings: dict[str, Any]):
+        self.game = game
+        self.vars = bindings
+        self.supplied: Any = None
+
+
+@dataclass
+class UseRule:
+    context: str  # play | dying | nullify | respond
+    limit: Fn | None
+    limit_scope: str | None
+    target_kind: str  # self | one | all | range | none
+    low: int
+    high: int
+    other: bool
+    filter: Fn | None
+    effect: Fn | None  # None: the card's own effect
+    line: str = ""
+
+
+@dataclass
+class TriggerRule:
+    timing: str
+    condition: Fn | None
+    optional: bool
+    body: Fn
+    line: str = ""
+
+
+@dataclass
+class ActiveRule:
+    limit: Fn | None
+    limit_scope: str | None
+    condition: Fn | None
+    body: Fn
+    index: int = 0
+
+
+@dataclass
+class ViewAsRule:
+    card: str  # ident of the card it becomes
+    count: int
+    source: str  # card | hand | equip
+    filter: Fn | None
+
+
+@dataclass
+class ProvideRule:
+    card: str
+    condition: Fn | None
+    body: Fn
+
+
+@dataclass
+class ModifierRule:
+    quantity: str
+    params: tuple[str, ...]
+    op: str  # by | to
+    value: Fn
+    condition: Fn | None
+
+
+@dataclass
+class SkillRule:
+    ident: str
+    name: str
+    flags: frozenset[str]
+    triggers: list[TriggerRule] = field(default_factory=list)
+    actives: list[ActiveRule] = field(default_factory=list)
+    view_as: list[ViewAsRule] = field(default_factory=list)
+    provides: list[ProvideRule] = field(default_factory=list)
+    modifiers: list[ModifierRule] = field(default_factory=list)
+
+    @property
+    def locked(self) -> bool:
+        return "locked" in self.flags
+
+    @property
+    def lord(self) -> bool:
+        return "lord" in self.flags
+
+
+@dataclass
+class CardRule:
+    ident: str
+    name: str
+    category: str
+    family: str  # the card family's display name (雷杀's family is 杀)
+    nature: str
+    attack_range: int | None
+    copies: list[tuple[str, int]]
+    uses: list[UseRule]
+    effect: Fn | None
+    hooks: dict[str, Fn]
+    skills: list[SkillRule]
+    tags: frozenset[str] = frozenset()
+
+
+@dataclass
+class GeneralRule:
+    ident: str
+    name: str
+    kingdom: str
+    gender: str
+    hp: int
+    skills: list[SkillRule]
+
+
+@dataclass
+class ValueRule:
+    name: str
+    params: tuple[str, ...]
+    base: Fn
+    lower: Fn | None
+    upper: Fn | None
+
+
+@dataclass
+class ModeRule:
+    ident: str
+    name: str
+    players: tuple[int, int]
+    options: dict[str, Any]  # name -> default
+    roles: list[tuple[int, Fn | None, tuple[str, ...]]]
+    leader: str | None
+    setup: Fn | None
+    triggers: list[TriggerRule]
+    wins: list[tuple[tuple[str, ...], Fn]]
+
+
+@dataclass
+class Program:
+    """Everything a game needs, from one or more .sgs files."""
+
+    cards: dict[str, CardRule]
+    generals: dict[str, GeneralRule]
+    skills: dict[str, SkillRule]
+    modes: dict[str, ModeRule]
+    values: dict[str, ValueRule]
+    source_hash: str = ""
+
+    def card_by_name(self, name: str) -> CardRule | None:
+        for c in self.cards.values():
+            if c.name == name or c.ident == name:
+                return c
+        return None
+
+
+EQUIPMENT = ("weapon", "armor", "defensive_horse", "offensive_horse")
+
+
+def default_uses(category: str) -> list[UseRule]:
+    """Equipment needs no use clause: it is used in the play phase on oneself, which equips it."""
+    if category in EQUIPMENT:
+        return [UseRule("play", None, None, "self", 1, 1, False, None, None)]
+    return []
