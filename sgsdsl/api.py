@@ -41,6 +41,18 @@ def interpreted_program(loaded: Loaded) -> Program:
     return build_program(loaded.checked)
 
 
+def program_for(loaded: Loaded, engine: str) -> Program:
+    """The Program for a checked load: `interpreted` walks the AST, `compiled` runs generated classes."""
+    if engine == "interpreted":
+        return interpreted_program(loaded)
+    try:
+        from .compiler.cache import compiled_program
+    except ImportError:  # the compiler is optional until it lands; the interpreter is the reference
+        return interpreted_program(loaded)
+    assert loaded.checked is not None
+    return compiled_program(loaded)
+
+
 def bundled_rules_dir() -> Path:
     """The rules folder shipped beside the package (the repository's rules/)."""
     return Path(__file__).resolve().parent.parent / "rules"

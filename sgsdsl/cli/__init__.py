@@ -1,0 +1,28 @@
+"""The `sgsdsl` command line. Each command lives in its own module; this file only groups them."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sgsdsl")
+def main() -> None:
+    """sgsdsl: write Sanguosha cards, generals and modes in .sgs; check, compile, test and simulate them."""
+
+
+def _register() -> None:
+    from . import check_cmd, simulate_cmd
+
+    for mod in (check_cmd, simulate_cmd):
+        for cmd in mod.COMMANDS:
+            main.add_command(cmd)
+
+
+_register()
+
+
+def run() -> None:  # pragma: no cover - console entry used by tests through CliRunner instead
+    sys.exit(main())
