@@ -32,15 +32,22 @@ def read_log(path: Path) -> tuple[dict, list[dict]]:
 
 def replay_file(path: Path, engine: str) -> int:
     header, entries = read_log(path)
+    try:
+        players = int(header["players"])
+        seed = int(header["seed"])
+        mode = str(header["mode"])
+        round_cap = int(header.get("round_cap", 60))
+        asks = [e for e in entries if isinstance(e, dict) and "ask" in e]
+        answers = [list(e["answer"]) for e in asks]
+    except (KeyError, TypeError, ValueError) as err:
+        raise ReplayMismatch(f"{path}: the log header or a decision is malformed ({err})") from None
     loaded = check_paths(rule_paths(header.get("rules", []), header.get("rule_names", "")))
     if not loaded.ok:
         raise ReplayMismatch("the log's rules no longer check cleanly")
     program = program_for(loaded, engine)
-    asks = [e for e in entries if "ask" in e]
-    agent = ReplayAgent([e["answer"] for e in asks])
-    players = int(header["players"])
-    game = Game(program, header["mode"], players, int(header["seed"]), [agent] * players,
-                header.get("options") or {}, round_cap=int(header.get("round_cap", 60)), record=True)
+    agent = ReplayAgent(answers)
+    game = Game(program, mode, players, seed, [agent] * players, header.get("options") or {},
+                round_cap=round_cap, record=True)
     try:
         game.run()
     except EngineError as err:

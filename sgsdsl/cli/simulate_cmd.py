@@ -65,7 +65,8 @@ def _check_mode(program, mode: str, players: int, options: dict[str, Any]) -> No
         raise click.UsageError(f"mode {mode} is for {m.players[0]}-{m.players[1]} players, not {players}")
     for k in options:
         if k not in m.options:
-            raise click.UsageError(f"mode {mode} has no option {k!r}; options: {', '.join(sorted(m.options)) or 'none'}")
+            known = ", ".join(sorted(m.options)) or "none"
+            raise click.UsageError(f"mode {mode} has no option {k!r}; options: {known}")
 
 
 def _print_table(s, mode: str, players: int, seed: int, engine: str) -> None:

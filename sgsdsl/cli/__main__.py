@@ -1,0 +1,5 @@
+"""`python -m sgsdsl.cli`."""
+
+from . import main
+
+main()

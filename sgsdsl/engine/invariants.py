@@ -1,0 +1,67 @@
+"""Game invariants, checked after every step by tests and soak runs (never on the hot path of a game)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .agents import Agent, Request
+from .game import Game
+from .model import EQUIP_SLOTS
+
+
+class InvariantViolation(AssertionError):
+    pass
+
+
+def check_invariants(game: Game) -> None:
+    """Every physical card in exactly one zone; HP within bounds; no duplicate names in judge/equipment."""
+    seen: Counter[int] = Counter()
+    where: dict[int, str] = {}
+
+    def note(cards, zone: str) -> None:
+        for c in cards:
+            seen[c.id] += 1
+            where[c.id] = zone
+
+    note(game.draw_pile, "draw")
+    note(game.discard_pile, "discard")
+    note(game.processing, "processing")
+    for p in game.players:
+        note(p.hand, "hand")
+        note(p.equips.values(), "equip")
+        for entry in p.judge:
+            note(entry.physical, "judge")
+        if not p.alive and (p.hand or p.equips or p.judge):
+            raise InvariantViolation(f"dead {p.label()} still holds cards")
+        if p.alive and not p.dying and not (0 < p.hp <= p.max_hp):
+            raise InvariantViolation(f"{p.label()} has HP {p.hp}/{p.max_hp} outside dying")
+        if p.hp > p.max_hp:
+            raise InvariantViolation(f"{p.label()} has HP {p.hp} above max {p.max_hp}")
+        names = [e.name for e in p.judge]
+        if len(names) != len(set(names)):
+            raise InvariantViolation(f"{p.label()} has two same-name cards in the judge area: {names}")
+        for slot, card in p.equips.items():
+            if slot not in EQUIP_SLOTS or card.category != slot:
+                raise InvariantViolation(f"{p.label()} holds {card.label()} in slot {slot}")
+    total = len(game.cards)
+    missing = [c.label() for c in game.cards if seen[c.id] == 0]
+    doubled = [c.label() for c in game.cards if seen[c.id] > 1]
+    if missing or doubled or sum(seen.values()) != total:
+        raise InvariantViolation(f"cards not in exactly one zone: missing {missing[:5]}, doubled {doubled[:5]}")
+    for c in game.cards:
+        if c.zone != where[c.id]:
+            raise InvariantViolation(f"{c.label()} says zone {c.zone} but lies in {where[c.id]}")
+
+
+class CheckingAgent(Agent):
+    """Wraps an agent; checks the invariants of its game before every decision."""
+
+    def __init__(self, inner: Agent, holder: dict[str, Any]):
+        self.inner = inner
+        self.holder = holder
+        self.name = f"checking({inner.name})"
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        check_invariants(self.holder["game"])
+        return self.inner.decide(request, view)
