@@ -1,29 +1,44 @@
-"""`sgsdsl check PATH...`: parse and check rules files; report diagnostics."""
+"""`sgsdsl check PATH...`: parse and check rules files or folders; report diagnostics (text or JSON)."""
 
 from __future__ import annotations
 
+import traceback
+
 import click
 
-from ..api import check_paths
-from ..lang.diagnostics import render_json, render_text
+from ..api import Loaded, check_paths
+from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
 
 
 @click.command("check")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="output form")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for people, json for CI")
 def check(paths: tuple[str, ...], fmt: str) -> None:
-    """Check .sgs files or folders. Exit 0 when clean, 1 on errors, 2 on bad usage."""
-    loaded = check_paths(list(paths))
+    """Check .sgs files or folders. Exit 0 when clean (warnings allowed), 1 on errors, 2 on bad usage."""
+    loaded = _check_guarded(list(paths))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if fmt == "json":
         click.echo(render_json(loaded.diagnostics))
-    elif loaded.diagnostics:
-        click.echo(render_text(loaded.diagnostics, loaded.sources), err=False)
-    if fmt == "text":
-        n_files = len(loaded.sources)
+    else:
+        if loaded.diagnostics:
+            click.echo(render_text(loaded.diagnostics, loaded.sources))
         warnings = len(loaded.diagnostics) - len(errors)
-        click.echo(f"checked {n_files} file(s): {len(errors)} error(s), {warnings} warning(s)")
+        click.echo(f"checked {len(loaded.sources)} file(s): {len(errors)} error(s), {warnings} warning(s)")
     raise SystemExit(1 if errors else 0)
+
+
+def _check_guarded(paths: list[str]) -> Loaded:
+    """The promise is: never a Python traceback. Should the front end itself fail, the failure becomes
+    an SGS-E000 diagnostic (with the internal detail on stderr) instead of a crash."""
+    try:
+        return check_paths(paths)
+    except Exception as err:  # last-resort guard, reported as a diagnostic
+        click.echo("".join(traceback.format_exception_only(type(err), err)).rstrip(), err=True)
+        where = Span.point(paths[0] if paths else "<input>", 1, 1)
+        diag = Diagnostic("SGS-E000", f"internal error in sgsdsl ({type(err).__name__}); please report it",
+                          where)
+        return Loaded(None, {}, [diag])
 
 
 COMMANDS = [check]

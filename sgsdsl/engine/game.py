@@ -92,6 +92,7 @@ class Game:
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
         self.decisions = 0
+        self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         for t in self.mode.triggers:
             self.global_triggers.setdefault(t.timing, []).append(t)
@@ -163,12 +164,18 @@ class Game:
                 holder.mark_scopes.pop(k, None)
 
     # ------------------------------------------------------------ turns
-    def take_turn(self, p: Player) -> None:
+    def take_turn(self, p: Player, first_phase: str | None = None, last_phase: str | None = None) -> None:
+        """Play p's turn. `first_phase`/`last_phase` play only part of it (scenario tests start a position
+        mid-turn): a turn resumed after its first phase does not fire turn_start, one cut before its last
+        phase does not fire turn_end or clear the turn's scope."""
+        phases = PHASES[PHASES.index(first_phase) if first_phase else 0:
+                        PHASES.index(last_phase) + 1 if last_phase else len(PHASES)]
         self.current = p
         self.turns += 1
         self.emit_log("turn", player=p.label(), turn=self.turns)
-        self.emit("turn_start", Event("turn_start", player=p))
-        for phase in PHASES:
+        if phases[:1] == PHASES[:1]:
+            self.emit("turn_start", Event("turn_start", player=p))
+        for phase in phases:
             if not p.alive:
                 break
             self.phase = phase
@@ -185,6 +192,8 @@ class Game:
             if p.alive:
                 self.emit("phase_end", Event("phase_end", player=p, phase=phase))
             self._clear_scope("phase")
+        if phases[-1:] != PHASES[-1:]:
+            return
         self.phase = "none"
         if p.alive:
             self.emit("turn_end", Event("turn_end", player=p))
@@ -354,12 +363,16 @@ class Game:
         self.use_card(p, card, use, targets, context, event)
         return True
 
-    def use_card(self, user: Player, card, use: UseRule, targets: list[Player], context: str, event: Any = None) -> None:
-        """使用: the card leaves its zone, is counted, targets are told, and its effect resolves per target."""
+    def use_card(self, user: Player, card, use: UseRule, targets: list[Player], context: str, event: Any = None,
+                 nullifiable: bool = True) -> None:
+        """使用: the card leaves its zone, is counted, targets are told, and its effect resolves per target.
+
+        `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
         physical = card.physical
         self.move(physical, "processing", None)
         self._count_use(user, ("card", card.family), use.limit_scope)
-        self.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets], context=context)
+        self.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
+                      context=context)
         self.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
         if card.category == "delayed":
             if targets and targets[0].alive:
@@ -372,7 +385,7 @@ class Game:
             return
         records = []
         for t in targets:
-            rec = UseRecord(user, card, t, targets, context)
+            rec = UseRecord(user, card, t, targets, context, nullifiable=nullifiable)
             ev = self.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
             rec.target = ev.target
             if not ev.cancelled:
@@ -382,7 +395,7 @@ class Game:
             run_rule(card.rule.hooks["prepare"], Frame(self, dict(base)))
         effect = use.effect or card.rule.effect
         if use.target_kind == "none":
-            rec = UseRecord(user, card, None, targets, context)
+            rec = UseRecord(user, card, None, targets, context, nullifiable=nullifiable)
             if not (card.category in NULLIFIABLE and self.nullify_window(card, user, None, rec)):
                 if effect is not None:
                     run_rule(effect, Frame(self, {**base, "target": None, "use": rec}))
@@ -408,9 +421,11 @@ class Game:
 
     def nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         """Before a trick takes effect on a target: anyone may answer with a nullify-context card."""
+        if not rec.nullifiable:
+            return False
         pending = Event("nullify", card=card, user=user, target=target, use=rec)
         asked = 0
-        while asked < 40:
+        while asked < 40 and not pending.cancelled:
             asked += 1
             answered = False
             for q in self.seat_order(self.current):
@@ -418,7 +433,8 @@ class Game:
                 if not offers:
                     continue
                 labels = [o[0] for o in offers] + ["pass"]
-                pick = self.ask(q, "nullify", f"nullify {card.name}" + (f" on {target.label()}" if target else ""), labels)[0]
+                prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
+                pick = self.ask(q, "nullify", prompt, labels)[0]
                 if pick == len(offers):
                     continue
                 c, use = self.realize_offer(q, offers[pick][1])
@@ -464,7 +480,9 @@ class Game:
     # ------------------------------------------------------------ responding
     def respond(self, p: Player, family: str, times: int = 1, play: bool = False,
                 against: Any = None, against_user: Player | None = None, use: Any = None) -> bool:
-        """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given."""
+        """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given.
+
+        When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged)."""
         for _ in range(max(0, times)):
             if not p.alive:
                 return False
@@ -475,9 +493,13 @@ class Game:
                                               against_user=against_user, negated=False, play=play, use=use))
             if ev.negated:
                 return False
+        if times > 0:
+            self.emit("answered", Event("answered", player=p, family=family, against=against,
+                                        against_user=against_user, use=use, play=play))
         return True
 
-    def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user) -> Any:
+    def _respond_offers(self, p: Player, family: str, play: bool,
+                        tried: list[tuple[str, int]]) -> list[tuple[str, tuple]]:
         options: list[tuple[str, tuple]] = []
         for card in p.hand:
             if card.family == family:
@@ -489,37 +511,61 @@ class Game:
                     options.append((f"{skill.name}: as {rule.name}", ("viewas", skill, va)))
             for i, prov in enumerate(skill.provides):
                 rule = self.program.cards[prov.card]
-                if rule.family != family:
+                if rule.family != family or (skill.ident, i) in tried:
                     continue
-                if prov.condition is None or prov.condition(Frame(self, {"owner": p, "skill": skill})):
+                if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
                     options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))
-        if not options:
-            return None
-        labels = [o[0] for o in options] + ["decline"]
-        prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
-        pick = self.ask(p, "respond", prompt, labels)[0]
-        if pick == len(options):
-            return None
-        opt = options[pick][1]
-        if opt[0] == "card":
-            card = opt[1]
-        elif opt[0] == "viewas":
-            card = self.build_viewas(p, opt[1], opt[2], optional=False)
-        else:
-            _, skill, prov, _i = opt
-            frame = Frame(self, {"owner": p, "skill": skill, "family": family})
-            self.emit_log("skill", player=p.label(), skill=skill.name)
-            run_rule(prov.body, frame)
-            return frame.supplied
-        if card is None:
-            return None
-        self.move(card.physical, "processing", None)
-        self._count_use(p, ("respond", card.family), None)
-        self.emit_log("respond", player=p.label(), card=card.label(), play=play)
-        left = [c for c in card.physical if c.zone == "processing"]
-        if left:
-            self.move(left, "discard", None)
-        return card
+        return options
+
+    def _provide_frame(self, p: Player, skill: SkillRule, family: str) -> Frame:
+        ctx = self._request_context
+        return Frame(self, {"owner": p, "skill": skill, "family": family, "against": ctx[0],
+                            "against_user": ctx[1], "play": ctx[2]})
+
+    def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user) -> Any:
+        """One card given in answer. A provide that fails to supply is not offered again for this card."""
+        tried: list[tuple[str, int]] = []
+        saved = self._request_context
+        self._request_context = (against, against_user, play)
+        try:
+            while True:
+                options = self._respond_offers(p, family, play, tried)
+                if not options:
+                    return None
+                labels = [o[0] for o in options] + ["decline"]
+                prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
+                pick = self.ask(p, "respond", prompt, labels)[0]
+                if pick == len(options):
+                    return None
+                opt = options[pick][1]
+                if opt[0] == "card":
+                    card = opt[1]
+                elif opt[0] == "viewas":
+                    card = self.build_viewas(p, opt[1], opt[2], optional=False)
+                else:
+                    _, skill, prov, i = opt
+                    tried.append((skill.ident, i))
+                    frame = self._provide_frame(p, skill, family)
+                    self.emit_log("skill", player=p.label(), skill=skill.name)
+                    run_rule(prov.body, frame)
+                    if frame.supplied is None:
+                        continue
+                    card = frame.supplied
+                    if isinstance(card, VirtualCard) and not card.subcards:
+                        self._count_use(p, ("respond", card.family), None)
+                        self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                        return card
+                if card is None:
+                    return None
+                self.move(card.physical, "processing", None)
+                self._count_use(p, ("respond", card.family), None)
+                self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                left = [c for c in card.physical if c.zone == "processing"]
+                if left:
+                    self.move(left, "discard", None)
+                return card
+        finally:
+            self._request_context = saved
 
     # ------------------------------------------------------------ delayed tricks & equipment
     def place_judge(self, card, target: Player) -> None:
@@ -646,7 +692,9 @@ class Game:
         return out
 
     def draw(self, p: Player, n: int) -> list[Card]:
-        got = []
+        got: list[Card] = []
+        if not p.alive:
+            return got
         for _ in range(max(0, n)):
             if not self.draw_pile:
                 self._reshuffle()

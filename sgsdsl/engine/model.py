@@ -154,6 +154,7 @@ class UseRecord:
     context: str
     marks: dict[str, Any] = field(default_factory=dict)
     nullified: bool = False
+    nullifiable: bool = True  # false: no nullify window opens for this use (e.g. a skill says it cannot be nullified)
 
 
 class Player:

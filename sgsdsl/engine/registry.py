@@ -159,7 +159,8 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
     "mode_trigger": {"event": "event", "owner": "player"},
     "active": {"owner": "player", "skill": "skill"},
     "view_filter": {"owner": "player", "it": "card", "skill": "skill"},
-    "provide": {"owner": "player", "skill": "skill", "family": "str"},
+    "provide": {"owner": "player", "skill": "skill", "family": "str", "against": "card", "against_user": "player",
+                "play": "bool"},
     "modifier": {"owner": "player", "skill": "skill"},
     "value": {},
     "setup": {},
@@ -188,6 +189,8 @@ timing("before_effect", "user:player, card:card, target:player, use:use", cancel
 timing("responded", "player:player, card:card, family:str, against:card, against_user:player, negated:bool, "
        "play:bool, use:use", mutable="negated",
        doc="a card was given in answer to a request; set negated to make the answer not count")
+timing("answered", "player:player, family:str, against:card, against_user:player, use:use, play:bool",
+       doc="a request for cards was answered in full (e.g. the card an attack asked for was given: it was dodged)")
 for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
     timing(_t, "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
            mutable="amount,nature", cancellable=_t in ("causing_damage", "taking_damage"),
@@ -309,26 +312,110 @@ def _respond(f, player, family, times=1, play=False, against=None, against_user=
 
 
 @primitive("use_card_on", "action", "user:player, family:family, target:player, event:event=none", "bool",
-           "ask the user to use a card of a family on the target (its effect resolves); true if used")
+           "ask the user to use a card of a family (a hand card or a conversion) on the target; true if used")
 def _use_card_on(f, user, family, target, event=None):
     g = f.game
-    if not user.alive or not target.alive:
+    if user is None or target is None or not user.alive or not target.alive:
         return False
-    offers = []
+    offers: list[tuple[str, tuple]] = []
     for card in user.hand:
         if card.family == family:
             for use in card.rule.uses:
                 if use.context == "play" and g.legal_target(user, card, use, target):
-                    offers.append((f"use {card.label()} on {target.label()}", card, use))
+                    offers.append((f"use {card.label()} on {target.label()}", ("card", card, use)))
+                    break
+    for skill in user.skills:
+        for va in skill.view_as:
+            rule = g.program.cards[va.card]
+            if rule.family != family:
+                continue
+            sources = g._viewas_sources(user, skill, va)
+            if len(sources) < va.count:
+                continue
+            probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
+            for use in rule.uses:
+                if use.context == "play" and g.legal_target(user, probe, use, target):
+                    offers.append((f"{skill.name}: use as {rule.name} on {target.label()}", ("viewas", skill, va, use)))
                     break
     if not offers:
         return False
     pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"])[0]
     if pick == len(offers):
         return False
-    _, card, use = offers[pick]
+    card, use = g.realize_offer(user, offers[pick][1])
+    if card is None:
+        return False
     g.use_card(user, card, use, [target], "play", event)
     return True
+
+
+def _play_use(rule):
+    for use in rule.uses:
+        if use.context == "play":
+            return use
+    return None
+
+
+@primitive("use_virtual", "action",
+           "user:player, family:family, targets:players=none, nullifiable:bool=true, cards:cards=none", "bool",
+           "the user uses a card of the family made of `cards` (none: of no card). With `targets` each must be "
+           "legal and the use limit is not counted against; without, the use must be allowed now and the user "
+           "picks legal targets. `nullifiable: false` opens no nullify window. True if the card was used")
+def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None):
+    g = f.game
+    if user is None or not user.alive:
+        return False
+    rule = _need(g.program.card_by_name(family), f"card {family}")
+    subs = tuple(c for x in _cards(cards) for c in x.physical)
+    skill = f.vars.get("skill")
+    card = VirtualCard(rule, subs, skill.ident if skill is not None else None)
+    use = _play_use(rule)
+    if use is None:
+        return False
+    if targets is not None:
+        chosen = list(targets)
+        if not chosen or not all(g.legal_target(user, card, use, t) for t in chosen):
+            return False
+    else:
+        if not g.can_use(user, card, use):
+            return False
+        chosen = g.choose_targets(user, card, use)
+        if chosen is None:
+            return False
+    g.use_card(user, card, use, chosen, "play", None, nullifiable=bool(nullifiable))
+    return True
+
+
+@primitive("could_use", "function", "user:player, family:family", "bool",
+           "the user could use a card of the family in the play phase now (limits and legal targets)")
+def _could_use(f, user, family):
+    g = f.game
+    rule = g.program.card_by_name(family)
+    if rule is None or user is None or not user.alive:
+        return False
+    probe = VirtualCard(rule, (), None)
+    return any(u.context == "play" and g.can_use(user, probe, u) for u in rule.uses)
+
+
+@primitive("targets_for", "function", "user:player, family:family", "players",
+           "the characters the user could legally use a card of the family on in the play phase (use limit aside), "
+           "in seat order from the user")
+def _targets_for(f, user, family):
+    g = f.game
+    rule = g.program.card_by_name(family)
+    if rule is None or user is None or not user.alive:
+        return []
+    probe = VirtualCard(rule, (), None)
+    use = _play_use(rule)
+    if use is None:
+        return []
+    return g.legal_targets(user, probe, use)
+
+
+@primitive("reveal", "action", "n:int", "cards",
+           "turn the top n cards of the draw pile face up into the processing area; returns them, top first")
+def _reveal(f, n):
+    return [f.game.reveal_top() for _ in range(max(0, int(n)))]
 
 
 @primitive("cancel", "action", "event:event", doc="cancel a cancellable event (prevent, skip, nullify)")
@@ -583,7 +670,7 @@ def _equip_in(f, player, slot):
 @primitive("top_cards", "function", "n:int", "cards", "look at the top n cards of the draw pile (top first)")
 def _top_cards(f, n):
     g = f.game
-    if len(g.draw_pile) < n:
+    if len(g.draw_pile) < n and g.discard_pile:
         g._reshuffle()
     return list(reversed(g.draw_pile[-n:])) if n > 0 else []
 
@@ -661,6 +748,63 @@ def _max(f, a, b):
 @primitive("filter_family", "function", "cards:cards, family:family", "cards", "cards of a family")
 def _filter_family(f, cards, family):
     return [c for c in cards if c.family == family]
+
+
+@primitive("minus", "function", "items:list, remove:list", "list", "the items that are not in `remove`, in order")
+def _minus(f, items, remove):
+    gone = list(remove or [])
+    return [x for x in (items or []) if not any(x is y for y in gone)]
+
+
+@primitive("subcards", "function", "card:card", "cards", "the physical cards a (possibly converted) card is made of")
+def _subcards(f, card):
+    return [] if card is None else list(card.physical)
+
+
+@primitive("zone_of", "function", "card:card", "str",
+           "where a card is: draw, discard, processing, hand, equip or judge (a converted card: its first card; "
+           "none when it has no physical card)")
+def _zone_of(f, card):
+    if card is None or not card.physical:
+        return "none"
+    return card.physical[0].zone
+
+
+@primitive("wounded", "function", "players:players", "players", "those of the players whose HP is below max HP")
+def _wounded(f, players):
+    return [p for p in (players or []) if p.hp < p.max_hp]
+
+
+@primitive("having_hand", "function", "players:players", "players", "those of the players with a hand card")
+def _having_hand(f, players):
+    return [p for p in (players or []) if p.hand]
+
+
+@primitive("having_cards", "function", "players:players", "players",
+           "those of the players with a card in hand or equipment")
+def _having_cards(f, players):
+    return [p for p in (players or []) if p.hand or p.equips]
+
+
+@primitive("of_gender", "function", "players:players, gender:gender", "players", "those of the players of a gender")
+def _of_gender(f, players, gender):
+    return [p for p in (players or []) if p.gender == gender]
+
+
+@primitive("of_kingdom", "function", "players:players, kingdom:kingdom", "players",
+           "those of the players of a kingdom")
+def _of_kingdom(f, players, kingdom):
+    return [p for p in (players or []) if p.kingdom == kingdom]
+
+
+@primitive("within_attack_range", "function", "player:player", "players",
+           "the other living characters within the player's attack range, in seat order after it")
+def _within_attack_range(f, player):
+    g = f.game
+    if player is None or not player.alive:
+        return []
+    rng = g.value("attack_range", player)
+    return [q for q in g.seat_order(player) if q is not player and g.distance(player, q) <= rng]
 
 
 @primitive("without", "function", "items:list, item:any", "list", "the list without an item")

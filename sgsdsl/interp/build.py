@@ -1,6 +1,15 @@
-"""Turn a checked program into engine rule objects whose functions are interpreter closures."""
+"""Turn a checked program into engine rule objects.
+
+The structure (which rule objects exist, with which fields) is decided here once, by `StructureBuilder`,
+and shared by both back ends: the reference interpreter hands it closures over AST nodes, the compiler
+hands it placeholders that it later prints as references to generated methods. Only *how a rule
+function is made* differs (`FunctionMaker`), so the two can never disagree about structure.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..engine.program import (
     ActiveRule,
@@ -23,71 +32,129 @@ from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
 
 
-class _Builder:
-    def __init__(self, checked: CheckedProgram):
-        self.checked = checked
+@dataclass(frozen=True)
+class Site:
+    """Where a rule function sits in the program: its owning definition and its slot there.
+
+    `owner` is (kind, key) with kind card | skill | general | mode | value and a key unique per kind
+    (inline skills are keyed "<general or card id>.<skill id>"); `slot` is made of fixed words and
+    indices only (e.g. "use0_filter"); `scope` is the checker's scope kind (which names the engine
+    binds); `params` are extra names bound from arguments (value and modifier parameters).
+    """
+
+    owner: tuple[str, str]
+    slot: str
+    scope: str
+    params: tuple[str, ...] = ()
+
+
+class FunctionMaker(Protocol):
+    def __call__(self, node: ast.Block | ast.Expr, site: Site) -> Any: ...
+
+
+class InterpretedFunctions:
+    """The reference back end: every rule function is a closure that walks its AST node."""
+
+    def __init__(self) -> None:
         self.generals: dict[str, GeneralRule] = {}
         self.interp = Interpreter(self.generals)
-        self.card_ids = {d.name.text: d.ident.text for d in checked.symbols.cards.values()}
 
-    def fn(self, node):
-        if node is None:
-            return None
+    def __call__(self, node: ast.Block | ast.Expr, site: Site) -> Any:
         if isinstance(node, ast.Block):
             return self.interp.block_fn(node)
         return self.interp.expr_fn(node)
+
+
+class StructureBuilder:
+    """Walks the checked AST in a fixed order and builds the rule objects; functions come from `make`."""
+
+    def __init__(self, checked: CheckedProgram, make: FunctionMaker, generals: dict[str, GeneralRule] | None = None):
+        self.checked = checked
+        self.make = make
+        self.generals: dict[str, GeneralRule] = generals if generals is not None else {}
+        self._const_interp = Interpreter(self.generals)
+
+    def fn(self, node: ast.Block | ast.Expr | None, owner: tuple[str, str], slot: str, scope: str,
+           params: tuple[str, ...] = ()) -> Any:
+        if node is None:
+            return None
+        return self.make(node, Site(owner, slot, scope, params))
 
     def card_ident(self, ident: ast.Ident) -> str:
         d = self.checked.symbols.cards.get(ident.text) or self.checked.symbols.card_ids[ident.text]
         return d.ident.text
 
-    def skill(self, s: ast.SkillDef) -> SkillRule:
+    def skill(self, s: ast.SkillDef, prefix: str = "") -> SkillRule:
+        own = ("skill", prefix + s.ident.text)
+        actives = []
+        for i, a in enumerate(s.actives):
+            actives.append(ActiveRule(
+                self.fn(a.limit.count, own, f"active{i}_limit", "active") if a.limit else None,
+                a.limit.scope.text if a.limit else None,
+                self.fn(a.where, own, f"active{i}_where", "active"),
+                self.fn(a.body, own, f"active{i}_body", "active"), i))
+        modifiers = []
+        for i, m in enumerate(s.modifiers):
+            params = tuple(p.text for p in m.params)
+            modifiers.append(ModifierRule(
+                m.quantity.text, params, m.op,
+                self.fn(m.value, own, f"modifier{i}_value", "modifier", params),
+                self.fn(m.where, own, f"modifier{i}_where", "modifier", params)))
         return SkillRule(
             ident=s.ident.text,
             name=s.name.text,
             flags=frozenset(f.text for f in s.flags),
-            triggers=[self.trigger(t) for t in s.triggers],
-            actives=[
-                ActiveRule(self.fn(a.limit.count) if a.limit else None, a.limit.scope.text if a.limit else None,
-                           self.fn(a.where), self.fn(a.body), i)
-                for i, a in enumerate(s.actives)
-            ],
-            view_as=[ViewAsRule(self.card_ident(v.card), v.count, v.source.text, self.fn(v.where)) for v in s.view_as],
-            provides=[ProvideRule(self.card_ident(p.card), self.fn(p.where), self.fn(p.body)) for p in s.provides],
-            modifiers=[
-                ModifierRule(m.quantity.text, tuple(p.text for p in m.params), m.op, self.fn(m.value), self.fn(m.where))
-                for m in s.modifiers
-            ],
+            triggers=[self.trigger(t, own, f"trigger{i}", "trigger") for i, t in enumerate(s.triggers)],
+            actives=actives,
+            view_as=[ViewAsRule(self.card_ident(v.card), v.count, v.source.text,
+                                self.fn(v.where, own, f"view_as{i}_where", "view_filter"))
+                     for i, v in enumerate(s.view_as)],
+            provides=[ProvideRule(self.card_ident(p.card), self.fn(p.where, own, f"provide{i}_where", "provide"),
+                                  self.fn(p.body, own, f"provide{i}_body", "provide"))
+                      for i, p in enumerate(s.provides)],
+            modifiers=modifiers,
         )
 
-    def trigger(self, t: ast.Trigger) -> TriggerRule:
-        return TriggerRule(t.timing.text, self.fn(t.where), t.optional, self.fn(t.body),
-                           f"{t.span.file}:{t.span.line}")
+    def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str) -> TriggerRule:
+        return TriggerRule(t.timing.text, self.fn(t.where, owner, slot + "_where", scope), t.optional,
+                           self.fn(t.body, owner, slot + "_body", scope), f"{t.span.file}:{t.span.line}")
 
     def card(self, c: ast.CardDef) -> CardRule:
+        own = ("card", c.ident.text)
         family = c.family.text if c.family is not None else c.name.text
         uses = []
-        for u in c.uses:
+        for i, u in enumerate(c.uses):
             spec = u.target or ast.TargetSpec(u.span, "self" if c.category.text not in ("basic", "trick") else "none")
             uses.append(UseRule(
                 context=u.context.text,
-                limit=self.fn(u.limit.count) if u.limit else None,
+                limit=self.fn(u.limit.count, own, f"use{i}_limit", "use_limit") if u.limit else None,
                 limit_scope=u.limit.scope.text if u.limit else None,
                 target_kind=spec.kind, low=spec.low, high=spec.high, other=spec.other,
-                filter=self.fn(u.where), effect=self.fn(u.body), line=f"{u.span.file}:{u.span.line}",
+                filter=self.fn(u.where, own, f"use{i}_filter", "use_filter"),
+                effect=self.fn(u.body, own, f"use{i}_effect", "effect"), line=f"{u.span.file}:{u.span.line}",
             ))
         if not uses:
             uses = default_uses(c.category.text)
         return CardRule(
             ident=c.ident.text, name=c.name.text, category=c.category.text, family=family,
             nature=c.nature.text if c.nature else "normal", attack_range=c.attack_range,
-            copies=[(f.suit, f.rank) for f in c.copies], uses=uses, effect=self.fn(c.effect),
-            hooks={name.text: self.fn(block) for name, block in c.hooks},
-            skills=[self.skill(s) for s in c.skills], tags=frozenset(t.text for t in c.tags),
+            copies=[(f.suit, f.rank) for f in c.copies], uses=uses, effect=self.fn(c.effect, own, "effect", "effect"),
+            hooks={name.text: self.fn(block, own, f"hook{i}", "card_hook") for i, (name, block) in enumerate(c.hooks)},
+            skills=[self.skill(s, c.ident.text + ".") for s in c.skills], tags=frozenset(t.text for t in c.tags),
         )
 
+    def value(self, v: ast.ValueDef) -> ValueRule:
+        own = ("value", v.name.text)
+        params = tuple(p.name.text for p in v.params)
+        return ValueRule(v.name.text, params, self.fn(v.expr, own, "base", "value", params),
+                         self.fn(v.lower, own, "lower", "value", params),
+                         self.fn(v.upper, own, "upper", "value", params))
+
     def build(self) -> Program:
-        cards, skills, modes, values = {}, {}, {}, {}
+        cards: dict[str, CardRule] = {}
+        skills: dict[str, SkillRule] = {}
+        modes: dict[str, ModeRule] = {}
+        values: dict[str, ValueRule] = {}
         mods = self.checked.modules
         for m in mods:
             for s in m.skills:
@@ -96,10 +163,9 @@ class _Builder:
             for c in m.cards:
                 cards[c.ident.text] = self.card(c)
             for v in m.values:
-                values[v.name.text] = ValueRule(v.name.text, tuple(p.name.text for p in v.params), self.fn(v.expr),
-                                                self.fn(v.lower), self.fn(v.upper))
+                values[v.name.text] = self.value(v)
             for g in m.generals:
-                own = [self.skill(s) for s in g.skills]
+                own = [self.skill(s, g.ident.text + ".") for s in g.skills]
                 shared = [skills[_skill_key(self.checked, h.text)] for h in g.has]
                 self.generals[g.ident.text] = GeneralRule(g.ident.text, g.name.text, g.kingdom.text, g.gender.text,
                                                           g.hp, own + shared)
@@ -107,16 +173,23 @@ class _Builder:
                 modes[md.ident.text] = self.mode(md)
         return Program(cards, dict(self.generals), skills, modes, values)
 
+    def option_default(self, expr: ast.Expr) -> Any:
+        """Option defaults are evaluated once, when the program is built (by both back ends alike)."""
+        return self._const_interp.eval(expr, Frame(None, {}), {})  # type: ignore[arg-type]
+
     def mode(self, md: ast.ModeDef) -> ModeRule:
+        own = ("mode", md.ident.text)
         options = {}
         for o in md.options:
-            options[o.name.text] = self.interp.eval(o.default, Frame(None, {}), {})  # type: ignore[arg-type]
+            options[o.name.text] = self.option_default(o.default)
         return ModeRule(
             ident=md.ident.text, name=md.name.text, players=md.players or (2, 10), options=options,
-            roles=[(r.players, self.fn(r.condition), tuple(i.text for i in r.roles)) for r in md.roles],
-            leader=md.leader.text if md.leader else None, setup=self.fn(md.setup),
-            triggers=[self.trigger(t) for t in md.triggers],
-            wins=[(tuple(i.text for i in w.roles), self.fn(w.condition)) for w in md.wins],
+            roles=[(r.players, self.fn(r.condition, own, f"roles{i}_if", "setup"), tuple(x.text for x in r.roles))
+                   for i, r in enumerate(md.roles)],
+            leader=md.leader.text if md.leader else None, setup=self.fn(md.setup, own, "setup", "setup"),
+            triggers=[self.trigger(t, own, f"trigger{i}", "mode_trigger") for i, t in enumerate(md.triggers)],
+            wins=[(tuple(x.text for x in w.roles), self.fn(w.condition, own, f"win{i}", "win"))
+                  for i, w in enumerate(md.wins)],
         )
 
 
@@ -125,4 +198,6 @@ def _skill_key(checked: CheckedProgram, name: str) -> str:
 
 
 def build_program(checked: CheckedProgram) -> Program:
-    return _Builder(checked).build()
+    """The interpreted Program: the shared structure with closures over the AST."""
+    make = InterpretedFunctions()
+    return StructureBuilder(checked, make, make.generals).build()

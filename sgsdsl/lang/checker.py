@@ -1,10 +1,14 @@
-"""The checker: resolves every name against the program and the engine registry, checks the shapes of
-definitions and reports precise diagnostics. It annotates the AST in place (`Name.ref`, `Call.ref`),
-which makes the tree the checked program that the interpreter walks and the compiler lowers.
+"""The checker: resolves every name against the program and the engine registry, checks the shapes and
+types of definitions and reports precise diagnostics. It annotates the AST in place (`Name.ref`,
+`Call.ref`), which makes the tree the checked program that the interpreter walks and the compiler lowers.
+
+Every table here is derived from `sgsdsl.engine.registry` (timings, primitives, engine values,
+attributes, constants, scope names): a primitive added there is known here without an edit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import registry as reg
@@ -12,9 +16,85 @@ from . import ast
 from .diagnostics import Diagnostic, Span, did_you_mean
 
 SUIT_SYMBOLS = ("♠", "♥", "♣", "♦")
-GENDERS = ("male", "female")
+GENDERS = tuple(n for n, (t, _) in reg.CONSTANTS.items() if t == "gender")
+NATURES = tuple(n for n, (t, _) in reg.CONSTANTS.items() if t == "nature")
+
+# ---------------------------------------------------------------- types
+# Type names are the strings the registry uses ("player", "cards", "int"...). The checker only judges
+# the ones it understands; anything else (a type a later registry adds) is accepted, never a false alarm.
+STRINGY = frozenset({"str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit",
+                     "zone"})
+COLLECTIONS = frozenset({"list", "players", "cards", "range"})
+ENTITIES = frozenset({"player", "card", "general", "use", "event", "face"})
+UNDERSTOOD = STRINGY | COLLECTIONS | ENTITIES | {"int", "bool"}
+_UNKNOWN = (None, "any", "item", "none")
+_ELEMENT = {"players": "player", "cards": "card", "range": "int"}
 
 
+def registry_types() -> frozenset[str]:
+    """Every type name the registry mentions: what a value parameter may be declared as."""
+    names: set[str] = set(reg.ATTRIBUTES)
+    for attrs in reg.ATTRIBUTES.values():
+        names.update(t for t, _ in attrs.values())
+    for prim in reg.PRIMITIVES.values():
+        names.update(p.type for p in prim.params)
+        names.add(prim.returns)
+    for tm in reg.TIMINGS.values():
+        names.update(tm.fields.values())
+    for ev in reg.ENGINE_VALUES.values():
+        names.update(ev.param_types)
+        names.add(ev.type)
+    names.update(t for t, _ in reg.CONSTANTS.values())
+    for scope in reg.SCOPE_NAMES.values():
+        names.update(scope.values())
+    return frozenset(names - {"none", "item"})
+
+
+def _base(t: str | None) -> str | None:
+    return "event" if t is not None and t.startswith("event:") else t
+
+
+def _known(t: str | None) -> str | None:
+    """The type if the checker can judge it, else None."""
+    b = _base(t)
+    return b if b in UNDERSTOOD else None
+
+
+def assignable(expected: str | None, actual: str | None) -> bool:
+    """May a value of type `actual` be passed where `expected` is wanted? Unknown means yes."""
+    e, a = _known(expected), _known(actual)
+    if e is None or a is None or actual in _UNKNOWN or e == a:
+        return True
+    if e == "str":
+        return a in STRINGY  # names of cards, roles, kingdoms… are text too
+    if e in STRINGY:
+        return a == "str" or (e == "family" and a == "family")
+    if e == "cards":
+        return a in ("card", "list")
+    if e == "list":
+        return a in COLLECTIONS
+    if e == "players":
+        return a == "list"
+    return False
+
+
+def comparable(a: str | None, b: str | None) -> bool:
+    """Can `a == b` ever be true? Unknown types and `none` compare with anything."""
+    x, y = _known(a), _known(b)
+    if x is None or y is None or a == "none" or b == "none" or x == y:
+        return True
+    if x in STRINGY and y in STRINGY:
+        return "str" in (x, y)
+    return x in COLLECTIONS and y in COLLECTIONS
+
+
+def _article(t: str) -> str:
+    word = {"players": "list of players", "cards": "list of cards", "str": "text", "int": "number",
+            "bool": "true/false value", "family": "card name", "event": "event"}.get(t, t)
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+# ---------------------------------------------------------------- results
 @dataclass
 class Symbols:
     """Every definition of the program, by display name and by id."""
@@ -42,13 +122,17 @@ class CheckedProgram:
 
 
 class _Scope:
-    def __init__(self, names: dict[str, str], parent: _Scope | None = None, kind: str = ""):
+    """Names visible in a rule body. `pure` scopes are conditions and values: no actions allowed."""
+
+    def __init__(self, names: dict[str, str], parent: _Scope | None = None, kind: str = "",
+                 pure: bool | None = None):
         self.names = dict(names)
         self.parent = parent
         self.kind = kind or (parent.kind if parent else "")
         self.timing: str | None = parent.timing if parent else None
         self.options: dict[str, str] = parent.options if parent else {}
         self.in_loop = parent.in_loop if parent else False
+        self.pure = pure if pure is not None else (parent.pure if parent else False)
 
     def lookup(self, name: str) -> str | None:
         s: _Scope | None = self
@@ -66,8 +150,8 @@ class _Scope:
             s = s.parent
         return out
 
-    def child(self) -> _Scope:
-        return _Scope({}, self)
+    def child(self, pure: bool | None = None) -> _Scope:
+        return _Scope({}, self, pure=pure)
 
 
 class Checker:
@@ -75,6 +159,11 @@ class Checker:
         self.modules = modules
         self.sym = Symbols()
         self.diags: list[Diagnostic] = []
+        self._mode_options: dict[str, str] = {}
+        self._value_types: dict[str, str | None] = {}
+        self._asked: set[str] = set()  # card families some rule asks for (respond, use_card_on…)
+        self._dynamic_ask = False  # some rule asks for a family computed at run time
+        self._reachability: list[tuple[ast.Ident, str]] = []  # (card named by view_as/provide, what)
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: Span, suggestion: str | None = None,
@@ -84,16 +173,17 @@ class Checker:
     def warn(self, code: str, message: str, span: Span, suggestion: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, span, "warning", suggestion))
 
-    def unknown(self, code: str, what: str, name: str, span: Span, candidates) -> None:
+    def unknown(self, code: str, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
         best = did_you_mean(name, candidates)
         self.error(code, f"unknown {what} '{name}'", span, f"did you mean '{best}'?" if best else None)
 
     # ------------------------------------------------------------ entry
     def run(self) -> CheckedProgram:
         self.collect()
-        for m in self.modules:
+        for m in self.modules:  # values first: their types are needed where they are called
             for v in m.values:
                 self.check_value(v)
+        for m in self.modules:
             for c in m.cards:
                 self.check_card(c)
             for s in m.skills:
@@ -102,14 +192,16 @@ class Checker:
                 self.check_general(g)
             for mode in m.modes:
                 self.check_mode(mode)
+        self.never_fires()
         self.diags.sort(key=lambda d: d.sort_key)
         return CheckedProgram(self.modules, self.sym, self.diags)
 
     def _define(self, table: dict, key: str, node: ast.Node, what: str, span: Span) -> None:
         if key in table:
             prev = table[key]
+            where = prev.name.span if isinstance(prev, ast.Definition | ast.ValueDef) else prev.span
             self.error("SGS-E201", f"{what} '{key}' is defined twice", span,
-                       notes=(("first definition", prev.span),))
+                       "rename one of them, or remove the copy", notes=(("first definition", where),))
         else:
             table[key] = node
 
@@ -131,35 +223,42 @@ class Checker:
                 for r in mode.roles:
                     self.sym.roles.update(i.text for i in r.roles)
             for v in m.values:
-                if v.name.text in reg.ENGINE_VALUES:
-                    spec = reg.ENGINE_VALUES[v.name.text]
-                    if len(v.params) != len(spec.params):
-                        self.error("SGS-E304", f"value '{v.name.text}' takes {len(spec.params)} parameters "
-                                   f"({', '.join(spec.params)}), not {len(v.params)}", v.name.span)
-                if v.name.text in reg.PRIMITIVES:
-                    self.error("SGS-E202", f"value '{v.name.text}' has the name of a built-in function",
-                               v.name.span, "choose another name")
                 self._define(self.sym.values, v.name.text, v, "value", v.name.span)
-        for g in (d for m in self.modules for d in m.generals):
-            for i in (g.ident, g.name):
-                if not i.text.isascii() and i is g.ident:
-                    self.error("SGS-E208", f"the id '{i.text}' must be ASCII", i.span,
-                               "write the Chinese name first and an ASCII id second")
-        for d in (x for m in self.modules for x in [*m.cards, *m.skills, *m.modes]):
-            if not d.ident.text.isascii():
-                self.error("SGS-E208", f"the id '{d.ident.text}' must be ASCII", d.ident.span,
-                           "write the Chinese name first and an ASCII id second")
+        for d in (x for m in self.modules for x in [*m.cards, *m.generals, *m.skills, *m.modes]):
+            self.ascii_id(d)
+            for s in getattr(d, "skills", []):
+                self.ascii_id(s)
+
+    def ascii_id(self, d: ast.Definition) -> None:
+        if not d.ident.text.isascii():
+            self.error("SGS-E211", f"the id '{d.ident.text}' must be ASCII", d.ident.span,
+                       "write the Chinese name first and an ASCII id second, e.g. card 杀 sha")
 
     # ------------------------------------------------------------ definitions
     def check_value(self, v: ast.ValueDef) -> None:
+        known_types = registry_types()
         names = {}
         for p in v.params:
+            if p.type.text not in known_types:
+                self.unknown("SGS-E212", "type", p.type.text, p.type.span, known_types)
             names[p.name.text] = p.type.text
-        scope = _Scope(names, kind="value")
-        self.expr(v.expr, scope)
+        spec = reg.ENGINE_VALUES.get(v.name.text)
+        if spec is not None:
+            declared = tuple(p.type.text for p in v.params)
+            if len(v.params) != len(spec.params) or any(
+                    not assignable(want, got) for want, got in zip(spec.param_types, declared, strict=False)):
+                shape = ", ".join(f"{n}: {t}" for n, t in zip(spec.params, spec.param_types, strict=True))
+                self.error("SGS-E304", f"the engine value '{v.name.text}' takes ({shape})", v.name.span,
+                           f"write: value {v.name.text}({shape}) = …")
+        if v.name.text in reg.PRIMITIVES and spec is None:
+            self.error("SGS-E201", f"value '{v.name.text}' has the name of a built-in function",
+                       v.name.span, "choose another name")
+        scope = _Scope(names, kind="value", pure=True)
+        t = self.expr(v.expr, scope)
+        self._value_types[v.name.text] = t if t not in _UNKNOWN else (spec.type if spec else None)
         for b in (v.lower, v.upper):
             if b is not None:
-                self.expr(b, scope)
+                self.expect(b, "int", scope, "a bound")
 
     def check_card(self, c: ast.CardDef) -> None:
         cat = c.category.text
@@ -169,24 +268,23 @@ class Checker:
             self.warn("SGS-W401", f"card '{c.name.text}' has no copies, so it is never in the deck", c.name.span,
                       "add a line such as: copies ♠7 ♥10")
         if c.attack_range is not None and cat != "weapon":
-            self.error("SGS-E209", f"only weapons have a range; '{c.name.text}' is {cat}", c.span)
-        if c.nature is not None and c.nature.text not in ("normal", "fire", "thunder"):
-            self.unknown("SGS-E208", "damage nature", c.nature.text, c.nature.span, ["normal", "fire", "thunder"])
+            self.error("SGS-E209", f"only weapons have a range; '{c.name.text}' is {cat}", c.category.span)
+        if c.nature is not None and c.nature.text not in NATURES:
+            self.unknown("SGS-E208", "damage nature", c.nature.text, c.nature.span, NATURES)
         if c.family is not None and c.family.text not in self.sym.cards:
-            self.unknown("SGS-E202", "card", c.family.text, c.family.span, self.sym.cards)
+            self.card_name(c.family, "card")
         for name, block in c.hooks:
             if name.text not in reg.CARD_HOOKS:
                 self.unknown("SGS-E208", "card hook", name.text, name.span, reg.CARD_HOOKS)
             self.block(block, _Scope(reg.SCOPE_NAMES["card_hook"], kind="card_hook"))
-        if cat in ("basic", "trick", "delayed") and not c.uses and c.effect is None and c.family is None:
-            pass  # a card only ever given in response (e.g. a dodge) needs neither
         for u in c.uses:
             if u.context.text not in reg.USE_CONTEXTS:
                 self.unknown("SGS-E208", "use context", u.context.text, u.context.span, reg.USE_CONTEXTS)
             if u.limit is not None:
-                self.limit(u.limit, _Scope(reg.SCOPE_NAMES["use_limit"], kind="use_limit"))
+                self.limit(u.limit, _Scope(reg.SCOPE_NAMES["use_limit"], kind="use_limit", pure=True))
             if u.where is not None:
-                self.expr(u.where, _Scope(reg.SCOPE_NAMES["use_filter"], kind="use_filter"))
+                self.condition(u.where, _Scope(reg.SCOPE_NAMES["use_filter"], kind="use_filter", pure=True),
+                               f"card '{c.name.text}' can never be used this way")
             if u.target is not None and u.target.kind == "range" and u.target.low > u.target.high:
                 self.error("SGS-E209", f"target range {u.target.low}..{u.target.high} is empty", u.target.span)
             if u.body is not None:
@@ -197,7 +295,7 @@ class Checker:
             self.check_skill(s)
 
     def limit(self, lim: ast.Limit, scope: _Scope) -> None:
-        self.expr(lim.count, scope)
+        self.expect(lim.count, "int", scope, "a limit")
         if lim.scope.text not in reg.LIMIT_SCOPES:
             self.unknown("SGS-E208", "limit scope", lim.scope.text, lim.scope.span, reg.LIMIT_SCOPES)
 
@@ -205,7 +303,8 @@ class Checker:
         if g.gender.text not in GENDERS:
             self.unknown("SGS-E208", "gender", g.gender.text, g.gender.span, GENDERS)
         if not 1 <= g.hp <= 20:
-            self.error("SGS-E209", f"HP {g.hp} is out of range (1 to 20)", g.span)
+            self.error("SGS-E209", f"HP {g.hp} is out of range (1 to 20)", g.gender.span,
+                       "the number after the gender is the general's HP")
         for s in g.skills:
             self.check_skill(s)
         for h in g.has:
@@ -221,23 +320,26 @@ class Checker:
         for a in s.actives:
             scope = _Scope(reg.SCOPE_NAMES["active"], kind="active")
             if a.limit is not None:
-                self.limit(a.limit, scope)
+                self.limit(a.limit, scope.child(pure=True))
             if a.where is not None:
-                self.expr(a.where, scope)
+                self.condition(a.where, scope.child(pure=True), f"skill '{s.name.text}' can never be used")
             self.block(a.body, scope.child())
         for va in s.view_as:
-            self.card_ref(va.card)
+            if self.card_ref(va.card):
+                self._reachability.append((va.card, "converts cards into"))
             if va.source.text not in reg.VIEW_SOURCES:
                 self.unknown("SGS-E208", "card source", va.source.text, va.source.span, reg.VIEW_SOURCES)
             if va.count < 1:
                 self.error("SGS-E209", "a conversion needs at least one card", va.span)
             if va.where is not None:
-                self.expr(va.where, _Scope(reg.SCOPE_NAMES["view_filter"], kind="view_filter"))
+                self.condition(va.where, _Scope(reg.SCOPE_NAMES["view_filter"], kind="view_filter", pure=True),
+                               "this conversion never accepts a card")
         for p in s.provides:
-            self.card_ref(p.card)
+            if self.card_ref(p.card):
+                self._reachability.append((p.card, "provides"))
             scope = _Scope(reg.SCOPE_NAMES["provide"], kind="provide")
             if p.where is not None:
-                self.expr(p.where, scope)
+                self.condition(p.where, scope.child(pure=True), "this provider never supplies a card")
             self.block(p.body, scope.child())
         for m in s.modifiers:
             self.modifier(m)
@@ -248,14 +350,29 @@ class Checker:
             self.unknown("SGS-E202", "card", ident.text, ident.span, self.sym.cards)
         return d
 
+    def card_name(self, ident: ast.Ident, what: str) -> ast.CardDef | None:
+        """A card family named by its display name (what the engine compares at run time)."""
+        d = self.sym.cards.get(ident.text)
+        if d is not None:
+            return d
+        by_id = self.sym.card_ids.get(ident.text)
+        if by_id is not None:
+            self.error("SGS-E202", f"'{ident.text}' is the id of card {by_id.name.text}; a {what} is named by the "
+                       "card's name", ident.span, f"write {by_id.name.text}")
+            return None
+        self.unknown("SGS-E202", "card", ident.text, ident.span, self.sym.cards)
+        return None
+
     def modifier(self, m: ast.Modifier) -> None:
         q = m.quantity.text
         if q in reg.ENGINE_VALUES:
             spec = reg.ENGINE_VALUES[q]
             types = spec.param_types
+            vtype: str | None = spec.type
         elif q in self.sym.values:
             v = self.sym.values[q]
             types = tuple(p.type.text for p in v.params)
+            vtype = self._value_types.get(q)
         else:
             self.unknown("SGS-E203", "value to modify", q, m.quantity.span,
                          list(reg.ENGINE_VALUES) + list(self.sym.values))
@@ -266,10 +383,13 @@ class Checker:
         names = dict(reg.SCOPE_NAMES["modifier"])
         for p, t in zip(m.params, types, strict=False):
             names[p.text] = t
-        scope = _Scope(names, kind="modifier")
-        self.expr(m.value, scope)
+        scope = _Scope(names, kind="modifier", pure=True)
+        if m.op == "by":
+            self.expect(m.value, "int", scope, f"'modify {q} by'")
+        else:
+            self.expect(m.value, vtype, scope, f"'modify {q} to'")
         if m.where is not None:
-            self.expr(m.where, scope)
+            self.condition(m.where, scope, "this modifier never applies")
 
     def trigger(self, t: ast.Trigger, kind: str) -> None:
         if t.timing.text not in reg.TIMINGS:
@@ -279,44 +399,88 @@ class Checker:
         if kind == "mode":
             scope.options = self._mode_options
         if t.where is not None:
-            self.expr(t.where, scope)
+            self.condition(t.where, scope.child(pure=True), f"this '{t.timing.text}' trigger never fires")
         self.block(t.body, scope.child())
 
     def check_mode(self, m: ast.ModeDef) -> None:
         self._mode_options = {o.name.text: "any" for o in m.options}
-        opt_scope = _Scope({}, kind="option")
+        opt_scope = _Scope({}, kind="option", pure=True)
         for o in m.options:
             self.expr(o.default, opt_scope)
         if m.players is None:
             self.error("SGS-E209", f"mode '{m.name.text}' does not say how many players it is for", m.name.span,
                        "add a line such as: players 4..10")
         elif m.players[0] > m.players[1] or m.players[0] < 2:
-            self.error("SGS-E209", f"player range {m.players[0]}..{m.players[1]} is not valid", m.players_span or m.span)
-        scope = _Scope({}, kind="setup")
+            self.error("SGS-E209", f"player range {m.players[0]}..{m.players[1]} is not valid",
+                       m.players_span or m.name.span)
+        scope = _Scope(reg.SCOPE_NAMES.get("setup", {}), kind="setup")
         scope.options = self._mode_options
         counts = set()
         for r in m.roles:
             if r.condition is not None:
-                self.expr(r.condition, scope)
+                self.expr(r.condition, scope.child(pure=True))
             else:
                 counts.add(r.players)
             if len(r.roles) != r.players:
                 self.error("SGS-E209", f"roles for {r.players} players list {len(r.roles)} roles", r.span)
         if m.players is not None and m.roles:
-            for n in range(m.players[0], m.players[1] + 1):
-                if n not in counts:
-                    self.error("SGS-E209", f"mode '{m.name.text}' has no roles for {n} players", m.span)
+            missing = [n for n in range(m.players[0], m.players[1] + 1) if n not in counts]
+            if missing:
+                self.error("SGS-E209", f"mode '{m.name.text}' has no roles for {_counts(missing)} players",
+                           m.players_span or m.name.span, "add a line such as: roles N { … } for each count")
         if m.leader is not None and m.leader.text not in self.sym.roles:
             self.unknown("SGS-E202", "role", m.leader.text, m.leader.span, self.sym.roles)
         if m.setup is not None:
             self.block(m.setup, scope.child())
         for t in m.triggers:
             self.trigger(t, "mode")
+        win_scope = _Scope(reg.SCOPE_NAMES.get("win", {}), kind="win", pure=True)
+        win_scope.options = self._mode_options
         for w in m.wins:
             for r in w.roles:
                 if r.text not in self.sym.roles:
                     self.unknown("SGS-E202", "role", r.text, r.span, self.sym.roles)
-            self.expr(w.condition, scope.child())
+            self.condition(w.condition, win_scope.child(), "this win condition is never met")
+
+    # ------------------------------------------------------------ never fires
+    def never_fires(self) -> None:
+        """Warnings for definitions that are valid but can never take part in a game."""
+        modes = [md for m in self.modules for md in m.modes]
+        if modes and not any(md.leader is not None for md in modes):
+            for s in self._all_skills():
+                for f in s.flags:
+                    if f.text == "lord":
+                        self.warn("SGS-W402", f"'{s.name.text}' is a lord skill, but no loaded mode has a leader",
+                                  f.span, "add `leader ROLE` to a mode, or drop the `lord` flag")
+        if self._dynamic_ask:
+            return  # some request names its card at run time: any card may be asked for
+        for ident, what in self._reachability:
+            d = self.sym.cards.get(ident.text) or self.sym.card_ids.get(ident.text)
+            if d is None:
+                continue
+            family = d.family.text if d.family is not None else d.name.text
+            usable = bool(d.uses) or d.category.text not in ("basic", "trick", "delayed")
+            if not usable and family not in self._asked:
+                self.warn("SGS-W404", f"this skill {what} {d.name.text}, but {d.name.text} has no `use` and no "
+                          f"rule asks for it (respond, use_card_on…)", ident.span,
+                          f"give {d.name.text} a `use` clause, or ask for it somewhere")
+
+    def _all_skills(self) -> list[ast.SkillDef]:
+        out: list[ast.SkillDef] = []
+        for m in self.modules:
+            out.extend(m.skills)
+            for g in m.generals:
+                out.extend(g.skills)
+            for c in m.cards:
+                out.extend(c.skills)
+        return out
+
+    def condition(self, e: ast.Expr, scope: _Scope, never: str) -> None:
+        """A `where`/`when` condition: pure, and a literal `false` means the definition never fires."""
+        self.expr(e, scope)
+        if isinstance(e, ast.Lit) and e.kind == "bool" and e.value is False:
+            self.warn("SGS-W403", f"the condition is always false: {never}", e.span,
+                      "remove the definition, or write the real condition")
 
     # ------------------------------------------------------------ statements
     def block(self, b: ast.Block, scope: _Scope) -> None:
@@ -334,12 +498,20 @@ class Checker:
                 self.block(s.orelse, scope.child())
         elif isinstance(s, ast.For):
             t = self.expr(s.iterable, scope)
+            if _known(t) is not None and _known(t) not in COLLECTIONS:
+                self.error("SGS-E305", f"'for' walks a list, but this is {_article(_known(t) or '')}",
+                           s.iterable.span)
             inner = scope.child()
             inner.in_loop = True
-            inner.names[s.var.text] = _element(t)
+            inner.names[s.var.text] = _ELEMENT.get(t or "", "any")
             self.block(s.body, inner)
-        elif isinstance(s, (ast.While, ast.Repeat)):
-            self.expr(s.test if isinstance(s, ast.While) else s.count, scope)
+        elif isinstance(s, ast.While):
+            self.expr(s.test, scope)
+            inner = scope.child()
+            inner.in_loop = True
+            self.block(s.body, inner)
+        elif isinstance(s, ast.Repeat):
+            self.expect(s.count, "int", scope, "'repeat'")
             inner = scope.child()
             inner.in_loop = True
             self.block(s.body, inner)
@@ -349,29 +521,51 @@ class Checker:
             self.expr(s.call, scope)
         elif isinstance(s, ast.Break):
             if not scope.in_loop:
-                self.error("SGS-E209", "'break' outside a loop", s.span, "use 'stop' to end the whole effect")
+                self.error("SGS-E210", "'break' outside a loop", s.span, "use 'stop' to end the whole effect")
 
     def assign(self, s: ast.Assign, scope: _Scope) -> None:
         target = s.target
         obj_type = self.expr(target.obj, scope)
-        self.expr(s.value, scope)
+        value_type = self.expr(s.value, scope)
         field_name = target.name.text
         if obj_type and obj_type.startswith("event:"):
             tm = reg.TIMINGS.get(obj_type[6:])
-            if tm is not None and field_name not in tm.mutable:
+            if tm is None:
+                return
+            if field_name not in tm.fields and field_name != "cancelled":
+                self.unknown("SGS-E206", f"field of a {tm.name} event", field_name, target.name.span, tm.fields)
+            elif field_name not in tm.mutable:
                 what = f"the {field_name} of a {tm.name} event cannot be changed"
-                hint = f"changeable here: {', '.join(sorted(tm.mutable))}" if tm.mutable else "nothing is changeable here"
+                hint = (f"changeable here: {', '.join(sorted(tm.mutable))}" if tm.mutable
+                        else "nothing is changeable here")
+                if field_name == "cancelled":
+                    hint = "use cancel(event)"
                 self.error("SGS-E302", what, target.name.span, hint)
+            else:
+                want = tm.fields[field_name]
+                if s.op != "=" and _known(want) not in (None, "int"):
+                    self.error("SGS-E305", f"'{s.op}' needs a number, but {field_name} is {_article(want)}",
+                               target.name.span)
+                elif not assignable(want, value_type):
+                    self.error("SGS-E301", f"{field_name} is {_article(want)}, not {_article(value_type or '')}",
+                               s.value.span)
         elif obj_type in reg.ATTRIBUTES:
             self.error("SGS-E302", f"the {field_name} of a {obj_type} cannot be assigned", target.name.span,
                        "use an action such as damage, recover or set_max_hp")
 
     # ------------------------------------------------------------ expressions
+    def expect(self, e: ast.Expr, want: str | None, scope: _Scope, what: str) -> str | None:
+        """Check e and that its type fits `want`."""
+        t = self.expr(e, scope)
+        if want is not None and not assignable(want, t):
+            self.error("SGS-E301", f"{what} needs {_article(want)}, not {_article(_known(t) or '')}", e.span)
+        return t
+
     def expr(self, e: ast.Expr, scope: _Scope) -> str | None:
         """Resolve names in e; return its type when known."""
         if isinstance(e, ast.Lit):
             return {"int": "int", "str": "str", "bool": "bool", "none": "none", "suit": "suit",
-                    "face": "face"}[e.kind]
+                    "face": "face"}.get(e.kind)
         if isinstance(e, ast.Name):
             return self.name(e, scope)
         if isinstance(e, ast.Attr):
@@ -379,30 +573,82 @@ class Checker:
         if isinstance(e, ast.Call):
             return self.call(e, scope)
         if isinstance(e, ast.BinOp):
-            lt = self.expr(e.left, scope)
-            self.expr(e.right, scope)
-            if e.op in ("+", "-", "*"):
-                return lt if lt in ("int", "list", "players", "cards") else None
-            return "bool"
+            return self.binop(e, scope)
         if isinstance(e, ast.Unary):
-            self.expr(e.operand, scope)
-            return "bool" if e.op == "not" else "int"
+            t = self.expr(e.operand, scope)
+            if e.op == "-":
+                if _known(t) not in (None, "int"):
+                    self.error("SGS-E305", f"'-' needs a number, not {_article(_known(t) or '')}", e.operand.span)
+                return "int"
+            return "bool"
         if isinstance(e, ast.IsFamily):
-            self.expr(e.operand, scope)
-            d = self.card_ref(e.family)
-            return "bool" if d else "bool"
+            t = self.expr(e.operand, scope)
+            if _known(t) is not None and _known(t) != "card":
+                hint = "compare with == instead" if _known(t) in STRINGY else None
+                self.error("SGS-E306", f"'is {e.family.text}' tests a card, but this is {_article(_known(t) or '')}",
+                           e.operand.span, hint)
+            self.card_name(e.family, "card family")
+            return "bool"
         if isinstance(e, ast.RangeLit):
-            self.expr(e.low, scope)
-            self.expr(e.high, scope)
+            self.expect(e.low, "int", scope, "a range")
+            self.expect(e.high, "int", scope, "a range")
             return "range"
         if isinstance(e, ast.ListLit):
-            types = {self.expr(i, scope) for i in e.items}
+            types = {_known(self.expr(i, scope)) for i in e.items}
+            if types == {"player"}:
+                return "players"
+            if types == {"card"}:
+                return "cards"
             return "list"
         if isinstance(e, ast.CondExpr):
             self.expr(e.test, scope)
             a = self.expr(e.then, scope)
             b = self.expr(e.orelse, scope)
-            return a if a == b else None
+            if a == b:
+                return a
+            return a if b == "none" else b if a == "none" else None
+        return None
+
+    def binop(self, e: ast.BinOp, scope: _Scope) -> str | None:
+        lt = self.expr(e.left, scope)
+        rt = self.expr(e.right, scope)
+        lk, rk = _known(lt), _known(rt)
+        op = e.op
+        if op in ("and", "or"):
+            return "bool"
+        if op in ("==", "!="):
+            if not comparable(lt, rt):
+                hint = None
+                if {lk, rk} == {"card", "family"}:
+                    hint = "test a card's kind with `is`, e.g. card is 杀"
+                elif "color" in (lk, rk) and "suit" in (lk, rk):
+                    hint = "compare a colour with red/black, a suit with ♠ ♥ ♣ ♦"
+                self.error("SGS-E305", f"comparing {_article(lk or '')} with {_article(rk or '')} is never "
+                           f"{'true' if op == '==' else 'false'}", e.span, hint)
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            for side, k in ((e.left, lk), (e.right, rk)):
+                if k not in (None, "int"):
+                    self.error("SGS-E305", f"'{op}' compares numbers, not {_article(k)}", side.span)
+            return "bool"
+        if op == "in":
+            if rk is not None and rk not in COLLECTIONS:
+                self.error("SGS-E305", f"'in' needs a list or range on its right, not {_article(rk)}", e.right.span)
+            elif rk in _ELEMENT and not comparable(lt, _ELEMENT[rk]):
+                self.error("SGS-E305", f"{_article(lk or '')} is never in {_article(rk)}", e.left.span)
+            return "bool"
+        # + - *
+        if lk == "int" and rk == "int":
+            return "int"
+        if op == "+" and lk in COLLECTIONS and rk in COLLECTIONS:
+            return lk if lk == rk else "list"
+        if lk is not None and rk is not None:
+            self.error("SGS-E305", f"'{op}' cannot combine {_article(lk)} and {_article(rk)}", e.span)
+            return None
+        if "int" in (lk, rk):
+            return "int"
+        if op == "+" and (lk in COLLECTIONS or rk in COLLECTIONS):
+            return "list"
         return None
 
     def name(self, e: ast.Name, scope: _Scope) -> str | None:
@@ -437,8 +683,12 @@ class Checker:
         pool = (scope.all_names() + list(scope.options) + list(reg.CONSTANTS) + list(self.sym.cards)
                 + list(self.sym.generals) + list(self.sym.roles) + list(self.sym.kingdoms))
         hint = None
-        if n in reg.TIMINGS or n in reg.PRIMITIVES or n in self.sym.values:
-            hint = f"'{n}' is a function or timing; call it with (…)"
+        if n in reg.TIMINGS:
+            hint = f"'{n}' is a timing: write `on {n} {{ … }}` in a skill"
+        elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
+            hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self, n))})"
+        elif n in self.sym.skills:
+            hint = f"'{n}' is a skill; name it as text, e.g. has_skill(owner, \"{n}\")"
         best = did_you_mean(n, pool)
         self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
         return None
@@ -453,15 +703,18 @@ class Checker:
             if field_name == "cancelled":
                 return "bool"
             if field_name not in tm.fields:
-                self.unknown("SGS-E206", f"field of a {tm.name} event", field_name, e.name.span, tm.fields)
+                fields = ", ".join(tm.fields) or "none"
+                best = did_you_mean(field_name, tm.fields)
+                self.error("SGS-E206", f"a {tm.name} event has no field '{field_name}'", e.name.span,
+                           f"did you mean '{best}'?" if best else f"its fields: {fields}")
                 return None
             return tm.fields[field_name]
         if t == "event":
             return None
         attrs = reg.ATTRIBUTES.get(t)
         if attrs is None:
-            if t in ("int", "bool", "str", "suit", "color", "nature", "phase", "role", "kingdom", "gender"):
-                self.error("SGS-E207", f"a {t} has no field '{field_name}'", e.name.span)
+            if t in UNDERSTOOD or t == "none":
+                self.error("SGS-E207", f"{_article(t)} has no field '{field_name}'", e.name.span)
             return None
         if field_name not in attrs:
             self.unknown("SGS-E207", f"field of a {t}", field_name, e.name.span, attrs)
@@ -470,54 +723,99 @@ class Checker:
 
     def call(self, e: ast.Call, scope: _Scope) -> str | None:
         fname = e.func.text
-        for a in e.args:
-            self.expr(a, scope)
-        for _, v in e.kwargs:
-            self.expr(v, scope)
+        arg_types = [self.expr(a, scope) for a in e.args]
+        kw_types = [self.expr(v, scope) for _, v in e.kwargs]
         if fname in self.sym.values or fname in reg.ENGINE_VALUES:
             e.ref = "value"
             if fname in self.sym.values:
-                params = [p.name.text for p in self.sym.values[fname].params]
-                typ = None
+                params = [(p.name.text, p.type.text) for p in self.sym.values[fname].params]
+                typ = self._value_types.get(fname)
             else:
-                params = list(reg.ENGINE_VALUES[fname].params)
-                typ = reg.ENGINE_VALUES[fname].type
+                spec = reg.ENGINE_VALUES[fname]
+                params = list(zip(spec.params, spec.param_types, strict=True))
+                typ = spec.type
             if e.kwargs:
                 self.error("SGS-E204", f"value '{fname}' takes positional arguments only", e.kwargs[0][0].span)
             if len(e.args) != len(params):
-                self.error("SGS-E204", f"'{fname}' takes {len(params)} arguments ({', '.join(params)}), "
-                           f"got {len(e.args)}", e.func.span)
+                self.error("SGS-E204", f"'{fname}' takes {len(params)} arguments "
+                           f"({', '.join(n for n, _ in params)}), got {len(e.args)}", e.func.span)
+            for (pname, ptype), a, at in zip(params, e.args, arg_types, strict=False):
+                self.arg_type(fname, pname, ptype, a, at)
             return typ
         prim = reg.PRIMITIVES.get(fname)
         if prim is None:
             pool = list(reg.PRIMITIVES) + list(self.sym.values) + list(reg.ENGINE_VALUES)
-            self.unknown("SGS-E203", "function", fname, e.func.span, pool)
+            hint = None
+            if fname in self.sym.cards or fname in self.sym.generals or fname in scope.all_names():
+                hint = f"'{fname}' is not a function; drop the parentheses"
+            best = did_you_mean(fname, pool)
+            self.error("SGS-E203", f"unknown function '{fname}'", e.func.span,
+                       hint or (f"did you mean '{best}'?" if best else None))
             return None
         e.ref = prim.kind
-        if prim.kind == "action" and scope.kind in ("use_filter", "use_limit", "view_filter", "modifier", "value",
-                                                     "option", "win"):
+        if prim.kind == "action" and scope.pure:
             self.error("SGS-E303", f"'{fname}' changes the game and cannot be used in a condition or value",
                        e.func.span, "move it into an effect block")
         required = [p for p in prim.params if p.required]
-        if len(e.args) > len(prim.params):
+        if len(e.args) > len(prim.params) and not prim.variadic:
             self.error("SGS-E204", f"'{fname}' takes at most {len(prim.params)} arguments, got {len(e.args)}",
                        e.func.span, _signature(prim))
         given = {p.name for p in prim.params[: len(e.args)]}
-        names = {p.name for p in prim.params}
-        for k, _ in e.kwargs:
-            if k.text not in names:
-                self.unknown("SGS-E204", f"argument of '{fname}'", k.text, k.span, names)
-            elif k.text in given:
+        by_name = {p.name: p for p in prim.params}
+        for p, a, at in zip(prim.params, e.args, arg_types, strict=False):
+            self.arg_type(fname, p.name, p.type, a, at, prim.kind == "action")
+        for (k, v), vt in zip(e.kwargs, kw_types, strict=True):
+            if k.text not in by_name:
+                self.unknown("SGS-E204", f"argument of '{fname}'", k.text, k.span, by_name)
+                continue
+            if k.text in given:
                 self.error("SGS-E204", f"argument '{k.text}' of '{fname}' is given twice", k.span)
             given.add(k.text)
+            self.arg_type(fname, k.text, by_name[k.text].type, v, vt, prim.kind == "action")
         missing = [p.name for p in required if p.name not in given]
         if missing:
             self.error("SGS-E204", f"'{fname}' is missing {', '.join(missing)}", e.func.span, _signature(prim))
+        if fname == "cancel" and e.args:
+            et = arg_types[0]
+            if et and et.startswith("event:"):
+                tm = reg.TIMINGS.get(et[6:])
+                if tm is not None and not tm.cancellable:
+                    cancellable = ", ".join(sorted(t.name for t in reg.TIMINGS.values() if t.cancellable))
+                    self.error("SGS-E307", f"a {tm.name} event cannot be cancelled", e.func.span,
+                               f"cancellable timings: {cancellable}")
         return prim.returns if prim.returns not in ("none", "item") else None
 
+    def arg_type(self, fname: str, pname: str, want: str, arg: ast.Expr, got: str | None,
+                 asks: bool = False) -> None:
+        """Check one argument's type. `asks`: the callee is an action, so a card family it is given is a
+        card some rule asks for or uses (what W404 needs to know)."""
+        if want == "family" and asks:
+            if isinstance(arg, ast.Name) and arg.ref is not None and arg.ref[0] == "card":
+                self._asked.add(arg.ref[1])
+            elif not (isinstance(arg, ast.Lit) and arg.kind == "none"):
+                self._dynamic_ask = True
+        if not assignable(want, got):
+            hint = None
+            if want == "player" and _known(got) == "players":
+                hint = "this is a list of players; pick one, e.g. first(…)"
+            elif want == "family" and _known(got) == "card":
+                hint = "pass the card's name, e.g. 杀, or use card.family"
+            self.error("SGS-E301", f"argument '{pname}' of '{fname}' must be {_article(want)}, "
+                       f"not {_article(_known(got) or '')}", arg.span, hint)
 
-def _element(t: str | None) -> str:
-    return {"players": "player", "cards": "card"}.get(t or "", "any")
+
+def _param_names(checker: Checker, n: str) -> list[str]:
+    if n in reg.PRIMITIVES:
+        return [p.name for p in reg.PRIMITIVES[n].params if p.required]
+    if n in checker.sym.values:
+        return [p.name.text for p in checker.sym.values[n].params]
+    if n in reg.ENGINE_VALUES:
+        return list(reg.ENGINE_VALUES[n].params)
+    return []
+
+
+def _counts(ns: list[int]) -> str:
+    return ", ".join(str(n) for n in ns[:6]) + (" …" if len(ns) > 6 else "")
 
 
 def _signature(prim: reg.Primitive) -> str:
@@ -527,4 +825,3 @@ def _signature(prim: reg.Primitive) -> str:
 
 def check(modules: list[ast.Module]) -> CheckedProgram:
     return Checker(modules).run()
-

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -60,7 +61,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
         return matches[0]
     # Short Chinese names: a one-character difference falls below difflib's ratio.
     for cand in pool:
-        if len(cand) == len(name) and len(name) <= 4 and sum(a != b for a, b in zip(cand, name)) == 1:
+        if len(cand) == len(name) and 2 <= len(name) <= 4 and sum(a != b for a, b in zip(cand, name, strict=True)) == 1:
             return cand
         if name in cand or cand in name:
             if abs(len(cand) - len(name)) <= 2:
@@ -83,30 +84,37 @@ def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
 
 
 def _excerpt(s: Span, sources: dict[str, str]) -> list[str]:
+    """The source line and a caret line under the span, both measured in terminal columns (CJK = 2)."""
     text = sources.get(s.file)
     if text is None:
         return []
     lines = text.split("\n")
     if not 1 <= s.line <= len(lines):
         return []
-    src = lines[s.line - 1].replace("\t", " ")
-    if len(src) > 200:  # keep giant lines readable: window around the column
-        start = max(0, s.col - 80)
+    src = _printable(lines[s.line - 1])
+    col = min(max(s.col, 1), len(src) + 1)
+    end = s.end_col if s.end_line == s.line else len(src) + 1
+    end = min(max(end, col + 1), len(src) + 2)
+    if len(src) > 200:  # keep giant lines readable: a window around the column
+        start = max(0, col - 80)
         src = src[start : start + 160]
-        col = s.col - start
-    else:
-        col = s.col
-    width = max(1, (s.end_col - s.col) if s.end_line == s.line else len(src) - col + 1)
+        col -= start
+        end = min(end - start, len(src) + 2)
+    pad = _display_width(src[: col - 1])
+    width = max(1, _display_width(src[col - 1 : end - 1]))
     gutter = f"{s.line:>5} | "
-    caret_pad = _display_width(src[: col - 1])
-    return [gutter + src, " " * 5 + " | " + " " * caret_pad + "^" * min(width * 1, 120)]
+    return [(gutter + src).rstrip(), " " * 5 + " | " + " " * pad + "^" * min(width, 120)]
+
+
+def _printable(line: str) -> str:
+    """One display cell per non-printable character, so garbage input cannot break the caret alignment."""
+    return "".join(ch if ch.isprintable() else " " for ch in line)
 
 
 def _display_width(text: str) -> int:
-    """Terminal columns: wide (CJK, full-width) characters take two."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    """Terminal columns: wide (CJK, full-width) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
 
 
 def render_json(diags: Iterable[Diagnostic]) -> str:
@@ -122,6 +130,9 @@ def render_json(diags: Iterable[Diagnostic]) -> str:
             "end_line": d.span.end_line,
             "end_col": d.span.end_col,
             "suggestion": d.suggestion,
+            "notes": [
+                {"message": note, "file": ns.file, "line": ns.line, "col": ns.col} for note, ns in d.notes
+            ],
         }
         for d in sorted(diags, key=lambda d: d.sort_key)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,7 +11,9 @@ from . import ast
 from .diagnostics import Diagnostic, Span
 from .parser import parse_text
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
+# Parsing runs at roughly 150 KB/s, so a bigger file would stall CI for seconds per megabyte; real rules
+# files are tens of kilobytes. Refuse early with a diagnostic instead.
+MAX_FILE_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -28,31 +31,52 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def read_source(path: Path, shown: str, at: Span | None = None) -> tuple[str | None, Diagnostic | None]:
+def read_source(path: Path, shown: str, at: Span | None = None,
+                missing_code: str = "SGS-E100") -> tuple[str | None, Diagnostic | None]:
+    """Read one file as UTF-8 text; anything else (a folder, a device, binary data, a huge file) is a
+    diagnostic. Only regular files are opened, and never more than the size limit is read, so a path such
+    as /dev/zero cannot hang the checker."""
     where = at or Span.point(shown, 1, 1)
-    if path.is_dir():
-        return None, Diagnostic("SGS-E100", f"{shown} is a directory, not a .sgs file", where)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, Diagnostic("SGS-E106", f"{shown} is {size} bytes; the limit is {MAX_FILE_BYTES}", where)
-        data = path.read_bytes()
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            return None, Diagnostic(missing_code, f"{shown} is a directory, not a .sgs file", where,
+                                    suggestion="name a .sgs file inside it")
+        if not stat.S_ISREG(st.st_mode):
+            return None, Diagnostic(missing_code, f"{shown} is not a regular file", where)
+        if st.st_size > MAX_FILE_BYTES:
+            return None, Diagnostic("SGS-E106", f"{shown} is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}",
+                                    where, suggestion="split it into several files that import each other")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        return None, Diagnostic("SGS-E100", f"cannot find file {shown}", where)
-    except OSError as err:
-        return None, Diagnostic("SGS-E100", f"cannot read {shown}: {err.strerror or err}", where)
+        what = "imported file" if at is not None else "file"
+        return None, Diagnostic(missing_code, f"cannot find {what} {shown}", where)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        return None, Diagnostic(missing_code, f"cannot read {shown}: {reason}", where)
+    if len(data) > MAX_FILE_BYTES:
+        return None, Diagnostic("SGS-E106", f"{shown} is larger than the limit of {MAX_FILE_BYTES} bytes", where)
     if b"\x00" in data:
-        return None, Diagnostic("SGS-E105", f"{shown} is a binary file, not .sgs text", where)
+        nul = data.index(b"\x00")
+        return None, Diagnostic("SGS-E105", f"{shown} is a binary file, not .sgs text (a NUL byte)",
+                                _point_at(shown, data, nul))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        before = data[: err.start]
-        line = before.count(b"\n") + 1
-        col = len(before.split(b"\n")[-1].decode("utf-8", "replace")) + 1
-        return None, Diagnostic("SGS-E105", f"invalid UTF-8 (byte 0x{data[err.start]:02x})", Span.point(shown, line, col))
+        return None, Diagnostic("SGS-E105", f"invalid UTF-8 (byte 0x{data[err.start]:02x})",
+                                _point_at(shown, data, err.start), suggestion="save the file as UTF-8")
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, None
+
+
+def _point_at(shown: str, data: bytes, offset: int) -> Span:
+    """The line and character column of a byte offset (the bytes before it decoded leniently)."""
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    col = len(before.split(b"\n")[-1].decode("utf-8", "replace")) + 1
+    return Span.point(shown, line, col)
 
 
 def load(paths: list[Path]) -> LoadResult:
@@ -62,15 +86,21 @@ def load(paths: list[Path]) -> LoadResult:
     stack: list[Path] = []
 
     def visit(path: Path, at: Span | None) -> None:
-        real = path.resolve()
         shown = display_path(path)
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError) as err:
+            code = "SGS-E107" if at is not None else "SGS-E100"
+            result.diagnostics.append(Diagnostic(code, f"cannot read {shown}: {err}", at or Span.point(shown, 1, 1)))
+            return
         if real in stack:
             cycle = " → ".join(display_path(p) for p in stack[stack.index(real):] + [real])
-            result.diagnostics.append(Diagnostic("SGS-E110", f"import cycle: {cycle}", at or Span.point(shown, 1, 1)))
+            result.diagnostics.append(Diagnostic("SGS-E110", f"import cycle: {cycle}", at or Span.point(shown, 1, 1),
+                                                 suggestion="move what both files need into a third file"))
             return
         if real in done:
             return
-        text, err = read_source(path, shown, at)
+        text, err = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
         if err is not None:
             result.diagnostics.append(err)
             done[real] = None
@@ -84,10 +114,17 @@ def load(paths: list[Path]) -> LoadResult:
             return
         stack.append(real)
         for imp in module.imports:
-            target = (real.parent / imp.path)
-            if not target.suffix:
-                target = target.with_suffix(".sgs")
-            visit(target, imp.span)
+            if not imp.path.strip():
+                result.diagnostics.append(Diagnostic("SGS-E107", "an import needs a file name", imp.span))
+                continue
+            try:
+                target = real.parent / imp.path
+                if not target.suffix:
+                    target = target.with_suffix(".sgs")
+            except ValueError:
+                result.diagnostics.append(Diagnostic("SGS-E107", f"'{imp.path}' is not a file name", imp.span))
+                continue
+            visit(target, _string_span(imp.span, text))
         stack.pop()
         result.modules.append(module)
 
@@ -96,19 +133,32 @@ def load(paths: list[Path]) -> LoadResult:
     return result
 
 
+def _string_span(span: Span, text: str) -> Span:
+    """Narrow an import's span to its quoted file name, the token a missing-import error is about."""
+    lines = text.split("\n")
+    if span.line == span.end_line and 1 <= span.line <= len(lines):
+        q = lines[span.line - 1].find('"', span.col - 1, span.end_col - 1)
+        if q >= 0:
+            return Span(span.file, span.line, q + 1, span.end_line, span.end_col)
+    return span
+
+
 def expand_paths(args: list[str]) -> tuple[list[Path], list[Diagnostic]]:
-    """Files as given; folders contribute their *.sgs files, sorted."""
+    """Files as given; folders contribute their *.sgs files, sorted. Bad paths become diagnostics."""
     files: list[Path] = []
     diags: list[Diagnostic] = []
     for a in args:
-        p = Path(a)
-        if p.is_dir():
-            found = sorted(p.rglob("*.sgs"))
-            if not found:
-                diags.append(Diagnostic("SGS-E100", f"folder {a} holds no .sgs files", Span.point(a, 1, 1)))
-            files.extend(found)
-        elif p.exists():
-            files.append(p)
-        else:
-            diags.append(Diagnostic("SGS-E100", f"cannot find {a}", Span.point(a, 1, 1)))
+        try:
+            p = Path(a)
+            if p.is_dir():
+                found = sorted(p.rglob("*.sgs"))
+                if not found:
+                    diags.append(Diagnostic("SGS-E100", f"folder {a} holds no .sgs files", Span.point(a, 1, 1)))
+                files.extend(found)
+            elif p.exists():
+                files.append(p)
+            else:
+                diags.append(Diagnostic("SGS-E100", f"cannot find {a}", Span.point(a, 1, 1)))
+        except (OSError, ValueError) as err:
+            diags.append(Diagnostic("SGS-E100", f"cannot read {a!r}: {err}", Span.point(a, 1, 1)))
     return files, diags

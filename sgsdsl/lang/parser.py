@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .diagnostics import Diagnostic, Span
 
-MAX_NESTING = 120
+MAX_NESTING = 120  # brackets
+MAX_TREE_DEPTH = 300  # parse-tree levels
+MAX_SYNTAX_ERRORS = 25
+RECOVERY_BUDGET_CHARS = 1_500_000  # recovery re-parses the file; cap the total work (~10 s worst case)
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
@@ -27,30 +31,52 @@ def _parser() -> Lark:
 
 @lru_cache(maxsize=1)
 def terminal_descriptions() -> dict[str, str]:
-    """Human words for terminal names, so messages never show grammar internals."""
+    """Human words for terminal names, so messages never show grammar internals (or regex syntax)."""
     words = {
         "IDENT": "a name",
         "INT": "a number",
         "STRING": "a string",
         "FACE": "a card face such as ♠7",
         "SUIT": "a suit",
+        "COMMENT": "a comment",
+        "WS": "a space",
         "$END": "end of file",
     }
+    literals = _literal_alternatives()
     for term in _parser().terminals:
-        if term.name not in words and term.pattern.type == "str":
+        if term.name in words:
+            continue
+        if term.pattern.type == "str":
             words[term.name] = f"'{term.pattern.value}'"
-        elif term.name not in words:
-            alts = term.pattern.value.split("|")
-            if all(a.replace("\\", "").isprintable() for a in alts) and term.name.endswith("_OP"):
-                words[term.name] = " or ".join(f"'{a.strip('()').replace(chr(92), '')}'" for a in alts)
+        elif term.name in literals:
+            words[term.name] = " or ".join(f"'{a}'" for a in literals[term.name])
+        else:
+            words[term.name] = term.name.lower()
     return words
 
 
+def _literal_alternatives() -> dict[str, list[str]]:
+    """Terminals written as `NAME: "a" | "b"` in the grammar: their literal spellings."""
+    out: dict[str, list[str]] = {}
+    for m in re.finditer(r"^([A-Z_]+):\s*((?:\"[^\"]*\"\s*\|?\s*)+)$", grammar_text(), re.M):
+        out[m.group(1)] = re.findall(r'"([^"]*)"', m.group(2))
+    return out
+
+
+_FIRST = ("RBRACE", "RPAR", "RSQB", "IDENT", "INT", "STRING", "FACE", "SUIT")
+
+
 def _describe(names: set[str] | frozenset[str]) -> str:
+    """The expected tokens, most useful first: closing brackets, then kinds of token, then keywords."""
     words = terminal_descriptions()
-    picked = sorted({words.get(n, n.lower()) for n in names})
-    if len(picked) > 6:
-        picked = picked[:6] + ["…"]
+    ordered = [n for n in _FIRST if n in names] + sorted(n for n in names if n not in _FIRST)
+    picked: list[str] = []
+    for n in ordered:
+        w = words.get(n, n.lower())
+        if w not in picked:
+            picked.append(w)
+    if len(picked) > 8:
+        picked = picked[:8] + ["…"]
     return ", ".join(picked)
 
 
@@ -65,6 +91,7 @@ def _span_of(file: str, meta_or_tok) -> Span:
 
 
 def _check_nesting(file: str, text: str) -> Diagnostic | None:
+    """Reject absurd bracket nesting before Lark and the recursive transformer ever see it."""
     depth = 0
     line, col = 1, 0
     in_comment = in_string = False
@@ -98,51 +125,157 @@ def _check_nesting(file: str, text: str) -> Diagnostic | None:
     return None
 
 
+def _check_tree_depth(file: str, tree: Tree) -> Diagnostic | None:
+    """Deep chains without brackets (`not not not …`, `else if` ladders) are measured on the tree,
+    iteratively, so that no later recursive stage (transformer, checker, interpreter) can overflow."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            span = _span_of(file, node.meta)
+            return Diagnostic(
+                "SGS-E104",
+                f"this expression or block nests more than {MAX_TREE_DEPTH} levels deep",
+                Span.point(file, span.line, span.col),
+                suggestion="split the rule into smaller blocks or helper values",
+            )
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
+
+
 def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic]]:
-    """Parse one file's text. Returns the module (None on a syntax error) and its diagnostics."""
+    """Parse one file's text. Returns the module (None on a syntax error) and its diagnostics.
+
+    After a syntax error the parser resumes at the next top-level definition (a line that starts with
+    `card`, `general`, `skill`, `mode`, `value` or `import` in column 1), so one run reports the syntax
+    errors of several definitions. The module is None whenever there was any syntax error: checking a
+    partial program would only add noise about names defined in the broken parts.
+    """
     deep = _check_nesting(file, text)
     if deep:
         return None, [deep]
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(err, file, text)]
+    diags: list[Diagnostic] = []
+    work = text
+    budget = RECOVERY_BUDGET_CHARS
+    while True:
+        budget -= len(work)
+        try:
+            tree = _parser().parse(work)
+        except UnexpectedInput as err:
+            d = _syntax_diagnostic(err, file, text)
+            if diags and (d.span.line, d.span.col) <= (diags[-1].span.line, diags[-1].span.col):
+                pass  # the same error again after blanking a smaller region: do not repeat it
+            else:
+                diags.append(d)
+            if budget <= 0 or d.code == "SGS-E103" or len(diags) >= MAX_SYNTAX_ERRORS:
+                return None, diags
+            blanked = _blank_failed_definition(work, d.span.line, d.span.col)
+            if blanked is None:
+                return None, diags
+            work = blanked
+            continue
+        except RecursionError:  # pragma: no cover - guarded by the nesting checks; kept as a last resort
+            return None, diags + [_too_deep(file)]
+        break
+    if diags:
+        return None, diags
+    too_deep = _check_tree_depth(file, tree)
+    if too_deep:
+        return None, [too_deep]
     try:
         module = _ToAst(file).transform(tree)
     except _AstError as err:
         return None, [err.diagnostic]
+    except (RecursionError, VisitError) as err:
+        if isinstance(err, VisitError) and not isinstance(err.orig_exc, RecursionError):
+            raise
+        return None, [_too_deep(file)]
     return module, []
+
+
+def _too_deep(file: str) -> Diagnostic:
+    return Diagnostic("SGS-E104", "the file nests too deeply to be processed", Span.point(file, 1, 1),
+                      suggestion="split the rule into smaller blocks or helper values")
+
+
+_TOP_LEVEL = re.compile(r"^(card|general|skill|mode|value|import)(?![\w])")
+
+
+def _blank_failed_definition(text: str, line: int, col: int) -> str | None:
+    """Recovery: blank (keep newlines, so positions stay) the top-level definition holding the error,
+    up to the next top-level line. None when there is nothing left to skip."""
+    lines = text.split("\n")
+    tops = [i + 1 for i, ln in enumerate(lines) if _TOP_LEVEL.match(ln)]
+    before = [t for t in tops if t < line or (t == line and col > 1)]
+    start = before[-1] if before else 1
+    after = [t for t in tops if t > start and (t > line or (t == line and col == 1))]
+    if not after:
+        return None
+    stop = after[0]
+    chunk = lines[start - 1 : stop - 1]
+    if not any(ln.strip() for ln in chunk):
+        return None
+    blanked = ["".join("\n" if ch == "\n" else " " for ch in ln) for ln in chunk]
+    return "\n".join(lines[: start - 1] + blanked + lines[stop - 1 :])
 
 
 def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
-        shown = ch if ch.isprintable() else repr(ch)
+        shown = f"'{ch}'" if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
         return Diagnostic(
             "SGS-E101",
-            f"unexpected character {shown!s}; expected {_describe(err.allowed or set())}",
+            f"unexpected character {shown}; expected {_describe(err.allowed or set())}",
             Span.point(file, err.line, err.column),
+            suggestion=_char_hint(ch),
         )
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
         lines = text.split("\n")
         line = len(lines)
         col = len(lines[-1]) + 1
-        expected = err.expected if isinstance(err, UnexpectedEOF) else err.accepts or err.expected
+        expected = set(err.expected if isinstance(err, UnexpectedEOF) else err.accepts or err.expected)
         return Diagnostic(
             "SGS-E103",
-            f"unexpected end of file; expected {_describe(set(expected))}",
+            f"unexpected end of file; expected {_describe(expected)}",
             Span.point(file, line, col),
-            suggestion="a block or definition is not closed" if "RBRACE" in expected else None,
+            suggestion="a block or definition is not closed: add the missing '}'" if "RBRACE" in expected else None,
         )
     assert isinstance(err, UnexpectedToken)
     tok = err.token
-    expected = err.accepts or err.expected
+    expected = set(err.accepts or err.expected)
     value = str(tok)
+    shown = value if len(value) <= 40 else value[:39] + "…"
+    noun = _token_noun(tok.type)
+    what = f"{noun} '{shown}'" if noun else f"'{shown}'"
+    hint = None
+    if expected <= {"IDENT"} and noun == "keyword":
+        hint = f"'{value}' is a keyword and cannot be used as a name"
+    elif tok.type == "IDENT" and "COLON" in expected and len(expected) <= 2:
+        hint = "a definition needs a display name and an ASCII id before ':', e.g. card 杀 sha : basic"
     return Diagnostic(
         "SGS-E102",
-        f"unexpected {terminal_descriptions().get(tok.type, 'token')} '{value[:40]}'; expected {_describe(set(expected))}",
+        f"unexpected {what}; expected {_describe(expected)}",
         _span_of(file, tok),
+        suggestion=hint,
     )
+
+
+def _token_noun(term: str) -> str:
+    """What a token is, for 'unexpected name 'basic''; punctuation is shown bare."""
+    nouns = {"IDENT": "name", "INT": "number", "STRING": "string", "FACE": "card face", "SUIT": "suit"}
+    if term in nouns:
+        return nouns[term]
+    word = terminal_descriptions().get(term, "")
+    return "keyword" if word[1:-1].replace("_", "").isalpha() else ""
+
+
+def _char_hint(ch: str) -> str | None:
+    fixes = {"“": '"', "”": '"', "（": "(", "）": ")", "，": ",", "：": ":", "｛": "{", "｝": "}", "；": "a newline"}
+    if ch in fixes:
+        return f"full-width '{ch}': write {fixes[ch]!s} instead"
+    if ch == ";":
+        return "statements need no ';': put them on separate lines or after a space"
+    return None
 
 
 class _AstError(Exception):

@@ -1,0 +1,52 @@
+"""`sgsdsl compile RULES... -o DIR [--check]`: rules files to Python modules (CI keeps `generated/` current)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..compiler.project import compile_paths, stale_files, write_project
+from ..lang.diagnostics import render_json, render_text
+
+
+@click.command("compile")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--out", "out", type=click.Path(file_okay=False), required=True, help="output package folder")
+@click.option("--check", "check_only", is_flag=True, help="write nothing; exit 1 and list what differs if DIR is stale")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="diagnostics form")
+@click.option("--timings", is_flag=True, help="print the time spent parsing, checking and generating")
+def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, timings: bool) -> None:
+    """Compile .sgs files (or folders) into one Python module each under DIR, plus an index.
+
+    Exit 0 when done (or, with --check, when DIR is current), 1 on errors or a stale DIR, 2 on bad usage.
+    """
+    res = compile_paths(list(paths))
+    errors = [d for d in res.diagnostics if d.severity == "error"]
+    if fmt == "json":
+        click.echo(render_json(res.diagnostics))
+    elif res.diagnostics:
+        click.echo(render_text(res.diagnostics, res.sources), err=True)
+    if errors:
+        click.echo(f"compile failed: {len(errors)} error(s); nothing written", err=True)
+        raise SystemExit(1)
+    out_dir = Path(out)
+    modules = len(res.files) - 1
+    if timings:
+        t = res.timings
+        click.echo(f"parse {t.parse * 1000:.1f} ms · check {t.check * 1000:.1f} ms · "
+                   f"generate {t.generate * 1000:.1f} ms · total {t.total * 1000:.1f} ms")
+    if check_only:
+        problems = stale_files(res, out_dir)
+        if problems:
+            for p in problems:
+                click.echo(p)
+            click.echo(f"{out_dir} is stale ({len(problems)} file(s)); run: sgsdsl compile {' '.join(paths)} -o {out}")
+            raise SystemExit(1)
+        click.echo(f"{out_dir} is current ({modules} module(s))")
+        return
+    changed = write_project(res, out_dir)
+    click.echo(f"compiled {modules} module(s) into {out_dir}: {len(changed)} file(s) changed")
+
+
+COMMANDS = [compile_cmd]

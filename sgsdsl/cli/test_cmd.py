@@ -1,0 +1,58 @@
+"""`sgsdsl test PATH...`: run scenario files and folders; one line per scenario, details on failure."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..lang.diagnostics import render_text
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--engine", type=click.Choice(["interpreted", "compiled"]), default="interpreted", show_default=True,
+              help="run the rules through the reference interpreter or the compiled classes")
+@click.option("--pending", is_flag=True, help="also run scenarios under pending/ folders (known rule bugs)")
+@click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")
+def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) -> None:
+    """Run .scenario files (folders: every *.scenario inside). Exit 0 all pass, 1 a failure, 2 a malformed scenario."""
+    from ..scenario import ScenarioError, discover, report, run_file
+
+    files, skipped, missing = discover(list(paths), include_pending=pending)
+    for m in missing:
+        click.echo(f"{m}:1:1: error[SCN-E100]: cannot find {m}")
+    if not files and not missing:
+        click.echo("no .scenario files found")
+    malformed = len(missing)
+    passed = failed = 0
+    start = time.perf_counter()
+    for f in files:
+        try:
+            out = run_file(f, engine)
+        except ScenarioError as err:
+            malformed += 1
+            click.echo(f"MALFORMED {f}")
+            click.echo(render_text(err.diagnostics, err.sources))
+            continue
+        except Exception as err:  # noqa: BLE001 - never a traceback, even on a bug in the runner
+            failed += 1
+            click.echo(f"FAIL  {f}\n  ✗ internal error while running the scenario: {type(err).__name__}: {err}")
+            continue
+        title = out.scenario.title
+        if out.passed:
+            passed += 1
+            if not quiet:
+                click.echo(f"PASS  {f} — {title}")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {f} — {title}")
+            click.echo(report(out))
+    secs = time.perf_counter() - start
+    extra = f", {len(skipped)} pending skipped" if skipped else ""
+    click.echo(f"{len(files) + len(missing)} scenario(s): {passed} passed, {failed} failed, {malformed} malformed"
+               f"{extra} in {secs:.2f}s")
+    raise SystemExit(2 if malformed else 1 if failed else 0)
+
+
+COMMANDS = [test_cmd]

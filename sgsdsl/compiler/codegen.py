@@ -1,0 +1,281 @@
+"""Generate one Python module from a checked program.
+
+The structure comes from the interpreter's `StructureBuilder` (shared, so both back ends build the same
+rule objects); here its function slots are recorded instead of closed over, lowered to Python methods
+(`lower.py`), and the resulting object graph is printed as constructor calls. Jinja2 (StrictUndefined)
+renders only the skeleton; every piece of code it places was produced and escaped in Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import keyword
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from ..engine import program as pg
+from ..interp.build import Site, StructureBuilder
+from ..lang import ast
+from ..lang.checker import CheckedProgram
+from ..lang.diagnostics import Diagnostic, Span
+from . import GENERATOR_VERSION
+from .lower import CompileError, FunctionLowerer, comment_path, literal
+from .names import Namespace, mangle, py_name
+
+INDENT = "    "
+_HOIST = ("CardRule", "SkillRule", "GeneralRule", "ModeRule", "ValueRule")  # one statement each
+BODY_INDENT = 3  # class > def > try
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FunctionLoader(
+            lambda name: resources.files("sgsdsl.compiler").joinpath("templates", name).read_text("utf-8")),
+        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+
+
+def render(template: str, **ctx: Any) -> str:
+    return _env().get_template(template).render(**ctx)
+
+
+def source_key(checked: CheckedProgram, sources: dict[str, str]) -> str:
+    """The identity of a program's sources: generator version and every module's path and text, in load order."""
+    h = hashlib.sha256()
+    h.update(f"sgsdsl-generator {GENERATOR_VERSION}\n".encode())
+    for m in checked.modules:
+        text = sources.get(m.path, "")
+        for part in (m.path, text):
+            data = part.encode("utf-8", "surrogatepass")
+            h.update(len(data).to_bytes(8, "big"))
+            h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
+@dataclass(frozen=True)
+class FnSlot:
+    """A placeholder the structure builder holds where a rule function will be: `Class.method`."""
+
+    cls: str
+    method: str
+
+
+@dataclass
+class _Class:
+    name: str
+    kind: str
+    key: str
+    node: ast.Definition | ast.ValueDef
+    methods: list[tuple[str, ast.Block | ast.Expr, Site]] = field(default_factory=list)
+
+
+@dataclass
+class Generated:
+    text: str
+    source_key: str
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+class ModuleGenerator:
+    def __init__(self, checked: CheckedProgram, sources: dict[str, str]):
+        self.checked = checked
+        self.sources = sources
+        self.module_ns = Namespace("definition")
+        self.classes: dict[tuple[str, str], _Class] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.primitives: dict[str, str] = {}
+
+    # ------------------------------------------------------------ classes
+    def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef, span: Span) -> None:
+        prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_"}[kind]
+        name = prefix + "__".join(mangle(part) for part in key.split("."))
+        assert name.isidentifier() and name.isascii()
+        self.module_ns.claim(name, f"{kind} {key}", span)
+        if (kind, key) in self.classes:  # the checker reports duplicates; keep the first
+            return
+        self.classes[(kind, key)] = _Class(name, kind, key, node)
+
+    def collect_classes(self) -> None:
+        """Classes in a fixed order where every class a general refers to is defined before it."""
+        mods = self.checked.modules
+        for m in mods:
+            for s in m.skills:
+                self.add_class("skill", s.ident.text, s, s.ident.span)
+        for m in mods:
+            for c in m.cards:
+                self.add_class("card", c.ident.text, c, c.ident.span)
+                for s in c.skills:
+                    self.add_class("skill", f"{c.ident.text}.{s.ident.text}", s, s.ident.span)
+            for v in m.values:
+                self.add_class("value", v.name.text, v, v.name.span)
+        for m in mods:
+            for g in m.generals:
+                for s in g.skills:
+                    self.add_class("skill", f"{g.ident.text}.{s.ident.text}", s, s.ident.span)
+                self.add_class("general", g.ident.text, g, g.ident.span)
+            for md in m.modes:
+                self.add_class("mode", md.ident.text, md, md.ident.span)
+
+    def make(self, node: ast.Block | ast.Expr, site: Site) -> FnSlot:
+        cls = self.classes[site.owner]
+        assert site.slot.isidentifier() and site.slot.isascii()
+        for name, _, _ in cls.methods:
+            if name == site.slot:  # a definition built twice (a shared skill): same slot, same node
+                return FnSlot(cls.name, site.slot)
+        cls.methods.append((site.slot, node, site))
+        return FnSlot(cls.name, site.slot)
+
+    # ------------------------------------------------------------ methods
+    def method(self, name: str, node: ast.Block | ast.Expr, site: Site) -> dict[str, str]:
+        lowered = FunctionLowerer(site, self.primitives, self.module_ns).lower(node)
+        self.diagnostics.extend(lowered.diagnostics)
+        lines = []
+        for ind, code, comment in lowered.lines:
+            text = INDENT * (BODY_INDENT + ind) + code
+            lines.append(f"{text}  {comment}" if comment else text)
+        comment = f"# {comment_path(node.span.file)}:{node.span.line}"
+        return {"name": name, "comment": comment, "body": "\n".join(lines)}
+
+    def class_ctx(self, cls: _Class) -> dict[str, Any]:
+        node = cls.node
+        attrs: list[tuple[str, str]] = []
+        if isinstance(node, ast.ValueDef):
+            attrs.append(("name", repr(node.name.text)))
+            doc = f"value {node.name.text}"
+        else:
+            attrs.append(("ident", repr(node.ident.text)))
+            attrs.append(("name", repr(node.name.text)))
+            doc = f"{cls.kind} {node.name.text} {node.ident.text}"
+        span = node.span
+        attrs.append(("source", repr(f"{span.file}:{span.line}")))
+        if isinstance(node, ast.GeneralDef):
+            refs = [self.classes[("skill", f"{cls.key}.{s.ident.text}")].name for s in node.skills]
+            for h in node.has:
+                d = self.checked.symbols.skills.get(h.text)
+                if d is not None:
+                    refs.append(self.classes[("skill", d.ident.text)].name)
+            attrs.append(("skills", "(" + "".join(f"{r}, " for r in refs) + ")"))
+        methods = []
+        for name, n, site in cls.methods:
+            try:
+                methods.append(self.method(name, n, site))
+            except CompileError as err:
+                self.diagnostics.append(err.diagnostic)
+        return {"name": cls.name, "doc": repr(doc + f" ({span.file}:{span.line})"), "attrs": attrs,
+                "methods": methods}
+
+    # ------------------------------------------------------------ entry
+    def generate(self, title: str) -> Generated:
+        key = source_key(self.checked, self.sources)
+        self.collect_classes()
+        builder = StructureBuilder(self.checked, self.make)
+        program = builder.build()
+        program.source_hash = key
+        classes = [self.class_ctx(c) for c in self.classes.values()]
+        try:
+            structure = _Printer().program(program)
+        except CompileError as err:
+            self.diagnostics.append(err.diagnostic)
+            structure = "    raise RuntimeError('not compiled')"
+        self.diagnostics.extend(self.module_ns.diagnostics)
+        sources = tuple((m.path, "sha256:" + hashlib.sha256(self.sources.get(m.path, "").encode()).hexdigest())
+                        for m in self.checked.modules)
+        header = "\n".join([
+            f"# Generated by sgsdsl compile (generator {GENERATOR_VERSION}). Do not edit.",
+            f"# source: {key}",
+            *(f"# from: {comment_path(path)} ({digest})" for path, digest in sources),
+        ])
+        text = render(
+            "module.py.j2", header=header, title=comment_path(title), generator_version=repr(GENERATOR_VERSION),
+            source_key=repr(key), sources=repr(sources),
+            primitives=[(py, repr(name)) for name, py in sorted(self.primitives.items())],
+            classes=classes, structure=structure)
+        return Generated(text, key, sorted(self.diagnostics, key=lambda d: d.sort_key))
+
+
+class _Printer:
+    """Prints the rule-object graph as Python; shared objects (a skill two generals have) become variables."""
+
+    def __init__(self) -> None:
+        self.counts: dict[int, int] = {}
+        self.names: dict[int, str] = {}
+        self.lines: list[str] = []
+        self.keep: list[Any] = []  # keeps ids stable while printing
+
+    def count(self, obj: Any) -> None:
+        stack = [obj]
+        while stack:
+            o = stack.pop()
+            if dataclasses.is_dataclass(o) and not isinstance(o, type) and not isinstance(o, FnSlot):
+                self.counts[id(o)] = self.counts.get(id(o), 0) + 1
+                self.keep.append(o)
+                if self.counts[id(o)] > 1:
+                    continue
+                stack.extend(getattr(o, f.name) for f in dataclasses.fields(o))
+            elif isinstance(o, (list, tuple)):
+                stack.extend(o)
+            elif isinstance(o, dict):
+                for k, v in o.items():
+                    stack.extend((k, v))
+
+    def program(self, program: pg.Program) -> str:
+        self.count(program)
+        expr = self.value(program)
+        return "\n".join([*(INDENT + line for line in self.lines), f"{INDENT}return {expr}"])
+
+    def value(self, o: Any) -> str:
+        if isinstance(o, FnSlot):
+            return f"{o.cls}.{o.method}"
+        if o is None or isinstance(o, (bool, int, str)):
+            return literal(o)
+        if isinstance(o, tuple):
+            return "(" + "".join(self.value(x) + ", " for x in o) + ")"
+        if isinstance(o, list):
+            return "[" + ", ".join(self.value(x) for x in o) + "]"
+        if isinstance(o, dict):
+            return "{" + ", ".join(f"{self.value(k)}: {self.value(v)}" for k, v in o.items()) + "}"
+        if isinstance(o, (frozenset, set)):
+            items = sorted(self.value(x) for x in o)  # never iterate a set into output unsorted
+            return "frozenset((" + "".join(i + ", " for i in items) + "))"
+        if isinstance(o, range):
+            return f"range({o.start}, {o.stop}, {o.step})"
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            known = self.names.get(id(o))
+            if known is not None:
+                return known
+            cls = type(o)
+            if getattr(pg, cls.__name__, None) is not cls:
+                raise CompileError(Diagnostic("SGS-E503", f"cannot compile a {cls.__name__} value",
+                                              Span.point("<compiler>", 1, 1)))
+            args = ", ".join(f"{f.name}={self.value(getattr(o, f.name))}" for f in dataclasses.fields(o) if f.init)
+            code = f"_pg.{cls.__name__}({args})"
+            if self.counts.get(id(o), 0) > 1 or cls.__name__ in _HOIST:
+                name = f"_o{len(self.names) + 1}"
+                self.names[id(o)] = name
+                self.lines.append(f"{name} = {code}")
+                return name
+            return code
+        raise CompileError(Diagnostic("SGS-E503", f"cannot compile a {type(o).__name__} value",
+                                      Span.point("<compiler>", 1, 1)))
+
+
+def generate_module(checked: CheckedProgram, sources: dict[str, str], title: str = "") -> Generated:
+    """Python source for one checked program (deterministic: same input, same bytes)."""
+    return ModuleGenerator(checked, sources).generate(title or ", ".join(m.path for m in checked.modules))
+
+
+def module_name(stem: str) -> str:
+    """The Python module name for a rules file stem (`standard` -> `standard`)."""
+    if stem.isascii() and stem.isidentifier() and not stem.startswith("_") and not keyword.iskeyword(stem):
+        return stem
+    return py_name("rules_", stem)

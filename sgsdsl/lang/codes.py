@@ -1,0 +1,50 @@
+"""Every diagnostic code the .sgs front end can emit, with a one-line title.
+
+Codes are stable: tools and CI scripts match on them, so a code is never reused for another meaning.
+Numbering: E1xx reading and syntax, E2xx names and shapes, E3xx types and effects, W4xx definitions that
+can never fire. `tests/test_lang_codes.py` proves that every code the front end emits is listed here and
+that `tests/bad/` holds a file for each.
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    "SGS-E000": "internal error in sgsdsl itself (a bug: please report it with the input)",
+    "SGS-E100": "a path cannot be read: missing, a directory, not a regular file, or no permission",
+    "SGS-E101": "unexpected character: no token of the language starts with it",
+    "SGS-E102": "unexpected token: the grammar expected something else here",
+    "SGS-E103": "unexpected end of file: a block or definition is not finished",
+    "SGS-E104": "nesting is too deep to be a sensible rule",
+    "SGS-E105": "the file is not UTF-8 text (binary data or invalid UTF-8)",
+    "SGS-E106": "the file is too large to be a rules file",
+    "SGS-E107": "an imported file does not exist or cannot be read",
+    "SGS-E110": "files import each other in a cycle",
+    "SGS-E201": "a name is defined twice",
+    "SGS-E202": "unknown name (card, general, skill, role, local, constant...)",
+    "SGS-E203": "unknown function, action or value",
+    "SGS-E204": "wrong arguments: too many, too few, unknown or repeated names",
+    "SGS-E205": "unknown timing",
+    "SGS-E206": "the event of this timing has no such field",
+    "SGS-E207": "this kind of value has no such field",
+    "SGS-E208": "unknown word where a fixed one is expected (category, flag, context, scope, gender...)",
+    "SGS-E209": "a number or range that cannot be right (HP, player counts, role counts, target counts)",
+    "SGS-E210": "'break' outside a loop",
+    "SGS-E211": "a definition's id must be ASCII",
+    "SGS-E212": "unknown type name",
+    "SGS-E301": "an argument has the wrong type",
+    "SGS-E302": "this field cannot be assigned",
+    "SGS-E303": "an action (something that changes the game) inside a condition or value",
+    "SGS-E304": "an engine value is redefined with the wrong parameters",
+    "SGS-E305": "operands of incompatible types",
+    "SGS-E306": "'is' tests a card, but the left side is not a card",
+    "SGS-E307": "cancel() at a timing whose event cannot be cancelled",
+    "SGS-W401": "a card has no copies, so it is never in the deck",
+    "SGS-W402": "a lord skill, but no loaded mode has a leader, so it never activates",
+    "SGS-W403": "a condition is literally false, so this never fires",
+    "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
+}
+
+
+def title(code: str) -> str:
+    """The one-line title of a code; unknown codes get a neutral text rather than an exception."""
+    return CODES.get(code, "unlisted diagnostic")

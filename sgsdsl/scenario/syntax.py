@@ -1,0 +1,598 @@
+"""The `.scenario` text format: one statement per line, parsed by hand into a located `Scenario`.
+
+A line-oriented format (not a Lark grammar) because every statement is one line a designer writes by
+hand, answers are free text matched against option labels, and each token needs an exact column for
+`file:line:col` diagnostics. The format is described in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.model import PHASES, SUITS
+from ..lang.diagnostics import Diagnostic, Span, did_you_mean
+
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
+UNTIL = ("end of phase", "end of turn", "end of round", "game over", "script end")
+ZONES = ("hand", "equip", "judge")
+PILES = ("discard", "deck")
+HEADERS = ("scenario", "rule", "covers", "rules", "mode", "seed", "start", "until", "deck", "discard")
+SEAT_ATTRS = ("hand", "equip", "judge", "marks", "kingdom")
+SEAT_RE = re.compile(r"^P(\d+)$")
+FACE_RE = re.compile(r"([♠♥♣♦])(10|[2-9AJQK])$")
+
+
+class ScenarioError(Exception):
+    """A malformed scenario: the diagnostics say where and why."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+        self.sources = sources
+
+
+@dataclass
+class Tok:
+    """A piece of a line with its 1-based column, so every error points at the words it is about."""
+
+    text: str
+    col: int
+
+    @property
+    def end(self) -> int:
+        return self.col + len(self.text)
+
+
+@dataclass
+class CardSpec:
+    name: str
+    suit: str | None
+    rank: int | None
+    span: Span
+
+    def __str__(self) -> str:
+        face = ""
+        if self.suit:
+            face = self.suit + next(k for k, v in RANKS.items() if v == self.rank)
+        return self.name + face
+
+
+@dataclass
+class SeatSpec:
+    seat: int
+    general: str
+    span: Span
+    general_span: Span
+    role: str | None = None
+    role_span: Span | None = None
+    hp: int | None = None
+    max_hp: int | None = None
+    kingdom: str | None = None
+    chained: bool = False
+    hand: list[CardSpec] = field(default_factory=list)
+    equip: list[CardSpec] = field(default_factory=list)
+    judge: list[CardSpec] = field(default_factory=list)
+    marks: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class Step:
+    """One scripted answer (`answer`), or a check on the current request that consumes nothing
+    (`refuse`: this answer must be refused; `offers`/`lacks`: an option is / is not offered)."""
+
+    kind: str
+    parts: list[str]
+    span: Span
+    text: str
+    reason: str | None = None
+
+
+@dataclass
+class Expect:
+    """One expectation; `subject` is a seat number, a pile name or None; `args` depend on `kind`."""
+
+    kind: str
+    text: str
+    span: Span
+    subject: int | str | None = None
+    args: dict[str, object] = field(default_factory=dict)
+    negated: bool = False
+
+
+@dataclass
+class Scenario:
+    path: str
+    source: str
+    title: str = ""
+    rule: str = ""
+    covers: list[tuple[str, Span]] = field(default_factory=list)
+    rules: list[tuple[str, Span]] = field(default_factory=list)
+    mode: tuple[str, Span] | None = None
+    options: dict[str, object] = field(default_factory=dict)
+    seed: int = 1
+    seats: list[SeatSpec] = field(default_factory=list)
+    deck: list[CardSpec] = field(default_factory=list)
+    discard: list[CardSpec] = field(default_factory=list)
+    start: tuple[int, str] = (0, "play")
+    start_span: Span | None = None
+    until: str = "auto"
+    scripts: dict[int, list[Step]] = field(default_factory=dict)
+    expects: list[Expect] = field(default_factory=list)
+
+    def rule_files(self) -> list[Path]:
+        """Rules files, relative to the scenario; the bundled standard rules when none is named."""
+        from ..api import bundled_rules_dir
+
+        if not self.rules:
+            return [bundled_rules_dir() / "standard.sgs"]
+        base = Path(self.path).parent
+        return [base / p for p, _ in self.rules]
+
+
+def scalar(text: str) -> object:
+    """A mark or option value: an int, a boolean or a word."""
+    low = text.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text.strip('"')
+
+
+class _Parser:
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.sc = Scenario(path, text, title=Path(path).stem)
+        self.diags: list[Diagnostic] = []
+        self.line = 0
+        self.seat: SeatSpec | None = None
+        self.seen: set[str] = set()
+
+    # ---------------------------------------------------------------- helpers
+    def span(self, col: int, end: int | None = None) -> Span:
+        return Span(self.path, self.line, col, self.line, end if end is not None else col + 1)
+
+    def tspan(self, tok: Tok) -> Span:
+        return self.span(tok.col, max(tok.end, tok.col + 1))
+
+    def error(self, code: str, msg: str, span: Span, suggestion: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, msg, span, suggestion=suggestion))
+
+    @staticmethod
+    def strip_comment(raw: str) -> str:
+        """`#` starts a comment at the start of a line or after a space, outside double quotes."""
+        quoted = False
+        for i, ch in enumerate(raw):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "#" and not quoted and (i == 0 or raw[i - 1].isspace()):
+                return raw[:i]
+        return raw
+
+    @staticmethod
+    def words(s: str, col: int) -> list[Tok]:
+        """Split on spaces; a double-quoted run is one word (quotes removed)."""
+        out = []
+        for m in re.finditer(r'"([^"]*)"|(\S+)', s):
+            text = m.group(1) if m.group(1) is not None else m.group(2)
+            out.append(Tok(text, col + m.start()))
+        return out
+
+    @staticmethod
+    def items(s: str, col: int) -> list[Tok]:
+        """Split a list on commas (outside quotes); each item trimmed, with its column."""
+        out: list[Tok] = []
+        start = 0
+        quoted = False
+        for i, ch in enumerate(s + ","):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "," and not quoted:
+                piece = s[start:i]
+                stripped = piece.strip()
+                if stripped:
+                    lead = len(piece) - len(piece.lstrip())
+                    out.append(Tok(stripped, col + start + lead))
+                start = i + 1
+        return out
+
+    # ---------------------------------------------------------------- entry
+    def parse(self) -> Scenario:
+        for n, raw in enumerate(self.text.split("\n"), start=1):
+            self.line = n
+            body = self.strip_comment(raw.replace("\t", " ")).rstrip()
+            if not body.strip():
+                continue
+            indent = len(body) - len(body.lstrip())
+            self.statement(body.strip(), indent + 1)
+        if not self.sc.seats and not self.diags:
+            self.error("SCN-E101", "a scenario needs at least one `seat` line", Span.point(self.path, 1, 1))
+        seats = [s.seat for s in self.sc.seats]
+        if seats and seats != list(range(len(seats))):
+            got = ", ".join(f"P{s}" for s in seats)
+            self.error("SCN-E102", f"seats must be P0, P1, … in order without gaps; got {got}", self.sc.seats[0].span)
+        for seat, steps in self.sc.scripts.items():
+            if seat not in seats and steps:
+                self.error("SCN-E103", f"a script for P{seat}, but there is no seat P{seat}", steps[0].span)
+        for e in self.sc.expects:
+            if isinstance(e.subject, int) and e.subject not in seats:
+                self.error("SCN-E103", f"an expectation about P{e.subject}, but there is no seat P{e.subject}", e.span)
+        if self.sc.start[0] not in seats and self.sc.start_span is not None:
+            self.error("SCN-E103", f"the turn starts with P{self.sc.start[0]}, but there is no such seat",
+                       self.sc.start_span)
+        return self.sc
+
+    def statement(self, s: str, col: int) -> None:
+        head, sep, rest = s.partition(":")
+        key = head.strip()
+        rest_col = col + len(head) + 1
+        if sep and " " not in key:
+            lead = len(rest) - len(rest.lstrip())
+            rest, rest_col = rest.strip(), rest_col + lead
+            if key in HEADERS:
+                return self.header(key, rest, rest_col, col)
+            if key in SEAT_ATTRS or key == "mark":
+                return self.seat_attr("marks" if key == "mark" else key, rest, rest_col, col)
+            if SEAT_RE.match(key):
+                return self.script(int(key[1:]), rest, rest_col)
+        first = s.split()[0]
+        if first == "seat":
+            return self.seat_line(s, col)
+        if first == "expect":
+            return self.expect(s[len("expect"):], col + len("expect"), s, col)
+        if first == "option":
+            return self.option(s[len("option"):], col + len("option"))
+        if first == "mark":
+            return self.seat_attr("marks", s[len("mark"):].strip(), col + len("mark") + 1, col)
+        if s == "chained":
+            if self.seat is None:
+                return self.error("SCN-E104", "`chained` belongs under a `seat` line", self.span(col, col + len(s)))
+            self.seat.chained = True
+            return None
+        known = list(HEADERS) + list(SEAT_ATTRS) + ["seat", "expect", "option", "mark", "chained", "P0"]
+        hint = did_you_mean(key.split()[0] if key else first, known)
+        self.error("SCN-E100", f"cannot read this line: expected a statement such as `seat P0: …`, `P0: …`, "
+                   f"`expect …` or `{'`, `'.join(HEADERS[:4])}…`", self.span(col, col + len(s)),
+                   f"did you mean `{hint}`?" if hint else None)
+        return None
+
+    # ---------------------------------------------------------------- headers
+    def header(self, key: str, rest: str, col: int, key_col: int) -> None:
+        sc = self.sc
+        if key in ("scenario", "mode", "seed", "start", "until") and key in self.seen:
+            self.error("SCN-E105", f"`{key}:` is given twice", self.span(key_col, key_col + len(key)))
+        self.seen.add(key)
+        if not rest and key not in ("deck", "discard"):
+            self.error("SCN-E106", f"`{key}:` needs a value", self.span(key_col, key_col + len(key) + 1))
+            return
+        if key == "scenario":
+            sc.title = rest
+        elif key == "rule":  # several `rule:` lines: a scenario may prove several rules
+            sc.rule = f"{sc.rule}; {rest}" if sc.rule else rest
+        elif key == "covers":
+            sc.covers += [(t.text, self.tspan(t)) for t in self.items(rest, col)]
+        elif key == "rules":
+            sc.rules += [(t.text.strip('"'), self.tspan(t)) for t in self.items(rest, col)]
+        elif key == "mode":
+            sc.mode = (rest, self.span(col, col + len(rest)))
+        elif key == "seed":
+            if not re.fullmatch(r"\d+", rest):
+                self.error("SCN-E107", f"seed must be a whole number, not {rest!r}", self.span(col, col + len(rest)))
+            else:
+                sc.seed = int(rest)
+        elif key == "start":
+            self.start(rest, col)
+        elif key == "until":
+            norm = " ".join(rest.split())
+            if norm not in UNTIL:
+                hint = did_you_mean(norm, UNTIL)
+                self.error("SCN-E108", f"unknown stop point {rest!r}; one of: {', '.join(UNTIL)}",
+                           self.span(col, col + len(rest)), f"did you mean `{hint}`?" if hint else None)
+            else:
+                sc.until = norm
+        elif key in ("deck", "discard"):
+            cards = self.cards(rest, col)
+            (sc.deck if key == "deck" else sc.discard).extend(cards)
+
+    def start(self, rest: str, col: int) -> None:
+        ws = self.words(rest, col)
+        self.sc.start_span = self.span(col, col + len(rest))
+        seat = self.seat_no(ws[0]) if ws else None
+        phase = ws[1].text if len(ws) > 1 else "play"
+        if len(ws) > 1 and phase not in PHASES:
+            hint = did_you_mean(phase, PHASES)
+            self.error("SCN-E109", f"unknown phase {phase!r}; phases: {', '.join(PHASES)}", self.tspan(ws[1]),
+                       f"did you mean `{hint}`?" if hint else None)
+            return
+        if len(ws) > 2:
+            self.error("SCN-E100", "`start:` takes a seat and a phase, e.g. `start: P0 play`", self.tspan(ws[2]))
+        if seat is not None:
+            self.sc.start = (seat, phase)
+
+    def option(self, rest: str, col: int) -> None:
+        name, eq, value = rest.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            self.error("SCN-E100", "`option` takes `option NAME = VALUE`", self.span(col, col + len(rest) + 1))
+            return
+        self.sc.options[name.strip()] = scalar(value.strip())
+
+    def seat_no(self, tok: Tok) -> int | None:
+        m = SEAT_RE.match(tok.text.rstrip(":"))
+        if not m:
+            self.error("SCN-E110", f"expected a seat such as P0 or P1, not {tok.text!r}", self.tspan(tok))
+            return None
+        return int(m.group(1))
+
+    # ---------------------------------------------------------------- seats
+    def seat_line(self, s: str, col: int) -> None:
+        ws = self.words(s, col)[1:]
+        if not ws:
+            self.error("SCN-E100", "`seat` takes `seat P0: GENERAL [ROLE] [hp H/M] [chained]`", self.span(col, col + 4))
+            return
+        seat_tok = ws[0]
+        rest = ws[1:]
+        if not seat_tok.text.endswith(":") and rest and rest[0].text == ":":
+            rest = rest[1:]
+        seat = self.seat_no(seat_tok)
+        if seat is None:
+            return
+        if not rest:
+            self.error("SCN-E100", f"seat P{seat} needs a general, e.g. `seat P{seat}: 关羽`", self.tspan(seat_tok))
+            return
+        if any(x.seat == seat for x in self.sc.seats):
+            self.error("SCN-E105", f"seat P{seat} is declared twice", self.tspan(seat_tok))
+        g = rest[0]
+        spec = SeatSpec(seat, g.text, self.span(col, col + len(s)), self.tspan(g))
+        i = 1
+        while i < len(rest):
+            w = rest[i]
+            if w.text == "hp":
+                if i + 1 >= len(rest):
+                    self.error("SCN-E100", "`hp` needs a number, e.g. `hp 3` or `hp 2/4`", self.tspan(w))
+                    break
+                v = rest[i + 1]
+                m = re.fullmatch(r"(-?\d+)(?:/(\d+))?", v.text)
+                if not m:
+                    self.error("SCN-E107", f"`hp` takes HP or HP/MAX such as 2/4, not {v.text!r}", self.tspan(v))
+                else:
+                    spec.hp = int(m.group(1))
+                    spec.max_hp = int(m.group(2)) if m.group(2) else None
+                i += 2
+                continue
+            if w.text == "chained":
+                spec.chained = True
+            elif spec.role is None:
+                spec.role, spec.role_span = w.text, self.tspan(w)
+            else:
+                self.error("SCN-E100", f"unexpected {w.text!r} after the role; write `hp 3/4` or `chained`",
+                           self.tspan(w))
+            i += 1
+        self.sc.seats.append(spec)
+        self.seat = spec
+
+    def seat_attr(self, key: str, rest: str, col: int, key_col: int) -> None:
+        if self.seat is None:
+            self.error("SCN-E104", f"`{key}:` belongs under a `seat P…:` line", self.span(key_col, key_col + len(key)))
+            return
+        if key == "marks":
+            for t in self.items(rest, col):
+                name, eq, value = t.text.partition("=")
+                self.seat.marks[name.strip()] = scalar(value.strip()) if eq else 1
+        elif key == "kingdom":
+            self.seat.kingdom = rest
+        else:
+            getattr(self.seat, key).extend(self.cards(rest, col))
+
+    def cards(self, rest: str, col: int) -> list[CardSpec]:
+        """`杀♠7, 闪 x2, 桃` — a name, an optional face, an optional count; `-`/`none`/empty is nothing."""
+        out: list[CardSpec] = []
+        if rest.strip() in ("", "-", "none", "empty"):
+            return out
+        for t in self.items(rest, col):
+            text = t.text
+            count = 1
+            m = re.fullmatch(r"(.*?)\s*[x×](\d+)", text)
+            if m:
+                text, count = m.group(1), int(m.group(2))
+            spec = self.card(Tok(text, t.col))
+            if spec is not None:
+                out.extend([spec] * count)
+        return out
+
+    def card(self, tok: Tok) -> CardSpec | None:
+        text = tok.text.replace(" ", "")
+        m = FACE_RE.search(text)
+        suit = rank = None
+        if m:
+            suit, rank = m.group(1), RANKS[m.group(2)]
+            text = text[: m.start()]
+        elif any(s in text for s in SUITS):
+            self.error("SCN-E111", f"cannot read the card face in {tok.text!r}: write a suit and a rank such as 杀♠7",
+                       self.tspan(tok))
+            return None
+        if not text:
+            self.error("SCN-E111", f"{tok.text!r} has a face but no card name, e.g. 杀♠7", self.tspan(tok))
+            return None
+        return CardSpec(text, suit, rank, self.tspan(tok))
+
+    # ---------------------------------------------------------------- scripts
+    def script(self, seat: int, rest: str, col: int) -> None:
+        steps = self.sc.scripts.setdefault(seat, [])
+        for t in self.items(rest, col):
+            step = self.step(t)
+            if step is not None:
+                steps.append(step)
+
+    def step(self, t: Tok) -> Step | None:
+        text = t.text
+        span = self.tspan(t)
+        first, _, more = text.partition(" ")
+        if first == "refuse":
+            m = re.fullmatch(r'(.*?)(?:\s+because\s+"([^"]*)")?', more.strip())
+            assert m is not None
+            if not m.group(1):
+                self.error("SCN-E112", "`refuse` needs the answer that must be refused, e.g. `refuse P2`", span)
+                return None
+            return Step("refuse", self.parts(m.group(1)), span, text, m.group(2))
+        if first == "offers":
+            body = more.strip()
+            kind = "offers"
+            if body.startswith("no "):
+                kind, body = "lacks", body[3:].strip()
+            if not body:
+                self.error("SCN-E112", "`offers` needs an option, e.g. `offers use 杀`", span)
+                return None
+            return Step(kind, [body.strip('"')], span, text)
+        return Step("answer", self.parts(text), span, text)
+
+    @staticmethod
+    def parts(text: str) -> list[str]:
+        if text.strip() == "nothing":
+            return []
+        return [p.strip().strip('"') for p in re.split(r"\s\+\s", text) if p.strip()]
+
+    # ---------------------------------------------------------------- expectations
+    def expect(self, rest: str, col: int, whole: str, whole_col: int) -> None:
+        span = self.span(whole_col, whole_col + len(whole))
+        ws = self.words(rest, col)
+        text = whole[len("expect"):].strip()
+        bad = "cannot read this expectation; see docs/scenarios.md for the forms"
+        if not ws:
+            self.error("SCN-E113", "`expect` needs something to expect", span)
+            return
+        negated = False
+        if ws[0].text == "no" and len(ws) > 1 and ws[1].text in ("event", "winner"):
+            negated, ws = True, ws[1:]
+        head = ws[0].text
+        if head == "event" or (head.endswith("x") and head[:-1].isdigit() and len(ws) > 1 and ws[1].text == "event"):
+            times = None
+            if head != "event":
+                times, ws = int(head[:-1]), ws[1:]
+            if len(ws) < 2:
+                self.error("SCN-E113", "write `expect event KIND field=value …`, "
+                           "e.g. `expect event damage target=P1 amount=1`", span)
+                return
+            steps: list[dict[str, object]] = []
+            cur: dict[str, object] | None = None
+            i = 1
+            while i < len(ws):
+                w = ws[i]
+                if cur is None:
+                    cur = {"kind": w.text, "fields": {}}
+                    steps.append(cur)
+                elif w.text == "then" and i + 2 < len(ws) and ws[i + 1].text == "event":
+                    cur = None
+                    i += 1
+                else:
+                    k, eq, v = w.text.partition("=")
+                    if not eq:
+                        self.error("SCN-E113", f"an event filter is field=value, not {w.text!r}", self.tspan(w))
+                        return
+                    cur["fields"][k] = v  # type: ignore[index]
+                i += 1
+            if len(steps) > 1:
+                if negated or times is not None:
+                    self.error("SCN-E113", "`then` sequences cannot be negated or counted", span)
+                    return
+                self.sc.expects.append(Expect("sequence", text, span, None, {"steps": steps}))
+                return
+            self.sc.expects.append(Expect("event", text, span, None, {**steps[0], "times": times}, negated))
+            return
+        if head.startswith("winner"):
+            roles = [w.text.strip(",:") for w in ws[1:] if w.text.strip(",:")]
+            if head != "winner" and head != "winner:":
+                self.error("SCN-E113", "write `expect winner: lord, loyalist` or `expect no winner`", span)
+                return
+            self.sc.expects.append(Expect("winner", text, span, None, {"roles": roles}, negated))
+            return
+        if head.rstrip(":") in PILES:
+            self.zone_expect(head.rstrip(":"), head.endswith(":"), ws[1:], rest, text, span, None)
+            return
+        seat = SEAT_RE.match(head)
+        if not seat:
+            self.error("SCN-E113", f"{bad}: start with a seat (P1), `event`, `winner`, `discard` or `deck`", span)
+            return
+        subject = int(seat.group(1))
+        tail = ws[1:]
+        if not tail:
+            self.error("SCN-E113", f"what about P{subject}? e.g. `expect P{subject} hp 3`", span)
+            return
+        what = tail[0].text
+        args = tail[1:]
+        if what in ("alive", "dead", "chained", "unchained", "dying") and not args:
+            self.sc.expects.append(Expect("state", text, span, subject, {"state": what}))
+        elif what in ("hp", "max_hp") and len(args) == 1 and re.fullmatch(r"-?\d+(/\d+)?", args[0].text):
+            hp, _, mx = args[0].text.partition("/")
+            a: dict[str, object] = {"hp": int(hp)} if what == "hp" else {"max_hp": int(hp)}
+            if mx:
+                a["max_hp"] = int(mx)
+            self.sc.expects.append(Expect("hp", text, span, subject, a))
+        elif what.rstrip(":") in ZONES:
+            self.zone_expect(what.rstrip(":"), what.endswith(":"), args, rest, text, span, subject)
+        elif what == "mark" or (what == "no" and args and args[0].text == "mark"):
+            neg = what == "no"
+            if neg:
+                args = args[1:]
+            joined = " ".join(w.text for w in args)
+            name, eq, value = joined.partition("=")
+            if not name.strip():
+                self.error("SCN-E113", "`expect P1 mark NAME [= VALUE]`", span)
+                return
+            self.sc.expects.append(Expect("mark", text, span, subject,
+                                          {"name": name.strip(), "value": scalar(value.strip()) if eq else None}, neg))
+        elif what in ("offered", "not") and args:
+            neg = what == "not"
+            if neg:
+                if args[0].text != "offered":
+                    self.error("SCN-E113", f"write `expect P{subject} not offered OPTION`", span)
+                    return
+                args = args[1:]
+            option = rest[args[0].col - col:].strip().strip('"') if args else ""
+            if not option:
+                self.error("SCN-E113", f"`expect P{subject} offered OPTION` needs the option text", span)
+                return
+            self.sc.expects.append(Expect("offered", text, span, subject, {"option": option}, neg))
+        elif what == "general" and len(args) == 1:
+            self.sc.expects.append(Expect("general", text, span, subject, {"general": args[0].text}))
+        else:
+            self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
+                       "chained, unchained, mark, offered or not offered", span)
+
+    def zone_expect(self, zone: str, colon: bool, args: list[Tok], rest: str, text: str, span: Span,
+                    subject: int | None) -> None:
+        """`hand 2` (count) · `hand: 杀, 闪` (exactly these) · `hand has 杀` · `hand has no 杀`."""
+        subj: int | str = subject if subject is not None else zone
+        col0 = args[0].col if args else span.end_col
+        after = self.text.split("\n")[self.line - 1].replace("\t", " ")[col0 - 1:]
+        after = self.strip_comment(after).strip()
+        if colon:
+            self.sc.expects.append(Expect("zone_exact", text, span, subj, {"zone": zone,
+                                                                           "cards": self.cards(after, col0)}))
+        elif len(args) == 1 and args[0].text.isdigit():
+            self.sc.expects.append(Expect("zone_count", text, span, subj, {"zone": zone, "n": int(args[0].text)}))
+        elif args and args[0].text == "has":
+            neg = len(args) > 1 and args[1].text == "no"
+            start = args[2] if neg else (args[1] if len(args) > 1 else None)
+            if start is None:
+                self.error("SCN-E113", f"`{zone} has` needs cards, e.g. `{zone} has 杀`", span)
+                return
+            body = after[start.col - col0:]
+            self.sc.expects.append(Expect("zone_has", text, span, subj,
+                                          {"zone": zone, "cards": self.cards(body, start.col)}, neg))
+        else:
+            self.error("SCN-E113", f"write `{zone} N`, `{zone}: CARDS`, `{zone} has CARDS` or `{zone} has no CARDS`",
+                       span)
+
+
+def parse_scenario(path: str, text: str) -> Scenario:
+    """Parse scenario text; raises ScenarioError with every problem found, located."""
+    p = _Parser(path, text)
+    sc = p.parse()
+    if p.diags:
+        raise ScenarioError(p.diags, {path: text})
+    return sc

@@ -1,0 +1,60 @@
+"""Collect every `tests/scenarios/**/*.scenario` file as a test item (pending/ only with --pending)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--pending", action="store_true", default=False,
+                     help="also run tests/scenarios/pending (scenarios that state rulings the rules still break)")
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix != ".scenario":
+        return None
+    try:
+        rel = file_path.relative_to(SCENARIOS)
+    except ValueError:
+        return None
+    if "pending" in rel.parts[:-1] and not parent.config.getoption("--pending"):
+        return None
+    return ScenarioFile.from_parent(parent, path=file_path)
+
+
+class ScenarioFile(pytest.File):
+    """One .scenario file holds one scenario: one test item."""
+
+    def collect(self):
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioFailed(Exception):
+    pass
+
+
+class ScenarioItem(pytest.Item):
+    """Runs the scenario; a failure shows the same report as `sgsdsl test`."""
+
+    def runtest(self) -> None:
+        from sgsdsl.lang.diagnostics import render_text
+        from sgsdsl.scenario import ScenarioError, report, run_file
+
+        try:
+            out = run_file(self.path)
+        except ScenarioError as err:
+            raise ScenarioFailed("malformed scenario:\n" + render_text(err.diagnostics, err.sources)) from None
+        if not out.passed:
+            raise ScenarioFailed(f"{out.scenario.title}\n{report(out)}")
+
+    def repr_failure(self, excinfo, style=None):  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"scenario {self.path.name}"

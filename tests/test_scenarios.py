@@ -1,0 +1,196 @@
+"""The scenario runner and `sgsdsl test`: exit codes, clear failures, no hangs, and card/skill coverage."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import MINI, ROOT, STANDARD, program
+from sgsdsl.cli import main
+from sgsdsl.scenario import ScenarioError, discover, parse_scenario, read_scenario, run_scenario
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+EXAMPLES = ROOT / "docs" / "examples"
+
+BASE = f"""
+rules: {MINI}
+seat P0: 刘备 lord
+  hand: 杀♠7
+seat P1: 孙权 rebel
+  hand: 闪♥2
+seat P2: 吕蒙
+seat P3: 甄姬
+"""
+
+
+def run_text(text: str, name: str = "t.scenario"):
+    return run_scenario(parse_scenario(name, text))
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_passing_scenario() -> None:
+    out = run_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 hp 3\nexpect event damage target=P1 amount=1\n")
+    assert out.passed, out.failures
+    assert out.stopped == "script end"
+
+
+def test_failed_expectation_says_expected_and_got() -> None:
+    out = run_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 hp 2\n")
+    assert not out.passed
+    assert "expect P1 hp 2" in out.failures[0] and "3/4 HP" in out.failures[0]
+    assert any("damage" in x for x in out.log_tail)
+
+
+def test_script_that_does_not_fit_fails_clearly() -> None:
+    out = run_text(BASE + "P0: use 桃\n")
+    assert "does not fit the play request" in out.failures[0] and "'use 桃' is not offered" in out.failures[0]
+
+
+def test_script_exhausted_with_stop_point_fails_and_never_hangs() -> None:
+    out = run_text(BASE + "until: game over\nP0: use 杀, P1\n")
+    assert not out.passed
+    assert "script has no answer left" in out.failures[0]
+
+
+def test_unused_answers_fail() -> None:
+    out = run_text(BASE + "until: end of turn\nP0: end play phase\nP1: use 闪\n")
+    assert "unused answer" in out.failures[0]
+
+
+def test_refuse_step_checks_the_reason() -> None:
+    ok = run_text(BASE + 'P0: refuse use 桃 because "not offered", end play phase\n')
+    assert ok.passed, ok.failures
+    bad = run_text(BASE + "P0: refuse use 杀, end play phase\n")
+    assert "expected the answer to be refused" in bad.failures[0]
+
+
+def test_malformed_scenario_has_located_diagnostics() -> None:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario("x.scenario", "seat P0: 刘备\nexpect P0 hp lots\nuntill: end of turn\n")
+    lines = sorted((d.span.line, d.code) for d in err.value.diagnostics)
+    assert lines == [(2, "SCN-E113"), (3, "SCN-E100")]
+    with pytest.raises(ScenarioError) as err2:
+        run_scenario(parse_scenario("y.scenario", BASE.replace("刘备", "刘被")))
+    d = err2.value.diagnostics[0]
+    assert d.code == "SCN-E203" and d.suggestion and "刘备" in d.suggestion
+
+
+def test_cli_exit_codes(tmp_path: Path) -> None:
+    good = tmp_path / "good.scenario"
+    good.write_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 hp 3\n", encoding="utf-8")
+    bad = tmp_path / "bad.scenario"
+    bad.write_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 hp 4\n", encoding="utf-8")
+    broken = tmp_path / "sub" / "broken.scenario"
+    broken.parent.mkdir()
+    broken.write_text("seat P0: 刘备\nexpect P0 hpp 3\n", encoding="utf-8")
+    r = invoke("test", str(good))
+    assert r.exit_code == 0 and "PASS" in r.output and "1 passed" in r.output
+    r = invoke("test", str(good), str(bad))
+    assert r.exit_code == 1 and "FAIL" in r.output and "expect P1 hp 4" in r.output and "last events" in r.output
+    r = invoke("test", str(tmp_path))
+    assert r.exit_code == 2 and "broken.scenario:2:1: error[SCN-E113]" in r.output and "^" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_pending_folder_is_skipped_unless_asked(tmp_path: Path) -> None:
+    (tmp_path / "pending").mkdir()
+    (tmp_path / "a.scenario").write_text("", encoding="utf-8")
+    (tmp_path / "pending" / "b.scenario").write_text("", encoding="utf-8")
+    run, skipped, _ = discover([str(tmp_path)])
+    assert [p.name for p in run] == ["a.scenario"] and [p.name for p in skipped] == ["b.scenario"]
+    run, skipped, _ = discover([str(tmp_path)], include_pending=True)
+    assert len(run) == 2 and not skipped
+
+
+def _covered() -> set[str]:
+    names: set[str] = set()
+    for f in sorted(SCENARIOS.rglob("*.scenario")):
+        sc = read_scenario(f)
+        if sc.rules:  # only scenarios on the bundled standard rules count for its coverage
+            continue
+        names |= {n for n, _ in sc.covers}
+    return names
+
+
+def _rule_skill_names(prog) -> dict[str, str]:
+    """Skill display name -> owner, for general skills (equipment skills are covered by their card)."""
+    out: dict[str, str] = {}
+    for g in prog.generals.values():
+        for s in g.skills:
+            out[s.name] = g.name
+    return out
+
+
+@pytest.mark.skipif(not STANDARD.exists(), reason="rules/standard.sgs is not written yet")
+def test_every_standard_card_and_skill_has_a_scenario() -> None:
+    prog = program(str(STANDARD))
+    covered = _covered()
+    cards = {c.name for c in prog.cards.values()}
+    skills = _rule_skill_names(prog)
+    missing_cards = sorted(c for c in cards if c not in covered)
+    missing_skills = sorted(f"{s} ({g})" for s, g in skills.items() if s not in covered)
+    assert not missing_cards and not missing_skills, (
+        f"no scenario covers cards: {', '.join(missing_cards) or '-'}; skills: {', '.join(missing_skills) or '-'}")
+
+
+def test_every_scenario_cites_a_rule() -> None:
+    for f in sorted(SCENARIOS.rglob("*.scenario")):
+        sc = read_scenario(f)
+        assert sc.rule.strip(), f"{f}: add a `rule:` line naming the rule it proves"
+        assert sc.covers, f"{f}: add a `covers:` line"
+
+
+@pytest.mark.skipif(not STANDARD.exists(), reason="rules/standard.sgs is not written yet")
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.scenario")), ids=lambda p: p.name)
+def test_docs_examples_pass(path: Path) -> None:
+    out = run_scenario(read_scenario(path))
+    assert out.passed, "\n".join(out.failures)
+
+
+def test_docs_page_mentions_every_statement() -> None:
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    for word in ("seat", "hand:", "equip:", "judge:", "deck:", "start:", "until:", "expect", "refuse", "offers",
+                 "covers:", "rule:"):
+        assert re.search(re.escape(word), text), word
+
+
+def test_until_end_of_round_plays_every_seat_once() -> None:
+    text = BASE + "until: end of round\n" + "".join(f"P{i}: end play phase\n" for i in range(4))
+    out = run_text(text)
+    assert out.passed, out.failures
+    assert out.stopped == "end of round"
+
+
+def test_start_phase_and_marks_and_chained() -> None:
+    text = BASE.replace("seat P1: 孙权 rebel", "seat P1: 孙权 rebel chained\n  marks: foo = 2") + (
+        "start: P0 finish\nuntil: end of turn\nexpect P1 chained\nexpect P1 mark foo = 2\nexpect P0 no mark foo\n"
+        "expect no event draw\n")
+    out = run_text(text)
+    assert out.passed, out.failures
+
+
+def test_rules_that_do_not_check_make_the_scenario_malformed(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgs"
+    bad.write_text("card 杀 sha : basic { copies ♠7  effect { frobnicate(target) } }\n", encoding="utf-8")
+    sc = tmp_path / "s.scenario"
+    sc.write_text("rules: bad.sgs\nseat P0: 刘备\n", encoding="utf-8")
+    r = invoke("test", str(sc))
+    assert r.exit_code == 2 and "do not check" in r.output and "Traceback" not in r.output
+
+
+def test_standard_scenarios_also_pass_compiled() -> None:
+    """The compiled rules must prove the same rulings as the reference interpreter."""
+    failed = []
+    for f in sorted(SCENARIOS.rglob("*.scenario")):
+        if "pending" in f.relative_to(SCENARIOS).parts[:-1]:
+            continue
+        out = run_scenario(read_scenario(f), engine="compiled")
+        if not out.passed:
+            failed.append(f"{f.name}: {out.failures[0]}")
+    assert not failed, "\n".join(failed)
