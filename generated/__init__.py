@@ -6,5 +6,5 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '1'
 INDEX = {
-    'sha256:1e3370146947bb938de88c8971ce54f70ad1162b199ccf298990fe85c45fbef8': 'standard',
+    'sha256:fca4849c60f2f527ec13876b7a52367be2057607a3a146874661618c01188f34': 'standard',
 }

@@ -3,6 +3,7 @@
 
     python scripts/crosscheck.py --games 2000            # standard + mini, all player counts and generals
     python scripts/crosscheck.py --games 200 --rules mini --jobs 2
+    python scripts/crosscheck.py --games 100 --rules docs/examples/xunbing.sgs   # any .sgs file
 
 Game i of a rule set cycles modes and player counts and rotates the drawn generals, so a few hundred
 games cover every player count and every general. Exit 1 on any difference; each one is printed as a

@@ -35,14 +35,16 @@ def main(argv: list[str] | None = None) -> int:
     for i, n in enumerate(share):
         env = dict(os.environ, SGS_FUZZ_EXAMPLES=str(n))
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "fuzz",
-               f"--hypothesis-seed={args.seed + i}", "tests/test_lang_fuzz.py::test_fuzz_front_end_long"]
+               f"--hypothesis-seed={args.seed + i}", "--hypothesis-show-statistics",
+               "tests/test_lang_fuzz.py::test_fuzz_front_end_long"]
         procs.append((n, subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                           text=True)))
     failed = 0
     for i, (n, p) in enumerate(procs):
         out, _ = p.communicate()
         status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
-        print(f"worker {i}: {n} examples, seed {args.seed + i}: {status}")
+        stats = [ln.strip(" -") for ln in out.splitlines() if "passing" in ln and "examples" in ln]
+        print(f"worker {i}: {n} examples, seed {args.seed + i}: {status}" + (f" ({stats[0]})" if stats else ""))
         if p.returncode != 0:
             failed += 1
             print(out)

@@ -191,7 +191,7 @@ general 戊 e : 魏 male 4 { skill 己 f { on turn_start { let _x4f24_ = "a"  le
 
 
 def test_file_names_cannot_escape_comments(tmp_path: Path) -> None:
-    name = 'evil"\'\nimport os #\\.sgs'
+    name = 'evil"""\'\'\'\nimport os #\\.sgs'
     loaded, gen = compile_text(tmp_path, 'card 杀 sha : basic { copies ♠7 effect { log("x") } }', name)
     assert gen.ok
     assert_only_rules_code(gen.text)
@@ -274,9 +274,9 @@ def test_deeply_nested_blocks_compile_and_match(tmp_path: Path) -> None:
     """Python caps nested loops (20 blocks) and indentation (100); deep rules still compile and agree."""
     loops = "".join(f"for i{k} in [1, 2] {{ let n = n + 1 if n > {400 + k} {{ break }} " for k in range(30))
     ifs = "".join(f"if n > {k} {{ let m = m + 1 " for k in range(45))
-    body = (f"let n = 0 let m = 0 {loops} {'}' * 30} {ifs} {'}' * 45} "
+    body = (f"let n = 0 let m = 0 {loops} {'}' * 30} for j in [1, 2, 3] {{ {ifs} break {'}' * 45} let m = m + 1 }} "
             'repeat 3 { while m < 1000 { let m = m + 7 if m > 500 { break } } } '
-            'if n == 0 { log("zero") } else { log("n") } if m > 0 { log("m") }')
+            'repeat n { log("n") } repeat m { log("m") }')
     text = f'''mode 测试 m {{
   players 2..2
   roles 2 {{ lord rebel }}
@@ -292,3 +292,27 @@ def test_deeply_nested_blocks_compile_and_match(tmp_path: Path) -> None:
     for prog in (mod.build_program(), interpreted_program(loaded)):
         logs.append(Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], record=True).run().log)
     assert logs[0] == logs[1]
+    counts = {k: sum(1 for e in logs[0] if e.get("text") == k) for k in ("n", "m")}
+    assert counts["n"] > 30 and counts["m"] > 0, counts
+
+
+def test_two_inline_skills_with_one_id_stay_two_skills(tmp_path: Path) -> None:
+    text = '''
+general 甲 a : 魏 male 4 { skill 乙 x { on turn_start where event.player == owner { log("one") } }
+                           skill 丙 x { on turn_start where event.player == owner { log("two") } } }
+card 杀 sha : basic { copies ♠7 ♠8 ♠9 ♠10 ♥10 ♥J ♣2 ♣3 ♣4 ♣5 }
+mode 测试 m {
+  players 2..2
+  roles 2 { lord rebel }
+  setup { deal_roles()  for p in players() { set_general(p, 甲) } }
+  win lord when false
+}
+'''
+    loaded, gen = compile_text(tmp_path, text, "dup.sgs")
+    assert gen.ok, gen.diagnostics
+    mod = import_text(tmp_path, gen.text, "dup_gen")
+    logs = [Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], round_cap=2, record=True).run().log
+            for prog in (mod.build_program(), interpreted_program(loaded))]
+    assert logs[0] == logs[1]
+    notes = [e["text"] for e in logs[0] if e.get("e") == "note"]
+    assert notes.count("one") == notes.count("two") > 0

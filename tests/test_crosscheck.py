@@ -52,7 +52,7 @@ def check_spec(spec: GameSpec) -> None:
 def test_compiled_equals_interpreted(rules: str) -> None:
     pair(rules)  # skip cleanly before Hypothesis starts when the rules do not check
 
-    @settings(max_examples=25 if rules == "standard" else 30, deadline=None, derandomize=False,
+    @settings(max_examples=50 if rules == "standard" else 40, deadline=None, derandomize=False,
               suppress_health_check=[HealthCheck.too_slow], print_blob=True)
     @given(game_specs(rules))
     def run(spec: GameSpec) -> None:

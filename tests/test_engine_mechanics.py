@@ -244,6 +244,15 @@ def test_wugu_each_target_takes_one_and_rest_discarded(program):
     assert not g.processing and len(g.discard_pile) == before + 1 and "wugu_pool" not in g.marks
 
 
+def test_taoyuan_opens_no_nullify_window_for_unwounded_targets(program):
+    g = make(program, [None, None, None, None], agents=[Prefer(), Prefer("无懈可击"), Prefer(), Prefer()])
+    a, b, c, _ = g.players
+    give(g, b, "无懈可击")
+    c.hp -= 1
+    use(g, a, give(g, a, "桃园结义"), list(g.seat_order(a)))
+    assert not b.hand and c.hp == c.max_hp - 1  # b's only chance was against the wounded c
+
+
 def test_fangtian_extra_targets_with_last_hand_card(program):
     g = make(program, [None, None, None, None, None])
     a = g.players[0]
@@ -418,3 +427,128 @@ def test_renegade_wins_alone_and_rebels_otherwise(program):
     with pytest.raises(GameOver) as over:
         g.damage(g.players[0], 1, source=g.players[1])
     assert over.value.winners == ("rebel",)
+
+
+def test_hanbing_prevents_damage_and_discards_two(program):
+    g = make(program, [None, None, None, None], agents=[Prefer("yes"), Prefer(), Prefer(), Prefer()])
+    a, t = g.players[0], g.players[1]
+    g.equip(a, card(g, "寒冰剑"))
+    give(g, t, "桃")
+    g.equip(t, card(g, "赤兔"))
+    use(g, a, give(g, a, "杀", "♣"), [t])
+    assert t.hp == t.max_hp and not t.hand and not t.equips
+
+
+def test_guanshi_forces_the_hit_and_tieqi_forbids_the_dodge(program):
+    g = make(program, ["machao", None, None, None],
+             agents=[Prefer("no"), Prefer("use 闪"), Prefer(), Prefer()])
+    mc, t = g.players[0], g.players[1]
+    g.equip(mc, card(g, "贯石斧"))
+    give(g, mc, "桃")
+    give(g, mc, "桃")
+    give(g, t, "闪")
+    use(g, mc, give(g, mc, "杀", "♣"), [t])  # 铁骑 declined, 贯石斧 declined: dodged
+    assert t.hp == t.max_hp and len(mc.hand) == 2
+    mc_agent = g.agents[0]
+    mc_agent.prefer = ["yes"]  # now use both
+    give(g, t, "闪")
+    on_top(g, "闪", "♦")  # 铁骑 judgement: red
+    use(g, mc, give(g, mc, "杀", "♣"), [t])
+    assert t.hp == t.max_hp - 1 and len(t.hand) == 1  # the 闪 could not be used
+    give(g, mc, "闪")
+    on_top(g, "杀", "♠")  # 铁骑 judgement: black, the 闪 is used, then 贯石斧 discards two
+    use(g, mc, give(g, mc, "杀", "♣"), [t])
+    assert t.hp == t.max_hp - 2 and not t.hand and len(mc.hand) == 1  # two of his three cards went
+
+
+def test_luoyi_and_jiuyuan_change_amounts(program):
+    g = make(program, ["xuchu", "sunquan", "ganning", None], lord=1,
+             agents=[Prefer("yes"), Prefer(), Prefer("use 桃"), Prefer()])
+    xc, sq, gn = g.players[0], g.players[1], g.players[2]
+    g._phase_draw(xc)
+    assert len(xc.hand) == 1 and xc.marks.get("luoyi")
+    jd = give(g, xc, "决斗")
+    use(g, xc, jd, [g.players[3]])
+    assert g.players[3].hp == g.players[3].max_hp - 2
+    sq.hp = 1
+    use(g, gn, give(g, gn, "桃"), [sq])  # another 吴 character's 桃: 救援 +1
+    assert sq.hp == 3
+
+
+def test_keji_skips_discard_only_without_sha(program):
+    g = make(program, ["lvmeng", None, None, None], agents=[Prefer("yes"), Prefer(), Prefer(), Prefer()])
+    lm = g.players[0]
+    lm.hp = 1
+    for _ in range(4):
+        give(g, lm, "闪")
+    g.agents[0].prefer = ["yes"]
+    g.take_turn(lm)
+    assert len(lm.hand) >= 4  # no 杀 used: the discard phase was skipped
+
+
+# ---------------------------------------------------------------- invariants over random games
+def _check_invariants(g: Game, problems: list[str]) -> None:
+    seen: dict[int, str] = {}
+
+    def put(c, where):
+        if c.id in seen:
+            problems.append(f"{c.label()} is in {seen[c.id]} and in {where}")
+        seen[c.id] = where
+
+    for zone, pile in (("draw", g.draw_pile), ("discard", g.discard_pile), ("processing", g.processing)):
+        for c in pile:
+            put(c, zone)
+            if c.zone != zone:
+                problems.append(f"{c.label()} says {c.zone}, lies in {zone}")
+    for p in g.players:
+        for c in p.hand:
+            put(c, f"hand of {p.label()}")
+        for c in p.equips.values():
+            put(c, f"equipment of {p.label()}")
+        families = [j.family for j in p.judge]
+        if len(families) != len(set(families)):
+            problems.append(f"two cards of one name in the judge area of {p.label()}: {families}")
+        for j in p.judge:
+            for c in j.physical:
+                put(c, f"judge area of {p.label()}")
+        if p.alive and not p.dying and not 0 < p.hp <= p.max_hp:
+            problems.append(f"{p.label()} has {p.hp}/{p.max_hp} HP")
+    if len(seen) != len(g.cards):
+        problems.append(f"{len(seen)} cards in zones, {len(g.cards)} in the deck")
+
+
+def _invariant_games(program, games: int, first_seed: int) -> dict[str, int]:
+    problems: list[str] = []
+    ends: dict[str, int] = {}
+    original = Game.ask
+
+    def checked_ask(self, *args, **kwargs):
+        _check_invariants(self, problems)
+        return original(self, *args, **kwargs)
+
+    Game.ask = checked_ask
+    try:
+        for i in range(games):
+            n = 4 + i % 7
+            options = {"two_renegades": True} if i % 10 == 3 and n in (6, 8) else {}
+            if i % 10 == 7:
+                options = {"beginner": True}
+            agents = [RandomAgent(first_seed * 1000 + i * 10 + s) for s in range(n)]
+            g = Game(program, "identity", n, first_seed + i, agents, options, record=False).run()
+            _check_invariants(g, problems)
+            assert not problems, f"seed {first_seed + i}: {problems[:3]}"
+            ends[g.result[1]] = ends.get(g.result[1], 0) + 1
+    finally:
+        Game.ask = original
+    return ends
+
+
+def test_invariants_hold_in_random_games(program):
+    ends = _invariant_games(program, 14, 500)
+    assert sum(ends.values()) == 14
+
+
+@pytest.mark.soak
+def test_invariants_hold_in_2000_random_games(program):
+    ends = _invariant_games(program, 2100, 10_000)
+    assert ends.get("win", 0) >= 2000

@@ -146,7 +146,7 @@ def test_mutated_small_files(data: bytes) -> None:
     assert_front_end_survives(data)
 
 
-@settings(max_examples=8, **COMMON)
+@settings(max_examples=20, **COMMON)
 @given(mutated(SEEDS))
 def test_mutated_rules_files(data: bytes) -> None:
     assert_front_end_survives(data)

@@ -148,3 +148,19 @@ def test_several_checker_errors_sorted_by_position(tmp_path: Path) -> None:
     got = [(d.code, d.span.line, d.span.col) for d in loaded.diagnostics]
     assert got == sorted(got, key=lambda x: (x[1], x[2]))
     assert [c for c, _, _ in got] == ["SGS-E205", "SGS-E203", "SGS-E207", "SGS-E204"]
+
+
+def test_recovery_is_bounded(tmp_path: Path) -> None:
+    """Thousands of broken definitions: at most MAX_SYNTAX_ERRORS reports (fewer on a big file, where the
+    re-parsing budget runs out first), and quickly."""
+    import time
+
+    from sgsdsl.lang.parser import MAX_SYNTAX_ERRORS
+
+    src = "".join(f"card 卡{i} c{i} : basic {{ copies ♠7 ; }}\n" for i in range(3000))
+    start = time.monotonic()
+    codes = codes_for(write(tmp_path, "many.sgs", src))
+    assert time.monotonic() - start < 20
+    assert 5 <= len(codes) <= MAX_SYNTAX_ERRORS and set(codes) == {"SGS-E101"}
+    small = "".join(f"card 卡{i} c{i} : basic {{ copies ♠7 ; }}\n" for i in range(100))
+    assert codes_for(write(tmp_path, "some.sgs", small)) == ["SGS-E101"] * MAX_SYNTAX_ERRORS

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ..api import bundled_rules_dir, check_paths, program_for
-from ..lang.diagnostics import render_text
+from ..lang.diagnostics import DiagnosticError, render_text
 
 
 def rule_paths(rules: list[str], rule_names: str) -> list[str]:
@@ -29,7 +29,11 @@ def load_program_or_exit(rules: list[str], rule_names: str, engine: str):
     if errors:
         click.echo(render_text(errors, loaded.sources), err=True)
         raise SystemExit(1)
-    return program_for(loaded, engine)
+    try:
+        return program_for(loaded, engine)
+    except DiagnosticError as err:
+        click.echo(render_text(err.diagnostics, loaded.sources), err=True)
+        raise SystemExit(1) from None
 
 
 def parse_options(opts: tuple[str, ...]) -> dict[str, Any]:

@@ -138,6 +138,7 @@ def _valid(path: Path, key: str) -> bool:
 
 
 def compiled_module(loaded: Loaded) -> ModuleType:
+    """The committed `generated/` module when its source key matches these sources, else the cached one."""
     checked = loaded.checked
     assert checked is not None and loaded.ok
     mod = bundled_module(source_key(checked, loaded.sources))

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from ..engine import program as pg
-from ..interp.build import Site, StructureBuilder
+from ..interp.build import Site, StructureBuilder, inline_skill_key
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from ..lang.diagnostics import Diagnostic, Span
@@ -114,14 +114,14 @@ class ModuleGenerator:
         for m in mods:
             for c in m.cards:
                 self.add_class("card", c.ident.text, c, c.ident.span)
-                for s in c.skills:
-                    self.add_class("skill", f"{c.ident.text}.{s.ident.text}", s, s.ident.span)
+                for i, s in enumerate(c.skills):
+                    self.add_class("skill", inline_skill_key(c.ident.text, c.skills, i), s, s.ident.span)
             for v in m.values:
                 self.add_class("value", v.name.text, v, v.name.span)
         for m in mods:
             for g in m.generals:
-                for s in g.skills:
-                    self.add_class("skill", f"{g.ident.text}.{s.ident.text}", s, s.ident.span)
+                for i, s in enumerate(g.skills):
+                    self.add_class("skill", inline_skill_key(g.ident.text, g.skills, i), s, s.ident.span)
                 self.add_class("general", g.ident.text, g, g.ident.span)
             for md in m.modes:
                 self.add_class("mode", md.ident.text, md, md.ident.span)
@@ -129,9 +129,9 @@ class ModuleGenerator:
     def make(self, node: ast.Block | ast.Expr, site: Site) -> FnSlot:
         cls = self.classes[site.owner]
         assert site.slot.isidentifier() and site.slot.isascii()
-        for name, _, _ in cls.methods:
-            if name == site.slot:  # a definition built twice (a shared skill): same slot, same node
-                return FnSlot(cls.name, site.slot)
+        if any(name == site.slot for name, _, _ in cls.methods):  # every site is built exactly once
+            raise CompileError(Diagnostic("SGS-E503", f"rule function {site.owner[1]}.{site.slot} built twice",
+                                          node.span))
         cls.methods.append((site.slot, node, site))
         return FnSlot(cls.name, site.slot)
 
@@ -159,7 +159,8 @@ class ModuleGenerator:
         span = node.span
         attrs.append(("source", repr(f"{span.file}:{span.line}")))
         if isinstance(node, ast.GeneralDef):
-            refs = [self.classes[("skill", f"{cls.key}.{s.ident.text}")].name for s in node.skills]
+            refs = [self.classes[("skill", inline_skill_key(cls.key, node.skills, i))].name
+                    for i in range(len(node.skills))]
             for h in node.has:
                 d = self.checked.symbols.skills.get(h.text)
                 if d is not None:
@@ -178,15 +179,14 @@ class ModuleGenerator:
     def generate(self, title: str) -> Generated:
         key = source_key(self.checked, self.sources)
         self.collect_classes()
-        builder = StructureBuilder(self.checked, self.make)
-        program = builder.build()
-        program.source_hash = key
-        classes = [self.class_ctx(c) for c in self.classes.values()]
+        structure = "    raise RuntimeError('not compiled')"
         try:
+            program = StructureBuilder(self.checked, self.make).build()
+            program.source_hash = key
             structure = _Printer().program(program)
         except CompileError as err:
             self.diagnostics.append(err.diagnostic)
-            structure = "    raise RuntimeError('not compiled')"
+        classes = [self.class_ctx(c) for c in self.classes.values()]
         self.diagnostics.extend(self.module_ns.diagnostics)
         sources = tuple((m.path, "sha256:" + hashlib.sha256(self.sources.get(m.path, "").encode()).hexdigest())
                         for m in self.checked.modules)
@@ -196,7 +196,7 @@ class ModuleGenerator:
             *(f"# from: {comment_path(path)} ({digest})" for path, digest in sources),
         ])
         text = render(
-            "module.py.j2", header=header, title=comment_path(title), generator_version=repr(GENERATOR_VERSION),
+            "module.py.j2", header=header, title=repr(title), generator_version=repr(GENERATOR_VERSION),
             source_key=repr(key), sources=repr(sources),
             primitives=[(py, repr(name)) for name, py in sorted(self.primitives.items())],
             classes=classes, structure=structure)

@@ -93,6 +93,7 @@ class Game:
         self.winners_seats: tuple[int, ...] = ()
         self.decisions = 0
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
+        self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         for t in self.mode.triggers:
             self.global_triggers.setdefault(t.timing, []).append(t)
@@ -403,7 +404,12 @@ class Game:
             t = rec.target
             if t is None or not t.alive:
                 continue
-            ev = self.emit("before_effect", Event("before_effect", user=user, card=card, target=t, use=rec))
+            ev = Event("before_effect", user=user, card=card, target=t, use=rec)
+            own_check = card.rule.hooks.get("before_effect")
+            if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
+                run_rule(own_check, Frame(self, {**base, "target": t, "use": rec, "event": ev}))
+            if not ev.cancelled:
+                self.emit("before_effect", ev)
             if ev.cancelled:
                 self.emit_log("no_effect", card=card.label(), target=t.label())
                 continue
@@ -866,6 +872,16 @@ class Game:
                 mods.setdefault(m.quantity, []).append((s, m))
         p.triggers = trig  # type: ignore[attr-defined]
         p.modifiers = mods  # type: ignore[attr-defined]
+        # which seats modify which value: value() then visits only those (in seat order)
+        index = self._modifier_seats
+        for name in list(index):
+            if p.seat in index[name] and name not in mods:
+                index[name] = [x for x in index[name] if x != p.seat]
+        for name in mods:
+            seats = index.setdefault(name, [])
+            if p.seat not in seats:
+                seats.append(p.seat)
+                seats.sort()
 
     def emit(self, timing: str, ev: Event) -> Event:
         for p in self.seat_order(self.current):
@@ -902,7 +918,10 @@ class Game:
             params = spec.params
             frame = None
         override = None
-        for p in self.alive():
+        for seat in self._modifier_seats.get(name, ()):
+            p = self.players[seat]
+            if not p.alive:
+                continue
             mods = getattr(p, "modifiers", {}).get(name)
             if not mods:
                 continue

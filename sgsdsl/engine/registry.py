@@ -141,7 +141,10 @@ for _n, _s in SUIT_NAMES.items():
 
 CARD_CATEGORIES = ("basic", "trick", "delayed", "weapon", "armor", "defensive_horse", "offensive_horse")
 USE_CONTEXTS = ("play", "dying", "nullify")
-CARD_HOOKS = ("nullified", "prepare", "finish")
+# card hooks: `on nullified`, `on prepare` (before the first target), `on finish` (after the last), and
+# `on before_effect` (per target, before the nullify window; `event` is that before_effect event: cancel it
+# and the card has no effect on that target)
+CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
 LIMIT_SCOPES = ("phase", "turn", "round", "game")
 VIEW_SOURCES = ("card", "hand", "equip")
 SKILL_FLAGS = ("locked", "lord")
@@ -359,7 +362,7 @@ def _play_use(rule):
 @primitive("use_virtual", "action",
            "user:player, family:family, targets:players=none, nullifiable:bool=true, cards:cards=none", "bool",
            "the user uses a card of the family made of `cards` (none: of no card). With `targets` each must be "
-           "legal and the use limit is not counted against; without, the use must be allowed now and the user "
+           "legal (the use limit is not checked); without, the use must be allowed now and the user "
            "picks legal targets. `nullifiable: false` opens no nullify window. True if the card was used")
 def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None):
     g = f.game
@@ -795,6 +798,13 @@ def _of_gender(f, players, gender):
            "those of the players of a kingdom")
 def _of_kingdom(f, players, kingdom):
     return [p for p in (players or []) if p.kingdom == kingdom]
+
+
+@primitive("targetable_among", "function", "user:player, card:card, players:players", "players",
+           "those of the players the user's card may target (the `targetable` value; range and use rules aside)")
+def _targetable_among(f, user, card, players):
+    g = f.game
+    return [p for p in (players or []) if p.alive and g.value("targetable", user, card, p)]
 
 
 @primitive("within_attack_range", "function", "player:player", "players",

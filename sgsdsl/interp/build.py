@@ -37,7 +37,7 @@ class Site:
     """Where a rule function sits in the program: its owning definition and its slot there.
 
     `owner` is (kind, key) with kind card | skill | general | mode | value and a key unique per kind
-    (inline skills are keyed "<general or card id>.<skill id>"); `slot` is made of fixed words and
+    (inline skills are keyed by `inline_skill_key`); `slot` is made of fixed words and
     indices only (e.g. "use0_filter"); `scope` is the checker's scope kind (which names the engine
     binds); `params` are extra names bound from arguments (value and modifier parameters).
     """
@@ -84,8 +84,8 @@ class StructureBuilder:
         d = self.checked.symbols.cards.get(ident.text) or self.checked.symbols.card_ids[ident.text]
         return d.ident.text
 
-    def skill(self, s: ast.SkillDef, prefix: str = "") -> SkillRule:
-        own = ("skill", prefix + s.ident.text)
+    def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
+        own = ("skill", key or s.ident.text)
         actives = []
         for i, a in enumerate(s.actives):
             actives.append(ActiveRule(
@@ -140,7 +140,8 @@ class StructureBuilder:
             nature=c.nature.text if c.nature else "normal", attack_range=c.attack_range,
             copies=[(f.suit, f.rank) for f in c.copies], uses=uses, effect=self.fn(c.effect, own, "effect", "effect"),
             hooks={name.text: self.fn(block, own, f"hook{i}", "card_hook") for i, (name, block) in enumerate(c.hooks)},
-            skills=[self.skill(s, c.ident.text + ".") for s in c.skills], tags=frozenset(t.text for t in c.tags),
+            skills=[self.skill(s, inline_skill_key(c.ident.text, c.skills, i)) for i, s in enumerate(c.skills)],
+            tags=frozenset(t.text for t in c.tags),
         )
 
     def value(self, v: ast.ValueDef) -> ValueRule:
@@ -165,7 +166,7 @@ class StructureBuilder:
             for v in m.values:
                 values[v.name.text] = self.value(v)
             for g in m.generals:
-                own = [self.skill(s, g.ident.text + ".") for s in g.skills]
+                own = [self.skill(s, inline_skill_key(g.ident.text, g.skills, i)) for i, s in enumerate(g.skills)]
                 shared = [skills[_skill_key(self.checked, h.text)] for h in g.has]
                 self.generals[g.ident.text] = GeneralRule(g.ident.text, g.name.text, g.kingdom.text, g.gender.text,
                                                           g.hp, own + shared)
@@ -191,6 +192,16 @@ class StructureBuilder:
             wins=[(tuple(x.text for x in w.roles), self.fn(w.condition, own, f"win{i}", "win"))
                   for i, w in enumerate(md.wins)],
         )
+
+
+def inline_skill_key(owner: str, skills: list[ast.SkillDef], index: int) -> str:
+    """The key of a skill defined inside a general or card: "<owner>.<id>", made unique by position when the
+    owner defines two skills with one id (the checker allows it; each is still its own skill)."""
+    ident = skills[index].ident.text
+    key = f"{owner}.{ident}"
+    if sum(1 for s in skills if s.ident.text == ident) > 1:
+        key += f"~{index}"
+    return key
 
 
 def _skill_key(checked: CheckedProgram, name: str) -> str:

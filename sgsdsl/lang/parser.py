@@ -252,6 +252,12 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic
         hint = f"'{value}' is a keyword and cannot be used as a name"
     elif tok.type == "IDENT" and "COLON" in expected and len(expected) <= 2:
         hint = "a definition needs a display name and an ASCII id before ':', e.g. card 杀 sha : basic"
+    elif tok.type == "ASSIGN" and "CMP_OP" in expected:
+        hint = "to compare, write '=='"
+    elif tok.type == "SUIT" and "FACE" in expected:
+        hint = "a card face is a suit and a rank: A 2 3 … 10 J Q K, e.g. ♥Q"
+    elif tok.type == "INT" and "FACE" in expected:
+        hint = "write the suit before the rank, e.g. ♠7"
     return Diagnostic(
         "SGS-E102",
         f"unexpected {what}; expected {_describe(expected)}",
