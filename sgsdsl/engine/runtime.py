@@ -29,7 +29,7 @@ def set_attr(obj: Any, name: str, op: str, value: Any, where: str = "") -> None:
 
 
 def is_family(obj: Any, family: str) -> bool:
-    """`x is 杀`: the card (or converted card) is that card or belongs to its family."""
+    """`x is NAME`: the card (or converted card) is the named card or belongs to its family."""
     if not isinstance(obj, (Card, VirtualCard)):
         return False
     return obj.name == family or obj.family == family
