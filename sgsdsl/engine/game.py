@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .agents import Agent, Request
@@ -93,6 +93,7 @@ class Game:
         self.winners_seats: tuple[int, ...] = ()
         self.decisions = 0
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
+        self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         for t in self.mode.triggers:
@@ -882,8 +883,16 @@ class Game:
             if p.seat not in seats:
                 seats.append(p.seat)
                 seats.sort()
+        listening = self._trigger_seats
+        for name in list(listening):
+            if p.seat in listening[name] and name not in trig:
+                listening[name].discard(p.seat)
+        for name in trig:
+            listening.setdefault(name, set()).add(p.seat)
 
     def emit(self, timing: str, ev: Event) -> Event:
+        if not self._trigger_seats.get(timing) and timing not in self.global_triggers:
+            return ev  # an event nobody listens to costs next to nothing
         for p in self.seat_order(self.current):
             entries = getattr(p, "triggers", {}).get(timing)
             if not entries:
@@ -905,15 +914,16 @@ class Game:
         return ev
 
     def value(self, name: str, *args: Any) -> Any:
-        from .registry import ENGINE_VALUES
-
         rule = self.program.values.get(name)
+        if rule is None and not self._modifier_seats.get(name):
+            # the common case: an engine value nobody modifies costs one call
+            return _engine_values()[name].default(self, *args)
         if rule is not None:
             frame = Frame(self, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)
             params = rule.params
         else:
-            spec = ENGINE_VALUES[name]
+            spec = _engine_values()[name]
             base = spec.default(self, *args)
             params = spec.params
             frame = None
@@ -971,7 +981,7 @@ class Game:
         req = Request(p.seat, kind, prompt, tuple(labels), low, high)
         agent = self.agents[p.seat]
         h = self.state_hash() if self.record else ""
-        answer = agent.decide(req, self.view(p))
+        answer = agent.decide(req, SeatView(self, p))
         self._validate(agent, req, answer)
         self.decisions += 1
         self.answers.append(list(answer))
@@ -1065,6 +1075,41 @@ class Game:
 
     def rule_error(self, message: str) -> RuleError:
         return RuleError(message)
+
+
+class SeatView(Mapping):
+    """The view of one seat, built only when an agent reads it (random agents never do)."""
+
+    def __init__(self, game: Game, player: Player):
+        self._game = game
+        self._player = player
+        self._data: dict[str, Any] | None = None
+
+    def _load(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._game.view(self._player)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+_VALUES: dict[str, Any] = {}
+
+
+def _engine_values() -> dict[str, Any]:
+    """The registry's engine values (imported late: the registry imports this module)."""
+    if not _VALUES:
+        from .registry import ENGINE_VALUES
+
+        _VALUES.update(ENGINE_VALUES)
+    return _VALUES
 
 
 def checked_item(value: Any, what: str) -> Any:
