@@ -6,5 +6,6 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '1'
 INDEX = {
+    'sha256:40d16f23656b1669df6cc98c31254a5026e559c3141b1b0544e586d60f7e700b': 'junzheng',
     'sha256:fca4849c60f2f527ec13876b7a52367be2057607a3a146874661618c01188f34': 'standard',
 }

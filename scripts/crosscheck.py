@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Cross-check compiled rules against the reference interpreter over many games.
 
-    python scripts/crosscheck.py --games 2000            # standard + mini, all player counts and generals
+    python scripts/crosscheck.py --games 2000            # standard + junzheng + mini, all player counts and generals
+    python scripts/crosscheck.py --games 1000 --rules junzheng   # the 160-card deck (standard + 军争)
     python scripts/crosscheck.py --games 200 --rules mini --jobs 2
     python scripts/crosscheck.py --games 100 --rules docs/examples/xunbing.sgs   # any .sgs file
 
@@ -50,7 +51,8 @@ def _work(job: tuple[str, int, int, int]) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=2000, help="total games (split over the rule sets)")
-    ap.add_argument("--rules", default="standard,mini", help="rule sets, comma separated")
+    ap.add_argument("--rules", default="standard,junzheng,mini",
+                    help="rule sets, comma separated: standard, junzheng (160 cards), mini, or a .sgs path")
     ap.add_argument("--seed", type=int, default=0, help="base seed")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     args = ap.parse_args()

@@ -16,6 +16,7 @@ from sgsdsl.sim import agent_seed
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
 STANDARD = ROOT / "rules" / "standard.sgs"
+JUNZHENG = ROOT / "rules" / "junzheng.sgs"
 
 
 @cache

@@ -80,3 +80,16 @@ def test_replay_rejects_garbage(tmp_path: Path) -> None:
     p.write_text("not json\n", encoding="utf-8")
     r = run("replay", str(p))
     assert r.exit_code == 1 and "divergence" in r.output
+
+
+def test_simulate_bundled_rule_sets_standard_and_junzheng() -> None:
+    """`--rules standard,junzheng` loads the 160-card deck (junzheng imports standard: one program) and gives the
+    same games as naming rules/junzheng.sgs directly."""
+    from helpers import JUNZHENG
+
+    by_name = run("simulate", "--rules", "standard,junzheng", "--players", "6", "--games", "4", "--seed", "2",
+                  "--json")
+    by_path = run("simulate", str(JUNZHENG), "--players", "6", "--games", "4", "--seed", "2", "--json")
+    assert by_name.exit_code == 0, by_name.output
+    assert by_name.output == by_path.output
+    assert json.loads(by_name.output)["errors"] == 0

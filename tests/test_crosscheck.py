@@ -16,6 +16,7 @@ from sgsdsl.compiler.crosscheck import GameSpec, compare, load_pair, option_choi
 REGRESSIONS: list[GameSpec] = []
 REGRESSIONS.append(GameSpec(rules='mini', mode='identity', players=4, seed=0))
 REGRESSIONS.append(GameSpec(rules='standard', mode='identity', players=8, seed=1, options=(('two_renegades', True),)))
+REGRESSIONS.append(GameSpec(rules='junzheng', mode='identity', players=8, seed=3))
 
 _PAIRS: dict[str, object] = {}
 
@@ -48,11 +49,11 @@ def check_spec(spec: GameSpec) -> None:
     assert problem is None, f"{problem}\nminimal game, paste into tests/test_crosscheck.py:\n{spec.as_regression()}"
 
 
-@pytest.mark.parametrize("rules", ["mini", "standard"])
+@pytest.mark.parametrize("rules", ["mini", "standard", "junzheng"])
 def test_compiled_equals_interpreted(rules: str) -> None:
     pair(rules)  # skip cleanly before Hypothesis starts when the rules do not check
 
-    @settings(max_examples=50 if rules == "standard" else 40, deadline=None, derandomize=False,
+    @settings(max_examples={"standard": 50, "junzheng": 30}.get(rules, 40), deadline=None, derandomize=False,
               suppress_health_check=[HealthCheck.too_slow], print_blob=True)
     @given(game_specs(rules))
     def run(spec: GameSpec) -> None:

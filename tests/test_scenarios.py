@@ -108,11 +108,13 @@ def test_pending_folder_is_skipped_unless_asked(tmp_path: Path) -> None:
     assert len(run) == 2 and not skipped
 
 
-def _covered() -> set[str]:
+def _covered(rules: Path | None = None) -> set[str]:
+    """What the scenarios on a rules file cover (None: the bundled standard rules, the default of a scenario)."""
     names: set[str] = set()
     for f in sorted(SCENARIOS.rglob("*.scenario")):
         sc = read_scenario(f)
-        if sc.rules:  # only scenarios on the bundled standard rules count for its coverage
+        files = [p.resolve() for p in sc.rule_files()] if sc.rules else []
+        if (files != [rules.resolve()]) if rules is not None else bool(sc.rules):
             continue
         names |= {n for n, _ in sc.covers}
     return names
@@ -137,6 +139,24 @@ def test_every_standard_card_and_skill_has_a_scenario() -> None:
     missing_skills = sorted(f"{s} ({g})" for s, g in skills.items() if s not in covered)
     assert not missing_cards and not missing_skills, (
         f"no scenario covers cards: {', '.join(missing_cards) or '-'}; skills: {', '.join(missing_skills) or '-'}")
+
+
+JUNZHENG = ROOT / "rules" / "junzheng.sgs"
+
+
+@pytest.mark.skipif(not JUNZHENG.exists(), reason="rules/junzheng.sgs is not written yet")
+def test_every_junzheng_card_skill_and_rule_has_a_scenario() -> None:
+    """Every card junzheng.sgs defines or adds copies of, every skill of its generals and every rule it defines
+    is covered by a scenario that loads rules/junzheng.sgs (equipment skills are covered by their card)."""
+    from sgsdsl.lang.loader import load
+
+    module = load([JUNZHENG]).modules[-1]
+    cards = {c.name.text for c in module.cards} | {mc.card.text for mc in module.more_copies}
+    skills = {s.name.text for g in module.generals for s in g.skills} | {r.name.text for r in module.rules}
+    assert len(cards) == 14, sorted(cards)  # 11 new cards + more 闪, 桃, 无懈可击
+    covered = _covered(JUNZHENG)
+    missing = sorted((cards | skills) - covered)
+    assert not missing, f"no scenario on rules/junzheng.sgs covers: {', '.join(missing)}"
 
 
 def test_every_scenario_cites_a_rule() -> None:

@@ -28,7 +28,7 @@ from .lower import CompileError, FunctionLowerer, comment_path, literal
 from .names import Namespace, mangle, py_name
 
 INDENT = "    "
-_HOIST = ("CardRule", "SkillRule", "GeneralRule", "ModeRule", "ValueRule")  # one statement each
+_HOIST = ("CardRule", "SkillRule", "GeneralRule", "ModeRule", "ValueRule", "GlobalRule")  # one statement each
 BODY_INDENT = 3  # class > def > try
 
 
@@ -97,7 +97,8 @@ class ModuleGenerator:
 
     # ------------------------------------------------------------ classes
     def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef, span: Span) -> None:
-        prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_"}[kind]
+        prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_",
+                  "rule": "Rule_"}[kind]
         name = prefix + "__".join(mangle(part) for part in key.split("."))
         assert name.isidentifier() and name.isascii()
         self.module_ns.claim(name, f"{kind} {key}", span)
@@ -125,6 +126,8 @@ class ModuleGenerator:
                 self.add_class("general", g.ident.text, g, g.ident.span)
             for md in m.modes:
                 self.add_class("mode", md.ident.text, md, md.ident.span)
+            for r in m.rules:
+                self.add_class("rule", r.ident.text, r, r.ident.span)
 
     def make(self, node: ast.Block | ast.Expr, site: Site) -> FnSlot:
         cls = self.classes[site.owner]

@@ -19,6 +19,7 @@ from ..engine.program import Program
 
 RULE_SETS = {
     "standard": "rules/standard.sgs",
+    "junzheng": "rules/junzheng.sgs",
     "mini": "tests/fixtures/mini.sgs",
 }
 ROOT = Path(__file__).resolve().parent.parent.parent

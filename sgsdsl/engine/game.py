@@ -96,7 +96,8 @@ class Game:
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
         self.global_triggers: dict[str, list[TriggerRule]] = {}
-        for t in self.mode.triggers:
+        # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
+        for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
             self.global_triggers.setdefault(t.timing, []).append(t)
         self.cards: list[Card] = []
         self._build_deck()
@@ -242,6 +243,8 @@ class Game:
             for i, use in enumerate(card.rule.uses):
                 if use.context == "play" and self.can_use(p, card, use):
                     opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
+                elif use.context == "recast" and self.can_use(p, card, use):
+                    opts.append((f"recast {card.label()}", ("recast", card, use)))
         for skill in p.skills:
             for va in skill.view_as:
                 rule = self.program.cards[va.card]
@@ -263,6 +266,9 @@ class Game:
             vcard = self.build_viewas(p, skill, va, optional=True)
             if vcard is not None and self.can_use(p, vcard, use):
                 self.use_card_chosen(p, vcard, use, "play")
+        elif kind == "recast":
+            _, card, use = option
+            self.recast(p, card, use)
         else:
             _, skill, act, i = option
             key = ("skill", skill.ident, i)
@@ -286,7 +292,7 @@ class Game:
             return list(pool)
         out = []
         for c in pool:
-            if va.filter(Frame(self, {"owner": p, "it": c, "skill": skill})):
+            if va.filter(Frame(self, {"owner": p, "it": c, "skill": skill, "play": self._request_context[2]})):
                 out.append(c)
         return out
 
@@ -311,6 +317,21 @@ class Game:
             return 0
         return self.usage[scope].get((p.seat, key), 0)
 
+    @staticmethod
+    def use_key(family: str, context: str) -> tuple:
+        """What a use limit counts: uses of the card family under clauses of the same context (a card used
+        while dying does not count against the play-phase limit of its family)."""
+        return ("card", family) if context == "play" else ("card", family, context)
+
+    def recast(self, p: Player, card, use: UseRule) -> None:
+        """重铸: not a use — the card goes to the discard pile (no card_used, no nullify window, not counted),
+        then the recast clause's block runs (the rules say what recasting gives, e.g. draw 1)."""
+        self.emit_log("recast", player=p.label(), card=card.label())
+        self.move(card.physical, "discard", None)
+        if use.effect is not None:
+            run_rule(use.effect, Frame(self, {"user": p, "card": card, "targets": [], "owner": p, "event": None,
+                                              "target": None, "use": None}))
+
     def _count_use(self, p: Player, key: Any, scope: str | None) -> None:
         for s in SCOPES:
             self.usage[s][(p.seat, key)] = self.usage[s].get((p.seat, key), 0) + 1
@@ -318,7 +339,7 @@ class Game:
     def can_use(self, p: Player, card, use: UseRule, fixed_target: Player | None = None) -> bool:
         if use.limit is not None:
             limit = use.limit(Frame(self, {"user": p, "card": card, "owner": p}))
-            if self._used(p, ("card", card.family), use.limit_scope) >= limit:
+            if self._used(p, self.use_key(card.family, use.context), use.limit_scope) >= limit:
                 return False
         if use.target_kind == "none":
             return True
@@ -372,7 +393,7 @@ class Game:
         `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
         physical = card.physical
         self.move(physical, "processing", None)
-        self._count_use(user, ("card", card.family), use.limit_scope)
+        self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
         self.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                       context=context)
         self.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
@@ -754,7 +775,8 @@ class Game:
             return 0
         target.hp -= ev.amount
         self.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
-                      source=source.label() if source else None, hp=target.hp)
+                      source=source.label() if source else None, hp=target.hp, **({"chain": True} if chain else {}))
+        self.emit("damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)
         if target.alive:

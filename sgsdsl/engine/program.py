@@ -152,6 +152,15 @@ class ModeRule:
 
 
 @dataclass
+class GlobalRule:
+    """A `rule` definition: triggers of the game itself (no owner), active in every mode."""
+
+    ident: str
+    name: str
+    triggers: list[TriggerRule]
+
+
+@dataclass
 class Program:
     """Everything a game needs, from one or more .sgs files."""
 
@@ -161,6 +170,7 @@ class Program:
     modes: dict[str, ModeRule]
     values: dict[str, ValueRule]
     source_hash: str = ""
+    rules: dict[str, GlobalRule] = field(default_factory=dict)
 
     def card_by_name(self, name: str) -> CardRule | None:
         for c in self.cards.values():

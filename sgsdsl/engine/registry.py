@@ -140,7 +140,10 @@ for _n, _s in SUIT_NAMES.items():
     CONSTANTS[_n] = ("suit", _s)
 
 CARD_CATEGORIES = ("basic", "trick", "delayed", "weapon", "armor", "defensive_horse", "offensive_horse")
-USE_CONTEXTS = ("play", "dying", "nullify")
+# play: from the play-phase menu; dying: on a dying character (target self: only the dying one himself);
+# nullify: in a nullify window; recast (重铸): offered in the play phase, not a use — the card goes to the discard
+# pile (no card_used, no nullify window, not counted) and the clause's block runs (e.g. `draw(user, 1)`)
+USE_CONTEXTS = ("play", "dying", "nullify", "recast")
 # card hooks: `on nullified`, `on prepare` (before the first target), `on finish` (after the last), and
 # `on before_effect` (per target, before the nullify window; `event` is that before_effect event: cancel it
 # and the card has no effect on that target)
@@ -160,8 +163,10 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
                   "target": "player", "use": "use"},
     "trigger": {"owner": "player", "event": "event", "skill": "skill"},
     "mode_trigger": {"event": "event", "owner": "player"},
+    "rule_trigger": {"event": "event"},
     "active": {"owner": "player", "skill": "skill"},
-    "view_filter": {"owner": "player", "it": "card", "skill": "skill"},
+    # play: true while answering a request to play (打出) a card, false when the card is used (使用)
+    "view_filter": {"owner": "player", "it": "card", "skill": "skill", "play": "bool"},
     "provide": {"owner": "player", "skill": "skill", "family": "str", "against": "card", "against_user": "player",
                 "play": "bool"},
     "modifier": {"owner": "player", "skill": "skill"},
@@ -201,6 +206,8 @@ for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
                 "taking_damage": "damage is about to be taken (target side)",
                 "damaged": "damage was taken and the target is still alive",
                 "after_damage": "damage has fully resolved, dying included"}[_t])
+timing("damage_done", "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
+       doc="the target has just lost the HP (dead or dying or not); dying is resolved after this timing")
 timing("recovering", "target:player, amount:int, source:player, card:card", mutable="amount", cancellable=True)
 timing("recovered", "target:player, amount:int, source:player, card:card")
 timing("lost_hp", "player:player, amount:int")
@@ -432,14 +439,22 @@ def _skip_phase(f, player, phase):
     f.game.emit_log("skip", player=player.label(), phase=phase)
 
 
+def _marks_of(target: Any) -> dict[str, Any]:
+    """The marks of a holder; an event gets its mark table on first use (events live for one timing chain)."""
+    if isinstance(target, Event):
+        return target.__dict__.setdefault("marks", {})
+    return target.marks
+
+
 @primitive("mark", "action", "holder:any, name:str, value:any=1, until:str=forever",
-           doc="set a mark on a player, a use or the game, kept until the end of a phase/turn/round or forever")
+           doc="set a mark on a player, a use, an event or the game, kept until the end of a phase/turn/round or "
+               "forever (a use's or an event's marks live as long as it does)")
 def _mark(f, holder, name, value=1, until="forever"):
     target = f.game if holder is None else holder
     if until not in ("phase", "turn", "round", "forever"):
         raise RuleError(f"mark lifetime must be phase, turn, round or forever, not {until!r}")
-    if isinstance(target, UseRecord):
-        target.marks[name] = value
+    if isinstance(target, (UseRecord, Event)):
+        _marks_of(target)[name] = value
     else:
         f.game.set_mark(target, name, value, until)
 
@@ -447,7 +462,7 @@ def _mark(f, holder, name, value=1, until="forever"):
 @primitive("unmark", "action", "holder:any, name:str", doc="remove a mark")
 def _unmark(f, holder, name):
     target = f.game if holder is None else holder
-    target.marks.pop(name, None)
+    _marks_of(target).pop(name, None)
     if hasattr(target, "mark_scopes"):
         target.mark_scopes.pop(name, None)
 
@@ -460,6 +475,17 @@ def _supply(f, card):
         card = VirtualCard(_need(rule, f"card {card}"), (), f.vars.get("skill").ident if f.vars.get("skill") else None)
     f.supplied = card
     raise StopEffect()
+
+
+@primitive("show", "action", "player:player, cards:cards",
+           doc="the player shows cards (展示): everyone sees them; they stay where they are")
+def _show(f, player, cards):
+    f.game.emit_log("show", player=_need(player, "show's player").label(), cards=[c.label() for c in _cards(cards)])
+
+
+@primitive("of_suit", "function", "cards:cards, suit:suit", "cards", "those of the cards of a suit")
+def _of_suit(f, cards, suit):
+    return [c for c in _cards(cards) if c.suit == suit]
 
 
 @primitive("set_chained", "action", "player:player, chained:bool", doc="chain (横置) or unchain (重置) a character")
@@ -702,20 +728,21 @@ def _is_wounded(f, player):
 @primitive("has_mark", "function", "holder:any, name:str", "bool", "the mark is set")
 def _has_mark(f, holder, name):
     target = f.game if holder is None else holder
-    return name in target.marks
+    return name in _marks_of(target)
 
 
 @primitive("mark_value", "function", "holder:any, name:str", "any", "the mark's value, or 0")
 def _mark_value(f, holder, name):
     target = f.game if holder is None else holder
-    return target.marks.get(name, 0)
+    return _marks_of(target).get(name, 0)
 
 
 @primitive("used_count", "function", "player:player, family:family, scope:str=phase", "int",
            "how many cards of a family the player used or played in this phase/turn")
 def _used_count(f, player, family, scope="phase"):
     u = f.game.usage[scope]
-    return u.get((player.seat, ("card", family)), 0) + u.get((player.seat, ("respond", family)), 0)
+    used = sum(u.get((player.seat, f.game.use_key(family, ctx)), 0) for ctx in USE_CONTEXTS)
+    return used + u.get((player.seat, ("respond", family)), 0)
 
 
 @primitive("option", "function", "name:str", "any", "the value of a mode option")

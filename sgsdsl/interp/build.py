@@ -16,6 +16,7 @@ from ..engine.program import (
     CardRule,
     Frame,
     GeneralRule,
+    GlobalRule,
     ModeRule,
     ModifierRule,
     Program,
@@ -36,7 +37,7 @@ from .interpreter import Interpreter
 class Site:
     """Where a rule function sits in the program: its owning definition and its slot there.
 
-    `owner` is (kind, key) with kind card | skill | general | mode | value and a key unique per kind
+    `owner` is (kind, key) with kind card | skill | general | mode | value | rule and a key unique per kind
     (inline skills are keyed by `inline_skill_key`); `slot` is made of fixed words and
     indices only (e.g. "use0_filter"); `scope` is the checker's scope kind (which names the engine
     binds); `params` are extra names bound from arguments (value and modifier parameters).
@@ -138,11 +139,27 @@ class StructureBuilder:
         return CardRule(
             ident=c.ident.text, name=c.name.text, category=c.category.text, family=family,
             nature=c.nature.text if c.nature else "normal", attack_range=c.attack_range,
-            copies=[(f.suit, f.rank) for f in c.copies], uses=uses, effect=self.fn(c.effect, own, "effect", "effect"),
+            copies=[(f.suit, f.rank) for f in c.copies + self.more_copies(c)], uses=uses,
+            effect=self.fn(c.effect, own, "effect", "effect"),
             hooks={name.text: self.fn(block, own, f"hook{i}", "card_hook") for i, (name, block) in enumerate(c.hooks)},
             skills=[self.skill(s, inline_skill_key(c.ident.text, c.skills, i)) for i, s in enumerate(c.skills)],
             tags=frozenset(t.text for t in c.tags),
         )
+
+    def more_copies(self, c: ast.CardDef) -> list[ast.Face]:
+        """Faces that top-level `copies NAME …` lines add to this card, in load order."""
+        out: list[ast.Face] = []
+        for m in self.checked.modules:
+            for mc in m.more_copies:
+                d = self.checked.symbols.cards.get(mc.card.text) or self.checked.symbols.card_ids.get(mc.card.text)
+                if d is c:
+                    out.extend(mc.faces)
+        return out
+
+    def rule(self, r: ast.RuleDef) -> GlobalRule:
+        own = ("rule", r.ident.text)
+        return GlobalRule(r.ident.text, r.name.text,
+                          [self.trigger(t, own, f"trigger{i}", "rule_trigger") for i, t in enumerate(r.triggers)])
 
     def value(self, v: ast.ValueDef) -> ValueRule:
         own = ("value", v.name.text)
@@ -156,6 +173,7 @@ class StructureBuilder:
         skills: dict[str, SkillRule] = {}
         modes: dict[str, ModeRule] = {}
         values: dict[str, ValueRule] = {}
+        rules: dict[str, GlobalRule] = {}
         mods = self.checked.modules
         for m in mods:
             for s in m.skills:
@@ -172,7 +190,9 @@ class StructureBuilder:
                                                           g.hp, own + shared)
             for md in m.modes:
                 modes[md.ident.text] = self.mode(md)
-        return Program(cards, dict(self.generals), skills, modes, values)
+            for r in m.rules:
+                rules[r.ident.text] = self.rule(r)
+        return Program(cards, dict(self.generals), skills, modes, values, rules=rules)
 
     def option_default(self, expr: ast.Expr) -> Any:
         """Option defaults are evaluated once, when the program is built (by both back ends alike)."""

@@ -323,6 +323,21 @@ class ModeDef(Definition):
 
 
 @dataclass
+class MoreCopies(Node):
+    """`copies 闪 ♥8 ♥9` at the top level: more physical copies of a card defined elsewhere."""
+
+    card: Ident
+    faces: list[Face] = field(default_factory=list)
+
+
+@dataclass
+class RuleDef(Definition):
+    """`rule NAME id { on … }`: triggers that belong to the game itself (no owner), active in every mode."""
+
+    triggers: list[Trigger] = field(default_factory=list)
+
+
+@dataclass
 class Import(Node):
     path: str
 
@@ -338,3 +353,5 @@ class Module(Node):
     skills: list[SkillDef] = field(default_factory=list)
     modes: list[ModeDef] = field(default_factory=list)
     values: list[ValueDef] = field(default_factory=list)
+    rules: list[RuleDef] = field(default_factory=list)
+    more_copies: list[MoreCopies] = field(default_factory=list)

@@ -106,6 +106,8 @@ class Symbols:
     skills: dict[str, ast.SkillDef] = field(default_factory=dict)  # top-level skills by id and name
     modes: dict[str, ast.ModeDef] = field(default_factory=dict)
     values: dict[str, ast.ValueDef] = field(default_factory=dict)
+    rules: dict[str, ast.RuleDef] = field(default_factory=dict)  # `rule` definitions by id and name
+    more_copies: dict[str, int] = field(default_factory=dict)  # card id -> faces added by top-level `copies`
     kingdoms: set[str] = field(default_factory=set)
     roles: set[str] = field(default_factory=set)
 
@@ -184,8 +186,14 @@ class Checker:
             for v in m.values:
                 self.check_value(v)
         for m in self.modules:
+            for mc in m.more_copies:
+                self.check_more_copies(mc, m)
+        for m in self.modules:
             for c in m.cards:
                 self.check_card(c)
+            for r in m.rules:
+                for t in r.triggers:
+                    self.trigger(t, "rule")
             for s in m.skills:
                 self.check_skill(s)
             for g in m.generals:
@@ -224,7 +232,11 @@ class Checker:
                     self.sym.roles.update(i.text for i in r.roles)
             for v in m.values:
                 self._define(self.sym.values, v.name.text, v, "value", v.name.span)
-        for d in (x for m in self.modules for x in [*m.cards, *m.generals, *m.skills, *m.modes]):
+            for r in m.rules:
+                self._define(self.sym.rules, r.ident.text, r, "rule", r.ident.span)
+                if r.name.text != r.ident.text:
+                    self._define(self.sym.rules, r.name.text, r, "rule", r.name.span)
+        for d in (x for m in self.modules for x in [*m.cards, *m.generals, *m.skills, *m.modes, *m.rules]):
             self.ascii_id(d)
             for s in getattr(d, "skills", []):
                 self.ascii_id(s)
@@ -260,11 +272,23 @@ class Checker:
             if b is not None:
                 self.expect(b, "int", scope, "a bound")
 
+    def check_more_copies(self, mc: ast.MoreCopies, module: ast.Module) -> None:
+        """`copies NAME …` at the top level: the card must exist, and be defined in another file (an expansion
+        adds copies to a card it imports; a card of this file lists all its faces in its own `copies`)."""
+        d = self.card_name(mc.card, "card")
+        if d is None:
+            return
+        self.sym.more_copies[d.ident.text] = self.sym.more_copies.get(d.ident.text, 0) + len(mc.faces)
+        if any(c is d for c in module.cards):
+            self.error("SGS-E213", f"'{d.name.text}' is defined in this file: write these faces in its own `copies` "
+                       "line", mc.span, f"move them into card {d.name.text}'s `copies`",
+                       notes=(("the card", d.name.span),))
+
     def check_card(self, c: ast.CardDef) -> None:
         cat = c.category.text
         if cat not in reg.CARD_CATEGORIES:
             self.unknown("SGS-E208", "card category", cat, c.category.span, reg.CARD_CATEGORIES)
-        if not c.copies:
+        if not c.copies and not self.sym.more_copies.get(c.ident.text):
             self.warn("SGS-W401", f"card '{c.name.text}' has no copies, so it is never in the deck", c.name.span,
                       "add a line such as: copies ♠7 ♥10")
         if c.attack_range is not None and cat != "weapon":
@@ -394,7 +418,11 @@ class Checker:
     def trigger(self, t: ast.Trigger, kind: str) -> None:
         if t.timing.text not in reg.TIMINGS:
             self.unknown("SGS-E205", "timing", t.timing.text, t.timing.span, reg.TIMINGS)
-        scope = _Scope(reg.SCOPE_NAMES["mode_trigger" if kind == "mode" else "trigger"], kind=kind)
+        if kind == "rule" and t.optional:
+            self.error("SGS-E214", "a rule's trigger cannot be `optional`: a rule has no owner to ask", t.span,
+                       "drop `optional`, or make it a skill's trigger")
+        scope_kind = {"mode": "mode_trigger", "rule": "rule_trigger"}.get(kind, "trigger")
+        scope = _Scope(reg.SCOPE_NAMES[scope_kind], kind=kind)
         scope.timing = t.timing.text if t.timing.text in reg.TIMINGS else None
         if kind == "mode":
             scope.options = self._mode_options

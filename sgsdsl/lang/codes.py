@@ -31,6 +31,8 @@ CODES: dict[str, str] = {
     "SGS-E210": "'break' outside a loop",
     "SGS-E211": "a definition's id must be ASCII",
     "SGS-E212": "unknown type name",
+    "SGS-E213": "top-level `copies` for a card of the same file (list the faces in the card's own `copies`)",
+    "SGS-E214": "a `rule` trigger marked `optional` (a rule has no owner to ask)",
     "SGS-E301": "an argument has the wrong type",
     "SGS-E302": "this field cannot be assigned",
     "SGS-E303": "an action (something that changes the game) inside a condition or value",

@@ -147,9 +147,9 @@ def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic
     """Parse one file's text. Returns the module (None on a syntax error) and its diagnostics.
 
     After a syntax error the parser resumes at the next top-level definition (a line that starts with
-    `card`, `general`, `skill`, `mode`, `value` or `import` in column 1), so one run reports the syntax
-    errors of several definitions. The module is None whenever there was any syntax error: checking a
-    partial program would only add noise about names defined in the broken parts.
+    `card`, `general`, `skill`, `mode`, `value`, `rule`, `copies` or `import` in column 1), so one run
+    reports the syntax errors of several definitions. The module is None whenever there was any syntax
+    error: checking a partial program would only add noise about names defined in the broken parts.
     """
     deep = _check_nesting(file, text)
     if deep:
@@ -198,7 +198,7 @@ def _too_deep(file: str) -> Diagnostic:
                       suggestion="split the rule into smaller blocks or helper values")
 
 
-_TOP_LEVEL = re.compile(r"^(card|general|skill|mode|value|import)(?![\w])")
+_TOP_LEVEL = re.compile(r"^(card|general|skill|mode|value|import|rule|copies)(?![\w])")
 
 
 def _blank_failed_definition(text: str, line: int, col: int) -> str | None:
@@ -335,7 +335,18 @@ class _ToAst(Transformer):
                 m.modes.append(c)
             elif isinstance(c, ast.ValueDef):
                 m.values.append(c)
+            elif isinstance(c, ast.RuleDef):
+                m.rules.append(c)
+            elif isinstance(c, ast.MoreCopies):
+                m.more_copies.append(c)
         return m
+
+    def more_copies(self, meta, children):
+        return ast.MoreCopies(self.sp(meta), self.idents(children)[0], self.copies(meta, children)[1])
+
+    def rule_def(self, meta, children):
+        ids = self.idents(children)
+        return ast.RuleDef(self.sp(meta), ids[0], ids[1], triggers=self.nodes(children, ast.Trigger))
 
     def import_decl(self, meta, children):
         raw = str(_toks(children, "STRING")[0])

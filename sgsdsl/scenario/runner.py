@@ -174,11 +174,14 @@ def _resolve(sc: Scenario, program: Program) -> list[Diagnostic]:
         for c in e.args.get("cards", []) or []:
             card(c)
     skills = _known_skills(program)
+    rules = {r.name for r in program.rules.values()} | set(program.rules)
     for name, span in sc.covers:
-        if program.card_by_name(name) is None and name not in skills and name not in program.modes:
+        if (program.card_by_name(name) is None and name not in skills and name not in program.modes
+                and name not in rules):
             hint = did_you_mean(name, card_names + sorted(skills))
-            diags.append(Diagnostic("SCN-E206", f"`covers` names {name!r}, which is no card or skill of the rules",
-                                    span, suggestion=f"did you mean {hint}?" if hint else None))
+            diags.append(Diagnostic("SCN-E206",
+                                    f"`covers` names {name!r}, which is no card, skill or rule of the rules", span,
+                                    suggestion=f"did you mean {hint}?" if hint else None))
     return diags
 
 
@@ -346,8 +349,8 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
     try:
         for spec, p in zip(sc.seats, game.players, strict=True):
             _seat(game, program, placer, spec, p, roles[p.seat] if p.seat < len(roles) else "rebel")
-        for c in reversed(sc.deck):
-            card = placer.take(c)
+        # take every deck card first: a card put back on the pile must not be found again (`deck: 闪, 闪`)
+        for card in [placer.take(c) for c in reversed(sc.deck)]:
             card.zone, card.holder = "draw", None
             game.draw_pile.append(card)
         for c in sc.discard:
