@@ -26,20 +26,12 @@ def color_of(suit: str | None) -> str:
     return "red" if suit in RED_SUITS else "black"
 
 
-class Card:
-    """One physical card of the deck. `zone` and `holder` always say where it is."""
+class _RuleFace:
+    """What a card and a converted card both answer from their rule: name, family, category, nature."""
 
-    __slots__ = ("id", "rule", "suit", "rank", "zone", "holder")
+    __slots__ = ()
+    rule: CardRule
 
-    def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
-        self.id = cid
-        self.rule = rule
-        self.suit = suit
-        self.rank = rank
-        self.zone = "draw"
-        self.holder: Player | None = None
-
-    # a card and a virtual card answer the same questions
     @property
     def name(self) -> str:
         return self.rule.name
@@ -53,12 +45,32 @@ class Card:
         return self.rule.category
 
     @property
-    def color(self) -> str:
-        return color_of(self.suit)
-
-    @property
     def nature(self) -> str:
         return self.rule.nature
+
+    def label(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.label()
+
+
+class Card(_RuleFace):
+    """One physical card of the deck. `zone` and `holder` always say where it is."""
+
+    __slots__ = ("id", "rule", "suit", "rank", "zone", "holder")
+
+    def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
+        self.id = cid
+        self.rule = rule
+        self.suit = suit
+        self.rank = rank
+        self.zone = "draw"
+        self.holder: Player | None = None
+
+    @property
+    def color(self) -> str:
+        return color_of(self.suit)
 
     @property
     def subcards(self) -> tuple[Card, ...]:
@@ -75,11 +87,8 @@ class Card:
     def label(self) -> str:
         return f"{self.rule.name}{self.suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
 
-    def __repr__(self) -> str:
-        return self.label()
 
-
-class VirtualCard:
+class VirtualCard(_RuleFace):
     """A card seen as another (view-as conversion, or a card supplied by a skill).
 
     Suit and colour come from the subcards: one subcard gives its suit; several give a colour only
@@ -96,22 +105,6 @@ class VirtualCard:
     @property
     def id(self) -> int:
         return -1
-
-    @property
-    def name(self) -> str:
-        return self.rule.name
-
-    @property
-    def family(self) -> str:
-        return self.rule.family
-
-    @property
-    def category(self) -> str:
-        return self.rule.category
-
-    @property
-    def nature(self) -> str:
-        return self.rule.nature
 
     @property
     def suit(self) -> str | None:
@@ -138,9 +131,6 @@ class VirtualCard:
     def label(self) -> str:
         inner = "+".join(c.label() for c in self.subcards)
         return f"{self.rule.name}[{inner}]"
-
-    def __repr__(self) -> str:
-        return self.label()
 
 
 @dataclass
