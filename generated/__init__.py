@@ -6,6 +6,6 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '2'
 INDEX = {
-    'sha256:d0094627e5bc5811761991590b6a736a5cb55b6bfdee5ed61301fb5fb7589dd5': 'junzheng',
-    'sha256:904acf14a099644818431f5cd42574f4c3f4a0519e4057cebbd5a74720360191': 'standard',
+    'sha256:09915b53c11b78e76d2cea5202baf075a51b603e4d3c7789023b5d47acc082a8': 'junzheng',
+    'sha256:2ed3b58cce2a82b35594f944a9df99ea819402b4ee0e40e8682c3b81a1eb8edb': 'standard',
 }

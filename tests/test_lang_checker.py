@@ -109,7 +109,7 @@ def test_checker_cases(src: str, expected: list[str]) -> None:
 
 def test_lord_skill_without_a_leader_never_fires() -> None:
     src = ("mode 单挑 duel { players 2..2  roles 2 { a b }  win a when count(players()) == 1 }\n"
-           "general 刘备 liubei : 蜀 male 4 { skill 激将 jijiang lord { on turn_start { draw(owner, 1) } } }\n")
+           "general 刘备 liubei : 蜀 male 4 { skill 激将 jijiang leader { on turn_start { draw(owner, 1) } } }\n")
     assert codes(src, prelude=False) == ["SGS-W402"]
     # with a leader somewhere in the program the skill can fire
     assert codes(src.replace("roles 2 { a b }", "roles 2 { a b }  leader a"), prelude=False) == []

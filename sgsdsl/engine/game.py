@@ -876,7 +876,7 @@ class Game:
         if p.alive:
             if p.general is not None:
                 for s in p.general.skills:
-                    if s.lord and (self.mode.leader is None or p.role != self.mode.leader):
+                    if s.leader_only and (self.mode.leader is None or p.role != self.mode.leader):
                         continue
                     skills.append(s)
             for slot in EQUIP_SLOTS:

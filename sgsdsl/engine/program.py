@@ -99,8 +99,9 @@ class SkillRule:
         return "locked" in self.flags
 
     @property
-    def lord(self) -> bool:
-        return "lord" in self.flags
+    def leader_only(self) -> bool:
+        """Active only while the owner holds the mode's leader role."""
+        return "leader" in self.flags
 
 
 @dataclass
@@ -108,7 +109,7 @@ class CardRule:
     ident: str
     name: str
     category: str
-    family: str  # the card family's display name (雷杀's family is 杀)
+    family: str  # the display name of the card family it counts as (its own name when it has none)
     nature: str
     attack_range: int | None
     copies: list[tuple[str, int]]

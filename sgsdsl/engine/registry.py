@@ -150,7 +150,7 @@ USE_CONTEXTS = ("play", "dying", "nullify", "recast")
 CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
 LIMIT_SCOPES = ("phase", "turn", "round", "game")
 VIEW_SOURCES = ("card", "hand", "equip")
-SKILL_FLAGS = ("locked", "lord")
+SKILL_FLAGS = ("locked", "leader")
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 
 # Names bound in each kind of rule body: the checker resolves them, the engine supplies them.

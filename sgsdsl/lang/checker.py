@@ -477,9 +477,10 @@ class Checker:
         if modes and not any(md.leader is not None for md in modes):
             for s in self._all_skills():
                 for f in s.flags:
-                    if f.text == "lord":
-                        self.warn("SGS-W402", f"'{s.name.text}' is a lord skill, but no loaded mode has a leader",
-                                  f.span, "add `leader ROLE` to a mode, or drop the `lord` flag")
+                    if f.text == "leader":
+                        self.warn("SGS-W402",
+                                  f"'{s.name.text}' is a leader skill (主公技), but no loaded mode has a leader",
+                                  f.span, "add `leader ROLE` to a mode, or drop the `leader` flag")
         if self._dynamic_ask:
             return  # some request names its card at run time: any card may be asked for
         for ident, what in self._reachability:

@@ -41,7 +41,7 @@ CODES: dict[str, str] = {
     "SGS-E306": "'is' tests a card, but the left side is not a card",
     "SGS-E307": "cancel() at a timing whose event cannot be cancelled",
     "SGS-W401": "a card has no copies, so it is never in the deck",
-    "SGS-W402": "a lord skill, but no loaded mode has a leader, so it never activates",
+    "SGS-W402": "a leader skill (主公技), but no loaded mode has a leader, so it never activates",
     "SGS-W403": "a condition is literally false, so this never fires",
     "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
 }
