@@ -29,6 +29,20 @@ class Summary:
     turns: int = 0
     decisions: int = 0
     seconds: float = 0.0
+    scores: dict[str, list[int]] = field(default_factory=dict)  # role -> [total score, seats scored]
+
+    def add_scores(self, game: Game) -> None:
+        """Count a finished game's per-seat scores (modes with `score` lines) by the seat's role."""
+        if game.scores is None:
+            return
+        for p, score in zip(game.players, game.scores, strict=True):
+            entry = self.scores.setdefault(str(p.role), [0, 0])
+            entry[0] += score
+            entry[1] += 1
+
+    def average_scores(self) -> dict[str, float]:
+        """Average score per role, roles sorted by name; empty when the mode keeps no score."""
+        return {role: round(total / n, 2) for role, (total, n) in sorted(self.scores.items()) if n}
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +52,7 @@ class Summary:
             "errors": len(self.errors),
             "avg_rounds": round(self.rounds / max(1, self.games), 2),
             "avg_turns": round(self.turns / max(1, self.games), 2),
+            **({"avg_score": self.average_scores()} if self.scores else {}),
         }
 
 
@@ -69,6 +84,7 @@ def simulate(program: Program, mode: str, players: int, games: int, seed: int,
         else:
             s.draws[reason] += 1
         s.rounds += g.round if winners else g.round - 1
+        s.add_scores(g)
         s.turns += g.turns
         s.decisions += g.decisions
         if progress:

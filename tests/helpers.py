@@ -28,13 +28,13 @@ def program(path: str, engine: str = "interpreted"):
 
 
 def play_checked(prog, players: int, seed: int, options: dict[str, Any] | None = None, record: bool = True,
-                 round_cap: int = 60) -> Game:
+                 round_cap: int = 60, mode: str = "identity") -> Game:
     """A random game whose invariants are checked before every decision and at the end."""
     from sgsdsl.engine.invariants import check_invariants
 
     holder: dict[str, Any] = {}
     agents = [CheckingAgent(RandomAgent(agent_seed(seed, i)), holder) for i in range(players)]
-    game = Game(prog, "identity", players, seed, agents, options, round_cap=round_cap, record=record)
+    game = Game(prog, mode, players, seed, agents, options, round_cap=round_cap, record=record)
     holder["game"] = game
     game.run()
     check_invariants(game)

@@ -79,6 +79,8 @@ def _print_table(s, mode: str, players: int, seed: int, engine: str) -> None:
     for reason, n in sorted(s.draws.items()):
         t.add_row(f"draw: {reason}", str(n), f"{100 * n / max(1, s.games):.1f}%")
     t.add_row("engine errors", str(len(s.errors)), "")
+    for role, avg in s.average_scores().items():
+        t.add_row(f"average score: {role}", f"{avg:.2f}", "")
     Console().print(t)
     finished = max(1, s.games - len(s.errors))
     secs = max(s.seconds, 1e-9)

@@ -25,9 +25,11 @@ def vocabulary() -> dict[str, Any]:
              "doc": t.doc}
             for t in reg.TIMINGS.values()
         ],
-        "actions": [{"name": p.name, "params": params(p.params), "returns": p.returns, "doc": p.doc}
+        "actions": [{"name": p.name, "params": params(p.params), "returns": p.returns, "doc": p.doc,
+                     **({"only_in": list(p.contexts)} if p.contexts else {})}
                     for p in prims if p.kind == "action"],
-        "functions": [{"name": p.name, "params": params(p.params), "returns": p.returns, "doc": p.doc}
+        "functions": [{"name": p.name, "params": params(p.params), "returns": p.returns, "doc": p.doc,
+                       **({"only_in": list(p.contexts)} if p.contexts else {})}
                       for p in prims if p.kind == "function"],
         "engine_values": [
             {"name": v.name, "params": [{"name": n, "type": t} for n, t in zip(v.params, v.param_types, strict=True)],
@@ -65,6 +67,10 @@ def _lit(v: Any) -> str:
     return str(v) if v != "" else '""'
 
 
+def _only(p: dict[str, Any]) -> str:
+    return f" (only in: {', '.join(p['only_in'])})" if p.get("only_in") else ""
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -81,7 +87,7 @@ def render_markdown(v: dict[str, Any]) -> str:
     for title, key in (("Actions (statements that change the game)", "actions"),
                        ("Functions (pure questions, allowed in conditions)", "functions")):
         out += ["", f"## {title}", "", "| call | meaning |", "|---|---|"]
-        out += [f"| {_sig(p)} | {_cell(p['doc'])} |" for p in v[key]]
+        out += [f"| {_sig(p)} | {_cell(p['doc'])}{_only(p)} |" for p in v[key]]
     out += ["", "## Engine values (`modify VALUE(...) by|to …`, redefinable with `value`)", "",
             "| value | type | meaning |", "|---|---|---|"]
     for ev in v["engine_values"]:

@@ -1,7 +1,7 @@
 """The compiler: checked .sgs programs to Python modules (see `codegen.py`), cached or in `generated/`."""
 
 # Bump when generated code changes shape, so caches and `generated/` are rebuilt.
-GENERATOR_VERSION = "2"  # 2: `rule` definitions (Rule_ classes, Program.rules)
+GENERATOR_VERSION = "3"  # 2: `rule` definitions (Rule_ classes, Program.rules); 3: mode turn_order, replace, score
 
 # Diagnostic codes the compiler adds to the front end's (sgsdsl/lang/codes.py owns E1xx-E3xx, W4xx).
 CODES: dict[str, str] = {

@@ -21,6 +21,8 @@ RULE_SETS = {
     "standard": "rules/standard.sgs",
     "junzheng": "rules/junzheng.sgs",
     "mini": "tests/fixtures/mini.sgs",
+    "camps": "tests/fixtures/camps.sgs",  # turn_order, replace, score (a 3v3-like mode)
+    "league": "tests/fixtures/league.sgs",  # the scoring league's fourth-edition table
 }
 ROOT = Path(__file__).resolve().parent.parent.parent
 

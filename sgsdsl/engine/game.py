@@ -91,6 +91,9 @@ class Game:
         self.mark_scopes: dict[str, str] = {}
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
+        self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
+        self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
+        self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
         self.decisions = 0
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
@@ -104,16 +107,29 @@ class Game:
 
     # ------------------------------------------------------------ set-up
     def _build_deck(self) -> None:
+        swaps = self._replacements()
         cid = 0
         for ident in sorted(self.program.cards):
             rule = self.program.cards[ident]
+            face = swaps.get(ident, rule)
             for suit, rank in rule.copies:
-                self.cards.append(Card(cid, rule, suit, rank))
+                self.cards.append(Card(cid, face, suit, rank))
                 cid += 1
         self.draw_pile = list(self.cards)
         self.rng.shuffle(self.draw_pile)
         self.general_pool = [self.program.generals[k] for k in sorted(self.program.generals)]
         self.rng.shuffle(self.general_pool)
+
+    def _replacements(self) -> dict[str, CardRule]:
+        """The mode's card replacements for this game: replaced card ident -> the rule its copies take. The first
+        `replace` line for a card whose condition holds applies (conditions read the options)."""
+        out: dict[str, CardRule] = {}
+        for r in self.mode.replacements:
+            if r.card in out or r.card not in self.program.cards or r.by not in self.program.cards:
+                continue
+            if r.condition is None or r.condition(Frame(self, {})):
+                out[r.card] = self.program.cards[r.by]
+        return out
 
     def run(self) -> Game:
         """Play the game to its end: a win, or a recorded draw at the round cap."""
@@ -131,15 +147,50 @@ class Game:
                     raise GameOver((), "round_cap")
                 self.emit_log("round", round=self.round)
                 self.emit("round_start", Event("round_start", round=self.round))
-                for p in self.seat_order(self.players[self.start_seat], include_dead=True):
-                    if p.alive:
-                        self.take_turn(p)
+                if self.mode.turn_order is not None:
+                    run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
+                else:
+                    for p in self.seat_order(self.players[self.start_seat], include_dead=True):
+                        if p.alive:
+                            self.take_turn(p)
                 self._clear_scope("round")
         except GameOver as over:
-            self.result = (over.winners, over.reason)
-            self.winners_seats = tuple(p.seat for p in self.players if p.role in over.winners)
-            self.emit_log("game_over", winners=list(over.winners), reason=over.reason, seats=list(self.winners_seats))
+            self.finish(over)
         return self
+
+    def finish(self, over: GameOver) -> None:
+        """Record the end of the game: the result, the winning seats, the scores (if the mode keeps score)."""
+        self.result = (over.winners, over.reason)
+        self.winners_seats = tuple(p.seat for p in self.players if p.role in over.winners)
+        extra: dict[str, Any] = {}
+        if self.mode.scores:
+            self.scores = self.compute_scores()
+            extra["scores"] = list(self.scores)
+        self.emit_log("game_over", winners=list(over.winners), reason=over.reason, seats=list(self.winners_seats),
+                      **extra)
+
+    def compute_scores(self) -> list[int]:
+        """Every seat's score from the mode's `score` lines (in order): the first `=` line for the seat's role
+        whose condition holds sets the base (else 0); every `+=` / `-=` line that holds adds or subtracts."""
+        out: list[int] = []
+        for p in self.players:
+            frame = Frame(self, {"player": p})
+            base: int | None = None
+            bonus = 0
+            for line in self.mode.scores:
+                if p.role not in line.roles or (line.op == "=" and base is not None):
+                    continue
+                if line.condition is not None and not line.condition(frame):
+                    continue
+                v = line.value(frame)
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise RuleError(f"{line.line}: a score must be a number, not {v!r}")
+                if line.op == "=":
+                    base = v
+                else:
+                    bonus += v if line.op == "+=" else -v
+            out.append((base or 0) + bonus)
+        return out
 
     # ------------------------------------------------------------ seating & scopes
     def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:
@@ -173,6 +224,14 @@ class Game:
         phase does not fire turn_end or clear the turn's scope."""
         phases = PHASES[PHASES.index(first_phase) if first_phase else 0:
                         PHASES.index(last_phase) + 1 if last_phase else len(PHASES)]
+        outer = self.in_turn
+        self.in_turn = True
+        try:
+            self._play_turn(p, phases)
+        finally:
+            self.in_turn = outer
+
+    def _play_turn(self, p: Player, phases: tuple[str, ...]) -> None:
         self.current = p
         self.turns += 1
         self.emit_log("turn", player=p.label(), turn=self.turns)
@@ -597,7 +656,7 @@ class Game:
 
     # ------------------------------------------------------------ delayed tricks & equipment
     def place_judge(self, card, target: Player) -> None:
-        entry = card if isinstance(card, VirtualCard) or card.rule is not None else card
+        entry = card  # a converted card keeps its rule in the judge area (e.g. a suit used as a delayed trick)
         for c in card.physical:
             self._take_out(c)
             c.zone, c.holder = "judge", target
@@ -709,16 +768,6 @@ class Game:
         self.draw_pile = pile + self.draw_pile
         self.emit_log("reshuffle", cards=len(pile))
 
-    def top_cards(self, n: int) -> list[Card]:
-        out = []
-        for _ in range(n):
-            if not self.draw_pile:
-                self._reshuffle()
-            out.append(self.draw_pile[-1 - len(out)] if len(out) < len(self.draw_pile) else self.draw_pile[0])
-            if len(out) >= len(self.draw_pile):
-                break
-        return out
-
     def draw(self, p: Player, n: int) -> list[Card]:
         got: list[Card] = []
         if not p.alive:
@@ -753,11 +802,8 @@ class Game:
         for c in cards:
             phys.extend(x for x in c.physical if not (x.zone == "hand" and x.holder is p))
         if phys:
-            self.emit_log("obtain", player=p.label(), cards=[self.public_label(c, p) for c in phys])
+            self.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
             self.move(phys, "hand", p)
-
-    def public_label(self, c: Card, viewer: Player | None) -> str:
-        return c.label()
 
     # ------------------------------------------------------------ damage, recovery, dying
     def damage(self, target: Player, amount: int, source: Player | None = None, card: Any = None,
@@ -833,6 +879,7 @@ class Game:
             self.kill(p, killer)
 
     def kill(self, p: Player, killer: Player | None) -> None:
+        self.deaths.append((p, killer, len(self.alive())))
         p.alive = False
         p.role_revealed = True
         self.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
@@ -1095,9 +1142,6 @@ class Game:
         self.refresh_skills(p)
         self.emit_log("general", player=p.label(), general=g.name if g else None)
 
-    def rule_error(self, message: str) -> RuleError:
-        return RuleError(message)
-
 
 class SeatView(Mapping):
     """The view of one seat, built only when an agent reads it (random agents never do)."""
@@ -1132,9 +1176,3 @@ def _engine_values() -> dict[str, Any]:
 
         _VALUES.update(ENGINE_VALUES)
     return _VALUES
-
-
-def checked_item(value: Any, what: str) -> Any:
-    if value is None:
-        raise RuleError(f"{what} is none")
-    return value

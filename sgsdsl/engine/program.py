@@ -140,6 +140,29 @@ class ValueRule:
 
 
 @dataclass
+class ReplaceRule:
+    """`replace CARD with CARD [if COND]`: in this mode's deck every copy of `card` is a copy of `by` (same
+    suit and rank). The condition (options only) is read once, when the deck is built."""
+
+    card: str  # ident of the card replaced
+    by: str  # ident of the card that takes its place
+    condition: Fn | None = None
+
+
+@dataclass
+class ScoreRule:
+    """`score ROLE… = EXPR [when COND]` (or `+=`, `-=`): one line of the mode's scoring table, evaluated per
+    seat at the end of the game with `player` bound. Per seat, the first `=` line that applies sets the base
+    (0 when none does) and every `+=`/`-=` line that applies adds to or takes from it."""
+
+    roles: tuple[str, ...]
+    op: str  # = | += | -=
+    value: Fn
+    condition: Fn | None = None
+    line: str = ""
+
+
+@dataclass
 class ModeRule:
     ident: str
     name: str
@@ -150,6 +173,10 @@ class ModeRule:
     setup: Fn | None
     triggers: list[TriggerRule]
     wins: list[tuple[tuple[str, ...], Fn]]
+    # run once per round instead of the default seat-order round (it plays turns with `take_turn`)
+    turn_order: Fn | None = None
+    replacements: list[ReplaceRule] = field(default_factory=list)
+    scores: list[ScoreRule] = field(default_factory=list)
 
 
 @dataclass

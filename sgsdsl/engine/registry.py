@@ -36,6 +36,9 @@ class Primitive:
     impl: Callable[..., Any]
     doc: str
     variadic: bool = False
+    # the kinds of rule body (SCOPE_NAMES keys) it may be called from; empty: anywhere. The checker reports a
+    # call elsewhere (SGS-E215), e.g. take_turn outside a mode's turn_order.
+    contexts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,11 @@ def _params(sig: str) -> tuple[Param, ...]:
     return tuple(out)
 
 
-def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = "", variadic: bool = False):
+def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = "", variadic: bool = False,
+              contexts: tuple[str, ...] = ()):
     def deco(fn):
-        PRIMITIVES[name] = Primitive(name, kind, _params(sig), returns, fn, doc or (fn.__doc__ or "").strip(), variadic)
+        PRIMITIVES[name] = Primitive(name, kind, _params(sig), returns, fn, doc or (fn.__doc__ or "").strip(), variadic,
+                                     contexts)
         return fn
 
     return deco
@@ -174,6 +179,15 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
     "setup": {},
     "win": {},
     "option": {},
+    # a mode's `turn_order { … }`: run once per round instead of the seat-order round; it plays turns with take_turn
+    "turn_order": {},
+    # a mode's `score ROLE… = EXPR [when COND]`: evaluated for every seat when the game is over
+    "score": {"player": "player"},
+}
+# Where each kind of rule body is written, for messages ("take_turn can only be used in a mode's turn_order").
+SCOPE_PLACES: dict[str, str] = {
+    "turn_order": "a mode's `turn_order { … }`",
+    "score": "a mode's `score` lines",
 }
 
 
@@ -573,6 +587,52 @@ def _set_max_hp(f, player, n, heal=True):
     if heal:
         player.hp = n
     player.hp = min(player.hp, player.max_hp)
+
+
+# ---------------------------------------------------------------- turn order and the end of the game
+@primitive("take_turn", "action", "player:player", "bool",
+           "play one full turn (all phases) for the player; false (nothing happens) when the player is dead. Only "
+           "in a mode's turn_order, which runs once per round instead of the seat-order round; refused inside a turn",
+           contexts=("turn_order",))
+def _take_turn(f, player):
+    g = f.game
+    player = _need(player, "take_turn's player")
+    if g.in_turn:
+        raise RuleError(f"take_turn({player.label()}) was called during {g.current.label()}'s turn: turns are "
+                        "played one after another from a mode's turn_order, never inside a turn")
+    if not player.alive:
+        return False
+    g.take_turn(player)
+    return True
+
+
+@primitive("winners", "function", "", "players",
+           "the seats (living or dead) whose role won, in seat order; empty after a draw", contexts=("score",))
+def _winners(f):
+    g = f.game
+    return [p for p in g.players if p.seat in g.winners_seats]
+
+
+@primitive("is_winner", "function", "player:player", "bool", "the player's role won the game", contexts=("score",))
+def _is_winner(f, player):
+    return player is not None and player.seat in f.game.winners_seats
+
+
+@primitive("kills", "function", "player:player, role:role=none", "int",
+           "how many characters the player has killed so far (only those of the role, when given)")
+def _kills(f, player, role=None):
+    return sum(1 for victim, killer, _ in f.game.deaths
+               if killer is player and player is not None and (role is None or victim.role == role))
+
+
+@primitive("alive_at_death", "function", "player:player", "int",
+           "how many characters were alive when the player died, the player included (2: a final duel); 0 while "
+           "the player lives")
+def _alive_at_death(f, player):
+    for victim, _, alive in f.game.deaths:
+        if victim is player:
+            return alive
+    return 0
 
 
 # ---------------------------------------------------------------- requests (functions that ask)

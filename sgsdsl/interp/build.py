@@ -21,6 +21,8 @@ from ..engine.program import (
     ModifierRule,
     Program,
     ProvideRule,
+    ReplaceRule,
+    ScoreRule,
     SkillRule,
     TriggerRule,
     UseRule,
@@ -211,6 +213,13 @@ class StructureBuilder:
             triggers=[self.trigger(t, own, f"trigger{i}", "mode_trigger") for i, t in enumerate(md.triggers)],
             wins=[(tuple(x.text for x in w.roles), self.fn(w.condition, own, f"win{i}", "win"))
                   for i, w in enumerate(md.wins)],
+            turn_order=self.fn(md.turn_order, own, "turn_order", "turn_order"),
+            replacements=[ReplaceRule(self.card_ident(r.card), self.card_ident(r.by),
+                                      self.fn(r.condition, own, f"replace{i}_if", "setup"))
+                          for i, r in enumerate(md.replacements)],
+            scores=[ScoreRule(tuple(x.text for x in sc.roles), sc.op, self.fn(sc.value, own, f"score{i}", "score"),
+                              self.fn(sc.condition, own, f"score{i}_when", "score"), f"{sc.span.file}:{sc.span.line}")
+                    for i, sc in enumerate(md.scores)],
         )
 
 

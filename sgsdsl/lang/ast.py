@@ -311,6 +311,25 @@ class WinDecl(Node):
 
 
 @dataclass
+class ReplaceDecl(Node):
+    """`replace 桃 with 粽 [if COND]`: in this mode's deck every copy of `card` is a copy of `by`."""
+
+    card: Ident
+    by: Ident
+    condition: Expr | None = None
+
+
+@dataclass
+class ScoreDecl(Node):
+    """`score ROLE… = EXPR [when COND]` (or `+=` / `-=`): one line of the mode's scoring table."""
+
+    roles: list[Ident]
+    op: str  # = | += | -=
+    value: Expr
+    condition: Expr | None = None
+
+
+@dataclass
 class ModeDef(Definition):
     players: tuple[int, int] | None = None
     players_span: Span | None = None
@@ -320,6 +339,11 @@ class ModeDef(Definition):
     setup: Block | None = None
     triggers: list[Trigger] = field(default_factory=list)
     wins: list[WinDecl] = field(default_factory=list)
+    turn_order: Block | None = None
+    replacements: list[ReplaceDecl] = field(default_factory=list)
+    scores: list[ScoreDecl] = field(default_factory=list)
+    # members that may appear once but appeared again: (keyword, span of the repeat); the first one counts
+    repeated: list[tuple[str, Span]] = field(default_factory=list)
 
 
 @dataclass

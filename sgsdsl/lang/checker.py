@@ -166,14 +166,16 @@ class Checker:
         self._asked: set[str] = set()  # card families some rule asks for (respond, use_card_on…)
         self._dynamic_ask = False  # some rule asks for a family computed at run time
         self._reachability: list[tuple[ast.Ident, str]] = []  # (card named by view_as/provide, what)
+        self._replacing: set[str] = set()  # names/ids of cards some mode's `replace … with` puts in the deck
 
     # ------------------------------------------------------------ reporting
     def error(self, code: str, message: str, span: Span, suggestion: str | None = None,
               notes: tuple[tuple[str, Span], ...] = ()) -> None:
         self.diags.append(Diagnostic(code, message, span, "error", suggestion, notes))
 
-    def warn(self, code: str, message: str, span: Span, suggestion: str | None = None) -> None:
-        self.diags.append(Diagnostic(code, message, span, "warning", suggestion))
+    def warn(self, code: str, message: str, span: Span, suggestion: str | None = None,
+             notes: tuple[tuple[str, Span], ...] = ()) -> None:
+        self.diags.append(Diagnostic(code, message, span, "warning", suggestion, notes))
 
     def unknown(self, code: str, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
         best = did_you_mean(name, candidates)
@@ -230,6 +232,7 @@ class Checker:
                 self._define(self.sym.modes, mode.ident.text, mode, "mode", mode.ident.span)
                 for r in mode.roles:
                     self.sym.roles.update(i.text for i in r.roles)
+                self._replacing.update(r.by.text for r in mode.replacements)
             for v in m.values:
                 self._define(self.sym.values, v.name.text, v, "value", v.name.span)
             for r in m.rules:
@@ -288,7 +291,8 @@ class Checker:
         cat = c.category.text
         if cat not in reg.CARD_CATEGORIES:
             self.unknown("SGS-E208", "card category", cat, c.category.span, reg.CARD_CATEGORIES)
-        if not c.copies and not self.sym.more_copies.get(c.ident.text):
+        if (not c.copies and not self.sym.more_copies.get(c.ident.text)
+                and c.name.text not in self._replacing and c.ident.text not in self._replacing):
             self.warn("SGS-W401", f"card '{c.name.text}' has no copies, so it is never in the deck", c.name.span,
                       "add a line such as: copies ♠7 ♥10")
         if c.attack_range is not None and cat != "weapon":
@@ -465,10 +469,67 @@ class Checker:
         win_scope = _Scope(reg.SCOPE_NAMES.get("win", {}), kind="win", pure=True)
         win_scope.options = self._mode_options
         for w in m.wins:
-            for r in w.roles:
-                if r.text not in self.sym.roles:
-                    self.unknown("SGS-E202", "role", r.text, r.span, self.sym.roles)
+            self.roles(w.roles)
             self.condition(w.condition, win_scope.child(), "this win condition is never met")
+        for what, span in m.repeated:
+            self.error("SGS-E217", f"mode '{m.name.text}' has a second `{what}`; a mode has one", span,
+                       f"merge the two into one `{what}` (only the first one counts)")
+        if m.turn_order is not None:
+            order_scope = _Scope(reg.SCOPE_NAMES["turn_order"], kind="turn_order")
+            order_scope.options = self._mode_options
+            self.block(m.turn_order, order_scope)
+        self.check_replacements(m, scope)
+        self.check_scores(m)
+
+    def roles(self, idents: list[ast.Ident]) -> None:
+        for r in idents:
+            if r.text not in self.sym.roles:
+                self.unknown("SGS-E202", "role", r.text, r.span, self.sym.roles)
+
+    def check_replacements(self, m: ast.ModeDef, scope: _Scope) -> None:
+        """`replace A with B [if C]`: both cards exist, differ, and a line after an unconditional one for the same
+        card never applies (the first line whose condition holds does)."""
+        settled: dict[str, ast.ReplaceDecl] = {}
+        for r in m.replacements:
+            old, new = self.card_ref(r.card), self.card_ref(r.by)
+            if r.condition is not None:
+                self.condition(r.condition, scope.child(pure=True), "this card is never replaced")
+            if old is None or new is None:
+                continue
+            if old is new:
+                self.error("SGS-E216", f"'{old.name.text}' is replaced with itself", r.by.span,
+                           "name another card after `with`")
+            elif old.ident.text in settled:
+                self.warn("SGS-W405", f"'{old.name.text}' is already replaced unconditionally above, so this line "
+                          "never applies", r.span, "remove it, or give the line above an `if`",
+                          notes=(("the line that applies", settled[old.ident.text].span),))
+            elif r.condition is None:
+                settled[old.ident.text] = r
+
+    def check_scores(self, m: ast.ModeDef) -> None:
+        """`score ROLE… = EXPR [when COND]`: roles exist, the value is a number, `player` is the seat scored. An `=`
+        line for a role after an unconditional `=` line for it never applies (the first `=` that holds sets the
+        base)."""
+        settled: dict[str, ast.ScoreDecl] = {}
+        for sc in m.scores:
+            self.roles(sc.roles)
+            scope = _Scope(reg.SCOPE_NAMES["score"], kind="score", pure=True)
+            scope.options = self._mode_options
+            self.expect(sc.value, "int", scope, "a score")
+            if sc.condition is not None:
+                self.condition(sc.condition, scope.child(), "this score line never applies")
+            if sc.op != "=":
+                continue
+            shadow = [r for r in sc.roles if r.text in settled]
+            if shadow and len(shadow) == len(sc.roles):
+                first = settled[shadow[0].text]
+                self.warn("SGS-W405", f"an unconditional `score {shadow[0].text} = …` line above already sets the "
+                          "score, so this line never applies", sc.span,
+                          "put the line first, give the line above a `when`, or write += for a bonus",
+                          notes=(("the line that applies", first.span),))
+            if sc.condition is None:
+                for r in sc.roles:
+                    settled.setdefault(r.text, sc)
 
     # ------------------------------------------------------------ never fires
     def never_fires(self) -> None:
@@ -772,6 +833,11 @@ class Checker:
                 self.arg_type(fname, pname, ptype, a, at)
             return typ
         prim = reg.PRIMITIVES.get(fname)
+        if prim is not None and prim.contexts and scope.kind not in prim.contexts:
+            places = " or ".join(reg.SCOPE_PLACES.get(k, k) for k in prim.contexts)
+            self.error("SGS-E215", f"'{fname}' can only be used in {places}", e.func.span,
+                       "take_turn plays a whole turn: call it from the mode's turn_order"
+                       if fname == "take_turn" else None)
         if prim is None:
             pool = list(reg.PRIMITIVES) + list(self.sym.values) + list(reg.ENGINE_VALUES)
             hint = None

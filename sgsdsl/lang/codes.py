@@ -33,6 +33,10 @@ CODES: dict[str, str] = {
     "SGS-E212": "unknown type name",
     "SGS-E213": "top-level `copies` for a card of the same file (list the faces in the card's own `copies`)",
     "SGS-E214": "a `rule` trigger marked `optional` (a rule has no owner to ask)",
+    "SGS-E215": "a primitive used outside the one place it belongs (take_turn outside turn_order, winners() "
+                "outside score)",
+    "SGS-E216": "a mode replaces a card with itself",
+    "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order) appears twice",
     "SGS-E301": "an argument has the wrong type",
     "SGS-E302": "this field cannot be assigned",
     "SGS-E303": "an action (something that changes the game) inside a condition or value",
@@ -44,6 +48,7 @@ CODES: dict[str, str] = {
     "SGS-W402": "a leader skill (主公技), but no loaded mode has a leader, so it never activates",
     "SGS-W403": "a condition is literally false, so this never fires",
     "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
+    "SGS-W405": "a `replace` or `score =` line that never applies (an unconditional line above wins)",
 }
 
 

@@ -543,7 +543,13 @@ class _ToAst(Transformer):
     def mode_def(self, meta, children):
         ids = self.idents(children)
         m = ast.ModeDef(self.sp(meta), ids[0], ids[1])
+        seen: set[str] = set()
         for c in children:
+            if isinstance(c, tuple) and c[0] in ("players", "leader", "setup", "turn_order"):
+                if c[0] in seen:  # a member that may appear once: the first counts, the checker reports the repeat
+                    m.repeated.append((c[0], c[-1]))
+                    continue
+                seen.add(c[0])
             if isinstance(c, tuple) and c[0] == "players":
                 m.players, m.players_span = c[1], c[2]
             elif isinstance(c, ast.OptionDecl):
@@ -554,10 +560,16 @@ class _ToAst(Transformer):
                 m.leader = c[1]
             elif isinstance(c, tuple) and c[0] == "setup":
                 m.setup = c[1]
+            elif isinstance(c, tuple) and c[0] == "turn_order":
+                m.turn_order = c[1]
             elif isinstance(c, ast.Trigger):
                 m.triggers.append(c)
             elif isinstance(c, ast.WinDecl):
                 m.wins.append(c)
+            elif isinstance(c, ast.ReplaceDecl):
+                m.replacements.append(c)
+            elif isinstance(c, ast.ScoreDecl):
+                m.scores.append(c)
         return m
 
     def players_decl(self, meta, children):
@@ -573,10 +585,22 @@ class _ToAst(Transformer):
         )
 
     def leader_decl(self, meta, children):
-        return ("leader", self.idents(children)[0])
+        return ("leader", self.idents(children)[0], self.sp(meta))
 
     def setup_decl(self, meta, children):
-        return ("setup", self.one(children, ast.Block))
+        return ("setup", self.one(children, ast.Block), self.sp(meta))
+
+    def turn_order_decl(self, meta, children):
+        return ("turn_order", self.one(children, ast.Block), self.sp(meta))
+
+    def replace_decl(self, meta, children):
+        ids = self.idents(children)
+        return ast.ReplaceDecl(self.sp(meta), ids[0], ids[1], self.one(children, ast.Expr))
+
+    def score_decl(self, meta, children):
+        op = str(_toks(children, "ASSIGN", "AUG_ASSIGN")[0])
+        exprs = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.ScoreDecl(self.sp(meta), self.idents(children), op, exprs[0], exprs[1] if len(exprs) > 1 else None)
 
     def win_decl(self, meta, children):
         return ast.WinDecl(self.sp(meta), self.idents(children), self.one(children, ast.Expr))

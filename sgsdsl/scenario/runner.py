@@ -429,9 +429,7 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
     except ScriptsDone:
         return "script end"
     except GameOver as over:
-        game.result = (over.winners, over.reason)
-        game.winners_seats = tuple(q.seat for q in game.players if q.role in over.winners)
-        game.emit_log("game_over", winners=list(over.winners), reason=over.reason, seats=list(game.winners_seats))
+        game.finish(over)
         return "game over"
 
 
