@@ -70,7 +70,8 @@ def _check_mode(program, mode: str, players: int, options: dict[str, Any]) -> No
 
 
 def _print_table(s, mode: str, players: int, seed: int, engine: str) -> None:
-    t = Table(title=f"{s.games} games · mode {mode} · {players} players · seed {seed} · {engine}")
+    click.echo(f"{s.games} games · mode {mode} · {players} players · seed {seed} · {engine} rules")
+    t = Table()
     t.add_column("result")
     t.add_column("games", justify="right")
     t.add_column("share", justify="right")
