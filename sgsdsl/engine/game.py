@@ -305,11 +305,9 @@ class Game:
                 elif use.context == "recast" and self.can_use(p, card, use):
                     opts.append((f"recast {card.label()}", ("recast", card, use)))
         for skill in p.skills:
-            for va in skill.view_as:
-                rule = self.program.cards[va.card]
-                for use in rule.uses:
-                    if use.context == "play" and self._viewas_possible(p, skill, va, rule, use):
-                        opts.append((f"{skill.name}: use as {rule.name}", ("viewas", skill, va, use)))
+            for va, probe, use in self.conversion_probes(p, skill, "play"):
+                if self.can_use(p, probe, use):
+                    opts.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
             for i, act in enumerate(skill.actives):
                 if self._active_ok(p, skill, act, i):
                     opts.append((f"skill {skill.name}" + (f" ({i})" if i else ""), ("active", skill, act, i)))
@@ -354,13 +352,6 @@ class Game:
             if va.filter(Frame(self, {"owner": p, "it": c, "skill": skill, "play": self._request_context[2]})):
                 out.append(c)
         return out
-
-    def _viewas_possible(self, p: Player, skill, va, rule: CardRule, use: UseRule) -> bool:
-        sources = self._viewas_sources(p, skill, va)
-        if len(sources) < va.count:
-            return False
-        probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
-        return self.can_use(p, probe, use)
 
     def build_viewas(self, p: Player, skill: SkillRule, va, optional: bool) -> VirtualCard | None:
         sources = self._viewas_sources(p, skill, va)
@@ -545,18 +536,27 @@ class Game:
                 if use.context == context and self.can_use(p, card, use, fixed_target):
                     out.append((f"use {card.label()}", ("card", card, use)))
         for skill in p.skills:
-            for va in skill.view_as:
-                rule = self.program.cards[va.card]
-                for use in rule.uses:
-                    if use.context != context:
-                        continue
-                    sources = self._viewas_sources(p, skill, va)
-                    if len(sources) < va.count:
-                        continue
-                    probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
-                    if self.can_use(p, probe, use, fixed_target):
-                        out.append((f"{skill.name}: use as {rule.name}", ("viewas", skill, va, use)))
+            for va, probe, use in self.conversion_probes(p, skill, context):
+                if self.can_use(p, probe, use, fixed_target):
+                    out.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
         return out
+
+    def conversion_probes(self, p: Player, skill: SkillRule, context: str, family: str | None = None):
+        """The skill's view-as conversions p could make now for a context, one per matching use clause,
+        each probed with the first cards that fit (its suit and colour come from them)."""
+        for va in skill.view_as:
+            rule = self.program.cards[va.card]
+            if family is not None and rule.family != family:
+                continue
+            uses = [u for u in rule.uses if u.context == context]
+            if not uses:
+                continue
+            sources = self._viewas_sources(p, skill, va)
+            if len(sources) < va.count:
+                continue
+            probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
+            for use in uses:
+                yield va, probe, use
 
     def realize_offer(self, p: Player, offer: tuple):
         if offer[0] == "card":

@@ -349,18 +349,11 @@ def _use_card_on(f, user, family, target, event=None):
                     offers.append((f"use {card.label()} on {target.label()}", ("card", card, use)))
                     break
     for skill in user.skills:
-        for va in skill.view_as:
-            rule = g.program.cards[va.card]
-            if rule.family != family:
-                continue
-            sources = g._viewas_sources(user, skill, va)
-            if len(sources) < va.count:
-                continue
-            probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
-            for use in rule.uses:
-                if use.context == "play" and g.legal_target(user, probe, use, target):
-                    offers.append((f"{skill.name}: use as {rule.name} on {target.label()}", ("viewas", skill, va, use)))
-                    break
+        offered: list[Any] = []  # one offer per conversion: its first use clause that can reach the target
+        for va, probe, use in g.conversion_probes(user, skill, "play", family):
+            if not any(v is va for v in offered) and g.legal_target(user, probe, use, target):
+                offers.append((f"{skill.name}: use as {probe.name} on {target.label()}", ("viewas", skill, va, use)))
+                offered.append(va)
     if not offers:
         return False
     pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"])[0]
