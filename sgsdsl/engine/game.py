@@ -395,7 +395,9 @@ class Game:
             return True
         if fixed_target is not None:
             return self.legal_target(p, card, use, fixed_target)
-        return bool(self.legal_targets(p, card, use))
+        # target filters are pure (the checker forbids actions in conditions), so the first legal one decides
+        cands = (p,) if use.target_kind == "self" else self.seat_order(p)
+        return any(self.legal_target(p, card, use, t) for t in cands)
 
     def legal_target(self, p: Player, card, use: UseRule, t: Player) -> bool:
         if not t.alive:
@@ -1005,7 +1007,9 @@ class Game:
             if not mods:
                 continue
             for skill, m in mods:
-                f = Frame(self, {"owner": p, "skill": skill, **dict(zip(m.params or params, args, strict=False))})
+                bindings = {"owner": p, "skill": skill}
+                bindings.update(zip(m.params or params, args, strict=False))
+                f = Frame(self, bindings)
                 if m.condition is not None and not m.condition(f):
                     continue
                 v = m.value(f)
