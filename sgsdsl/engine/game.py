@@ -465,7 +465,9 @@ class Game:
             rec.target = ev.target
             if not ev.cancelled:
                 records.append(rec)
-        base = {"user": user, "card": card, "targets": targets, "owner": user, "event": event}
+        # hooks see the same names as effects; `target` and `use` are none outside a per-target effect
+        base = {"user": user, "card": card, "targets": targets, "owner": user, "event": event, "target": None,
+                "use": None}
         if "prepare" in card.rule.hooks:
             run_rule(card.rule.hooks["prepare"], Frame(self, dict(base)))
         effect = use.effect or card.rule.effect
@@ -677,7 +679,7 @@ class Game:
 
     def resolve_delayed(self, p: Player, entry) -> None:
         rec = UseRecord(None, entry, p, [p], "judge")
-        base = {"card": entry, "target": p, "owner": p, "user": None, "use": rec, "targets": [p]}
+        base = {"card": entry, "target": p, "owner": p, "user": None, "use": rec, "targets": [p], "event": None}
         self.emit_log("delayed", card=entry.label(), player=p.label())
         if self.nullify_window(entry, None, p, rec):
             hook = entry.rule.hooks.get("nullified")

@@ -756,6 +756,10 @@ class _Where:
         self.expr = expr
 
 
+_ESCAPES = {'"': '"', "n": "\n", "\\": "\\"}
+
+
 def _unquote(raw: str) -> str:
+    """Decode a string literal in one pass, so an escaped backslash never starts another escape."""
     body = raw[1:-1]
-    return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+    return re.sub(r'\\(["n\\])', lambda m: _ESCAPES[m.group(1)], body)
