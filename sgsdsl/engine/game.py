@@ -825,7 +825,8 @@ class Game:
             return 0
         target.hp -= ev.amount
         self.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
-                      source=source.label() if source else None, hp=target.hp, **({"chain": True} if chain else {}))
+                      source=source.label() if source else None, hp=target.hp,
+                      card=card.label() if card is not None else None, **({"chain": True} if chain else {}))
         self.emit("damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)
