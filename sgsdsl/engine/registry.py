@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .game import UNLIMITED, Event
+from .events import UNLIMITED, Event
 from .model import PHASES, SUITS, Card, Player, UseRecord, VirtualCard, color_of
 from .program import Frame
 

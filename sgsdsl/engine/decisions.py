@@ -1,0 +1,130 @@
+"""Decisions: every request to an agent, validated; seat views; the log and the state hash."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .agents import Agent, Request
+from .errors import IllegalAnswer
+from .model import Card, Player
+from .program import GeneralRule
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Decisions:
+    """Requests to agents, answers, views, log and hash; mixed into Game."""
+
+    # ------------------------------------------------------------ decisions
+    def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1) -> list[int]:
+        req = Request(p.seat, kind, prompt, tuple(labels), low, high)
+        agent = self.agents[p.seat]
+        h = self.state_hash() if self.record else ""
+        answer = agent.decide(req, SeatView(self, p))
+        self._validate(agent, req, answer)
+        self.decisions += 1
+        self.answers.append(list(answer))
+        if self.record:
+            self.hashes.append(h)
+            self.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
+                             "answer": list(answer), "hash": h})
+        return list(answer)
+
+    def _validate(self, agent: Agent, req: Request, answer: Any) -> None:
+        if not isinstance(answer, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in answer):
+            raise IllegalAnswer(agent.name, req.describe(), answer, "an answer is a list of option numbers")
+        if len(set(answer)) != len(answer):
+            raise IllegalAnswer(agent.name, req.describe(), answer, "an option was chosen twice")
+        if not req.low <= len(answer) <= req.high:
+            raise IllegalAnswer(agent.name, req.describe(), answer, f"choose between {req.low} and {req.high} options")
+        for a in answer:
+            if not 0 <= a < len(req.options):
+                raise IllegalAnswer(agent.name, req.describe(), answer, f"option {a} does not exist")
+
+    def confirm(self, p: Player, prompt: str) -> bool:
+        return self.ask(p, "confirm", prompt, ["yes", "no"])[0] == 0
+
+    def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str) -> list[Any]:
+        items = list(items)
+        if not items or high <= 0:
+            return []
+        low, high = min(low, len(items)), min(high, len(items))
+        if low == len(items) and high == len(items):
+            return items
+        picks = self.ask(p, "choose", prompt, [self.item_label(x, p) for x in items], low, high)
+        return [items[i] for i in picks]
+
+    def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str) -> Any:
+        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt)
+        return got[0] if got else None
+
+    def item_label(self, x: Any, viewer: Player) -> str:
+        if isinstance(x, Card):
+            if x.zone == "hand" and x.holder is not viewer:
+                return f"hand card of {x.holder.label() if x.holder else '?'}"
+            return x.label()
+        if isinstance(x, Player):
+            return x.label()
+        if isinstance(x, GeneralRule):
+            return x.name
+        return str(x)
+
+    def view(self, p: Player) -> dict[str, Any]:
+        """What seat p may see: its own hand, public zones, revealed roles."""
+        return {
+            "seat": p.seat,
+            "hand": [c.label() for c in p.hand],
+            "role": p.role,
+            "players": [
+                {"seat": q.seat, "general": q.name, "hp": q.hp, "max_hp": q.max_hp, "alive": q.alive,
+                 "hand": len(q.hand), "equips": [e.label() for e in q.equips.values()],
+                 "judge": [j.label() for j in q.judge],
+                 "role": q.role if (q.role_revealed or q is p) else "hidden"}
+                for q in self.players
+            ],
+            "draw_pile": len(self.draw_pile),
+            "discard_top": [c.label() for c in self.discard_pile[-5:]],
+        }
+
+    # ------------------------------------------------------------ log & hash
+    def emit_log(self, kind: str, **data: Any) -> None:
+        if self.record:
+            data["e"] = kind
+            self.log.append(data)
+
+    def state_hash(self) -> str:
+        parts = [self.round, self.turns, self.current.seat, self.phase,
+                 tuple(c.id for c in self.draw_pile), tuple(c.id for c in self.discard_pile),
+                 tuple(c.id for c in self.processing)]
+        for p in self.players:
+            parts.append((p.hp, p.max_hp, p.alive, p.role, p.chained, p.general.ident if p.general else "",
+                          tuple(c.id for c in p.hand), tuple(sorted((s, c.id) for s, c in p.equips.items())),
+                          tuple(tuple(c.id for c in j.physical) for j in p.judge),
+                          tuple(sorted((k, str(v)) for k, v in p.marks.items()))))
+        return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+class SeatView(Mapping):
+    """The view of one seat, built only when an agent reads it (random agents never do)."""
+
+    def __init__(self, game: Game, player: Player):
+        self._game = game
+        self._player = player
+        self._data: dict[str, Any] | None = None
+
+    def _load(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._game.view(self._player)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())

@@ -1,0 +1,35 @@
+"""Events and the small pieces every part of the runtime shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import BreakLoop, StopEffect
+from .program import Frame
+
+NULLIFIABLE = ("trick", "delayed")
+SCOPES = ("phase", "turn", "round", "game")
+MAX_PLAY_ACTIONS = 60
+UNLIMITED = 10**6
+
+
+class Event:
+    """The data of one timing; handlers read and (for mutable fields) change it."""
+
+    def __init__(self, name: str, **fields: Any):
+        self.name = name
+        self.cancelled = False
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        return f"Event({self.name})"
+
+
+def run_rule(fn, frame: Frame) -> Any:
+    """Run one rule function; `stop` ends it quietly."""
+    try:
+        return fn(frame)
+    except StopEffect:
+        return None
+    except BreakLoop:
+        return None

@@ -1,0 +1,127 @@
+"""HP: damage, recovery, HP loss, dying and death, and judgement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import GameOver
+from .events import Event
+from .model import Card, Player
+from .program import Frame
+
+
+class Health:
+    """Damage, recovery, dying, death and judgement; mixed into Game."""
+
+    # ------------------------------------------------------------ damage, recovery, dying
+    def damage(self, target: Player, amount: int, source: Player | None = None, card: Any = None,
+               nature: str = "normal", chain: bool = False, use: Any = None) -> int:
+        if not target.alive or amount <= 0:
+            return 0
+        ev = Event("damage", source=source, target=target, amount=amount, nature=nature, card=card,
+                   chain=chain, use=use)
+        if source is not None and source.alive:
+            self.emit("causing_damage", ev)
+        if not ev.cancelled:
+            self.emit("taking_damage", ev)
+        if ev.cancelled or ev.amount <= 0:
+            self.emit_log("damage_prevented", target=target.label())
+            return 0
+        target.hp -= ev.amount
+        self.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
+                      source=source.label() if source else None, hp=target.hp,
+                      card=card.label() if card is not None else None, **({"chain": True} if chain else {}))
+        self.emit("damage_done", ev)
+        if target.hp <= 0:
+            self.enter_dying(target, source)
+        if target.alive:
+            self.emit("damaged", ev)
+        self.emit("after_damage", ev)
+        return ev.amount
+
+    def lose_hp(self, p: Player, n: int) -> None:
+        if not p.alive or n <= 0:
+            return
+        p.hp -= n
+        self.emit_log("lose_hp", player=p.label(), n=n, hp=p.hp)
+        self.emit("lost_hp", Event("lost_hp", player=p, amount=n))
+        if p.hp <= 0:
+            self.enter_dying(p, None)
+
+    def recover(self, target: Player, amount: int, source: Player | None = None, card: Any = None) -> int:
+        if not target.alive or amount <= 0:
+            return 0
+        ev = self.emit("recovering", Event("recovering", target=target, amount=amount, source=source, card=card))
+        if ev.cancelled:
+            return 0
+        gained = max(0, min(target.max_hp - target.hp, ev.amount))
+        if gained <= 0:
+            return 0
+        target.hp += gained
+        self.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
+        self.emit("recovered", Event("recovered", target=target, amount=gained, source=source, card=card))
+        return gained
+
+    def enter_dying(self, p: Player, killer: Player | None) -> None:
+        if p.dying or not p.alive:
+            return
+        p.dying = True
+        self.emit_log("dying", player=p.label(), hp=p.hp)
+        ev = self.emit("dying", Event("dying", player=p, source=killer))
+        for q in self.seat_order(self.current):
+            while p.hp <= 0 and q.alive and p.alive:
+                offers = self.context_offers(q, "dying", p)
+                if not offers:
+                    break
+                labels = [o[0] for o in offers] + ["pass"]
+                pick = self.ask(q, "rescue", f"rescue {p.label()}", labels)[0]
+                if pick == len(offers):
+                    break
+                c, use = self.realize_offer(q, offers[pick][1])
+                if c is None:
+                    break
+                self.use_card(q, c, use, [p], "dying", ev)
+            if p.hp > 0 or not p.alive:
+                break
+        p.dying = False
+        if p.hp <= 0 and p.alive:
+            self.kill(p, killer)
+
+    def kill(self, p: Player, killer: Player | None) -> None:
+        self.deaths.append((p, killer, len(self.alive())))
+        p.alive = False
+        p.role_revealed = True
+        self.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
+        self.discard(p.all_cards(), None)
+        p.skills = []
+        self.refresh_skills(p)
+        self.check_wins()
+        self.emit("died", Event("died", victim=p, killer=killer))
+        if self.current is p:
+            pass  # the turn loop notices the current player died
+
+    def check_wins(self) -> None:
+        for roles, cond in self.mode.wins:
+            if cond(Frame(self, {})):
+                raise GameOver(roles, "win")
+
+    # ------------------------------------------------------------ judgement
+    def judge(self, p: Player, reason: Any = None) -> Card:
+        card = self.reveal_top()
+        ev = Event("judging", player=p, card=card, reason=reason)
+        self.emit_log("judge", player=p.label(), card=card.label())
+        self.emit("judging", ev)
+        self.emit("judged", ev)
+        result = ev.card
+        if result.zone == "processing":
+            self.move([result], "discard", None)
+        return result
+
+    def retrial(self, ev: Event, card: Card) -> None:
+        """Replace the card of a pending judgement (the old one is discarded)."""
+        old = ev.card
+        self.move([card], "processing", None)
+        if old.zone == "processing":
+            self.move([old], "discard", None)
+        ev.card = card
+        self.emit_log("retrial", old=old.label(), new=card.label())

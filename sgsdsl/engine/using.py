@@ -1,0 +1,421 @@
+"""Using and answering with cards: the play menu, targets, nullify windows, responses, delayed tricks, equipment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .events import NULLIFIABLE, SCOPES, Event, run_rule
+from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard
+from .program import Frame, SkillRule, UseRule
+
+
+class CardUse:
+    """Card use (使用), response (打出/使用 on request) and the windows around them; mixed into Game."""
+
+    # ------------------------------------------------------------ play options
+    def play_options(self, p: Player) -> list[tuple[str, tuple]]:
+        opts: list[tuple[str, tuple]] = []
+        for card in p.hand:
+            for i, use in enumerate(card.rule.uses):
+                if use.context == "play" and self.can_use(p, card, use):
+                    opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
+                elif use.context == "recast" and self.can_use(p, card, use):
+                    opts.append((f"recast {card.label()}", ("recast", card, use)))
+        for skill in p.skills:
+            for va, probe, use in self.conversion_probes(p, skill, "play"):
+                if self.can_use(p, probe, use):
+                    opts.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
+            for i, act in enumerate(skill.actives):
+                if self._active_ok(p, skill, act, i):
+                    opts.append((f"skill {skill.name}" + (f" ({i})" if i else ""), ("active", skill, act, i)))
+        return opts
+
+    def run_play_option(self, p: Player, option: tuple) -> None:
+        kind = option[0]
+        if kind == "card":
+            _, card, use = option
+            self.use_card_chosen(p, card, use, "play")
+        elif kind == "viewas":
+            _, skill, va, use = option
+            vcard = self.build_viewas(p, skill, va, optional=True)
+            if vcard is not None and self.can_use(p, vcard, use):
+                self.use_card_chosen(p, vcard, use, "play")
+        elif kind == "recast":
+            _, card, use = option
+            self.recast(p, card, use)
+        else:
+            _, skill, act, i = option
+            key = ("skill", skill.ident, i)
+            self._count_use(p, key, act.limit_scope)
+            self.emit_log("skill", player=p.label(), skill=skill.name)
+            run_rule(act.body, Frame(self, {"owner": p, "skill": skill}))
+
+    def _active_ok(self, p: Player, skill: SkillRule, act, i: int) -> bool:
+        frame = Frame(self, {"owner": p, "skill": skill})
+        if act.limit is not None:
+            if self._used(p, ("skill", skill.ident, i), act.limit_scope) >= act.limit(frame):
+                return False
+        return act.condition is None or bool(act.condition(frame))
+
+    def _viewas_sources(self, p: Player, skill: SkillRule, va) -> list[Card]:
+        pool = p.hand if va.source == "hand" else (
+            [p.equips[s] for s in EQUIP_SLOTS if s in p.equips] if va.source == "equip"
+            else p.hand + [p.equips[s] for s in EQUIP_SLOTS if s in p.equips]
+        )
+        if va.filter is None:
+            return list(pool)
+        out = []
+        for c in pool:
+            if va.filter(Frame(self, {"owner": p, "it": c, "skill": skill, "play": self._request_context[2]})):
+                out.append(c)
+        return out
+
+    def build_viewas(self, p: Player, skill: SkillRule, va, optional: bool) -> VirtualCard | None:
+        sources = self._viewas_sources(p, skill, va)
+        if len(sources) < va.count:
+            return None
+        chosen = self.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}")
+        rule = self.program.cards[va.card]
+        return VirtualCard(rule, tuple(chosen), skill.ident)
+
+    # ------------------------------------------------------------ using cards
+    def _used(self, p: Player, key: Any, scope: str | None) -> int:
+        if scope is None:
+            return 0
+        return self.usage[scope].get((p.seat, key), 0)
+
+    @staticmethod
+    def use_key(family: str, context: str) -> tuple:
+        """What a use limit counts: uses of the card family under clauses of the same context (a card used
+        while dying does not count against the play-phase limit of its family)."""
+        return ("card", family) if context == "play" else ("card", family, context)
+
+    def recast(self, p: Player, card, use: UseRule) -> None:
+        """重铸: not a use — the card goes to the discard pile (no card_used, no nullify window, not counted),
+        then the recast clause's block runs (the rules say what recasting gives, e.g. draw 1)."""
+        self.emit_log("recast", player=p.label(), card=card.label())
+        self.move(card.physical, "discard", None)
+        if use.effect is not None:
+            run_rule(use.effect, Frame(self, {"user": p, "card": card, "targets": [], "owner": p, "event": None,
+                                              "target": None, "use": None}))
+
+    def _count_use(self, p: Player, key: Any, scope: str | None) -> None:
+        for s in SCOPES:
+            self.usage[s][(p.seat, key)] = self.usage[s].get((p.seat, key), 0) + 1
+
+    def can_use(self, p: Player, card, use: UseRule, fixed_target: Player | None = None) -> bool:
+        if use.limit is not None:
+            limit = use.limit(Frame(self, {"user": p, "card": card, "owner": p}))
+            if self._used(p, self.use_key(card.family, use.context), use.limit_scope) >= limit:
+                return False
+        if use.target_kind == "none":
+            return True
+        if fixed_target is not None:
+            return self.legal_target(p, card, use, fixed_target)
+        # target filters are pure (the checker forbids actions in conditions), so the first legal one decides
+        cands = (p,) if use.target_kind == "self" else self.seat_order(p)
+        return any(self.legal_target(p, card, use, t) for t in cands)
+
+    def legal_target(self, p: Player, card, use: UseRule, t: Player) -> bool:
+        if not t.alive:
+            return False
+        if use.target_kind == "self" and t is not p:
+            return False
+        if use.other and t is p:
+            return False
+        if card.category == "delayed" and any(j.family == card.family for j in t.judge):
+            return False
+        if use.filter is not None and not use.filter(Frame(self, {"user": p, "card": card, "it": t, "owner": p})):
+            return False
+        return bool(self.value("targetable", p, card, t))
+
+    def legal_targets(self, p: Player, card, use: UseRule) -> list[Player]:
+        cands = [p] if use.target_kind == "self" else self.seat_order(p)
+        return [t for t in cands if self.legal_target(p, card, use, t)]
+
+    def choose_targets(self, p: Player, card, use: UseRule) -> list[Player] | None:
+        legal = self.legal_targets(p, card, use)
+        kind = use.target_kind
+        if kind == "none":
+            return []
+        if kind == "self":
+            return legal[:1] or None
+        if kind == "all":
+            return legal or None
+        if not legal:
+            return None
+        high = use.high + max(0, self.value("extra_targets", p, card))
+        chosen = self.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)), f"targets for {card.name}")
+        return chosen or None
+
+    def use_card_chosen(self, p: Player, card, use: UseRule, context: str, event: Any = None) -> bool:
+        targets = self.choose_targets(p, card, use)
+        if targets is None:
+            return False
+        self.use_card(p, card, use, targets, context, event)
+        return True
+
+    def use_card(self, user: Player, card, use: UseRule, targets: list[Player], context: str, event: Any = None,
+                 nullifiable: bool = True) -> None:
+        """使用: the card leaves its zone, is counted, targets are told, and its effect resolves per target.
+
+        `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
+        physical = card.physical
+        self.move(physical, "processing", None)
+        self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
+        self.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
+                      context=context)
+        self.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
+        if card.category == "delayed":
+            if targets and targets[0].alive:
+                self.place_judge(card, targets[0])
+            else:
+                self.move([c for c in physical if c.zone == "processing"], "discard", None)
+            return
+        if card.category in EQUIP_SLOTS:
+            self.equip(user, card)
+            return
+        records = []
+        for t in targets:
+            rec = UseRecord(user, card, t, targets, context, nullifiable=nullifiable)
+            ev = self.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
+            rec.target = ev.target
+            if not ev.cancelled:
+                records.append(rec)
+        # hooks see the same names as effects; `target` and `use` are none outside a per-target effect
+        base = {"user": user, "card": card, "targets": targets, "owner": user, "event": event, "target": None,
+                "use": None}
+        if "prepare" in card.rule.hooks:
+            run_rule(card.rule.hooks["prepare"], Frame(self, dict(base)))
+        effect = use.effect or card.rule.effect
+        if use.target_kind == "none":
+            rec = UseRecord(user, card, None, targets, context, nullifiable=nullifiable)
+            if not (card.category in NULLIFIABLE and self.nullify_window(card, user, None, rec)):
+                if effect is not None:
+                    run_rule(effect, Frame(self, {**base, "target": None, "use": rec}))
+        for rec in records:
+            t = rec.target
+            if t is None or not t.alive:
+                continue
+            ev = Event("before_effect", user=user, card=card, target=t, use=rec)
+            own_check = card.rule.hooks.get("before_effect")
+            if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
+                run_rule(own_check, Frame(self, {**base, "target": t, "use": rec, "event": ev}))
+            if not ev.cancelled:
+                self.emit("before_effect", ev)
+            if ev.cancelled:
+                self.emit_log("no_effect", card=card.label(), target=t.label())
+                continue
+            if card.category in NULLIFIABLE and self.nullify_window(card, user, t, rec):
+                if "nullified" in card.rule.hooks:
+                    run_rule(card.rule.hooks["nullified"], Frame(self, {**base, "target": t, "use": rec}))
+                continue
+            if effect is not None:
+                run_rule(effect, Frame(self, {**base, "target": t, "use": rec}))
+        if "finish" in card.rule.hooks:
+            run_rule(card.rule.hooks["finish"], Frame(self, dict(base)))
+        left = [c for c in physical if c.zone == "processing"]
+        if left:
+            self.move(left, "discard", None)
+
+    def nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
+        """Before a trick takes effect on a target: anyone may answer with a nullify-context card."""
+        if not rec.nullifiable:
+            return False
+        pending = Event("nullify", card=card, user=user, target=target, use=rec)
+        asked = 0
+        while asked < 40 and not pending.cancelled:
+            asked += 1
+            answered = False
+            for q in self.seat_order(self.current):
+                offers = self.context_offers(q, "nullify", None)
+                if not offers:
+                    continue
+                labels = [o[0] for o in offers] + ["pass"]
+                prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
+                pick = self.ask(q, "nullify", prompt, labels)[0]
+                if pick == len(offers):
+                    continue
+                c, use = self.realize_offer(q, offers[pick][1])
+                if c is None:
+                    continue
+                self.use_card(q, c, use, [], "nullify", pending)
+                answered = True
+                break
+            if not answered:
+                break
+        if pending.cancelled:
+            rec.nullified = True
+            self.emit_log("nullified", card=card.label(), target=target.label() if target else None)
+        return pending.cancelled
+
+    def context_offers(self, p: Player, context: str, fixed_target: Player | None) -> list[tuple[str, tuple]]:
+        """Cards (and conversions) p could use now in a response context such as dying or nullify."""
+        out: list[tuple[str, tuple]] = []
+        for card in p.hand:
+            for use in card.rule.uses:
+                if use.context == context and self.can_use(p, card, use, fixed_target):
+                    out.append((f"use {card.label()}", ("card", card, use)))
+        for skill in p.skills:
+            for va, probe, use in self.conversion_probes(p, skill, context):
+                if self.can_use(p, probe, use, fixed_target):
+                    out.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
+        return out
+
+    def conversion_probes(self, p: Player, skill: SkillRule, context: str, family: str | None = None):
+        """The skill's view-as conversions p could make now for a context, one per matching use clause,
+        each probed with the first cards that fit (its suit and colour come from them)."""
+        for va in skill.view_as:
+            rule = self.program.cards[va.card]
+            if family is not None and rule.family != family:
+                continue
+            uses = [u for u in rule.uses if u.context == context]
+            if not uses:
+                continue
+            sources = self._viewas_sources(p, skill, va)
+            if len(sources) < va.count:
+                continue
+            probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
+            for use in uses:
+                yield va, probe, use
+
+    def realize_offer(self, p: Player, offer: tuple):
+        if offer[0] == "card":
+            return offer[1], offer[2]
+        _, skill, va, use = offer
+        return self.build_viewas(p, skill, va, optional=False), use
+
+    # ------------------------------------------------------------ responding
+    def respond(self, p: Player, family: str, times: int = 1, play: bool = False,
+                against: Any = None, against_user: Player | None = None, use: Any = None) -> bool:
+        """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given.
+
+        When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged)."""
+        for _ in range(max(0, times)):
+            if not p.alive:
+                return False
+            given = self._respond_once(p, family, play, against, against_user)
+            if given is None:
+                return False
+            ev = self.emit("responded", Event("responded", player=p, card=given, family=family, against=against,
+                                              against_user=against_user, negated=False, play=play, use=use))
+            if ev.negated:
+                return False
+        if times > 0:
+            self.emit("answered", Event("answered", player=p, family=family, against=against,
+                                        against_user=against_user, use=use, play=play))
+        return True
+
+    def _respond_offers(self, p: Player, family: str, play: bool,
+                        tried: list[tuple[str, int]]) -> list[tuple[str, tuple]]:
+        options: list[tuple[str, tuple]] = []
+        for card in p.hand:
+            if card.family == family:
+                options.append((f"{'play' if play else 'use'} {card.label()}", ("card", card)))
+        for skill in p.skills:
+            for va in skill.view_as:
+                rule = self.program.cards[va.card]
+                if rule.family == family and len(self._viewas_sources(p, skill, va)) >= va.count:
+                    options.append((f"{skill.name}: as {rule.name}", ("viewas", skill, va)))
+            for i, prov in enumerate(skill.provides):
+                rule = self.program.cards[prov.card]
+                if rule.family != family or (skill.ident, i) in tried:
+                    continue
+                if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
+                    options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))
+        return options
+
+    def _provide_frame(self, p: Player, skill: SkillRule, family: str) -> Frame:
+        ctx = self._request_context
+        return Frame(self, {"owner": p, "skill": skill, "family": family, "against": ctx[0],
+                            "against_user": ctx[1], "play": ctx[2]})
+
+    def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user) -> Any:
+        """One card given in answer. A provide that fails to supply is not offered again for this card."""
+        tried: list[tuple[str, int]] = []
+        saved = self._request_context
+        self._request_context = (against, against_user, play)
+        try:
+            while True:
+                options = self._respond_offers(p, family, play, tried)
+                if not options:
+                    return None
+                labels = [o[0] for o in options] + ["decline"]
+                prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
+                pick = self.ask(p, "respond", prompt, labels)[0]
+                if pick == len(options):
+                    return None
+                opt = options[pick][1]
+                if opt[0] == "card":
+                    card = opt[1]
+                elif opt[0] == "viewas":
+                    card = self.build_viewas(p, opt[1], opt[2], optional=False)
+                else:
+                    _, skill, prov, i = opt
+                    tried.append((skill.ident, i))
+                    frame = self._provide_frame(p, skill, family)
+                    self.emit_log("skill", player=p.label(), skill=skill.name)
+                    run_rule(prov.body, frame)
+                    if frame.supplied is None:
+                        continue
+                    card = frame.supplied
+                    if isinstance(card, VirtualCard) and not card.subcards:
+                        self._count_use(p, ("respond", card.family), None)
+                        self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                        return card
+                if card is None:
+                    return None
+                self.move(card.physical, "processing", None)
+                self._count_use(p, ("respond", card.family), None)
+                self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                left = [c for c in card.physical if c.zone == "processing"]
+                if left:
+                    self.move(left, "discard", None)
+                return card
+        finally:
+            self._request_context = saved
+
+    # ------------------------------------------------------------ delayed tricks & equipment
+    def place_judge(self, card, target: Player) -> None:
+        entry = card  # a converted card keeps its rule in the judge area (e.g. a suit used as a delayed trick)
+        for c in card.physical:
+            self._take_out(c)
+            c.zone, c.holder = "judge", target
+        target.judge.append(entry)
+        self.emit_log("judge_area", card=card.label(), player=target.label())
+
+    def move_judge(self, entry, target: Player) -> None:
+        """Move a judge-area card (e.g. one that passes on) to another player's judge area."""
+        for p in self.players:
+            if entry in p.judge:
+                p.judge.remove(entry)
+        for c in entry.physical:
+            c.zone, c.holder = "judge", target
+        target.judge.append(entry)
+        self.emit_log("judge_area", card=entry.label(), player=target.label())
+
+    def resolve_delayed(self, p: Player, entry) -> None:
+        rec = UseRecord(None, entry, p, [p], "judge")
+        base = {"card": entry, "target": p, "owner": p, "user": None, "use": rec, "targets": [p], "event": None}
+        self.emit_log("delayed", card=entry.label(), player=p.label())
+        if self.nullify_window(entry, None, p, rec):
+            hook = entry.rule.hooks.get("nullified")
+            if hook is not None:
+                run_rule(hook, Frame(self, dict(base)))
+            elif entry in p.judge:
+                self.discard(list(entry.physical), None)
+            return
+        if entry.rule.effect is not None:
+            run_rule(entry.rule.effect, Frame(self, dict(base)))
+
+    def equip(self, p: Player, card) -> None:
+        slot = card.category
+        old = p.equips.get(slot)
+        if old is not None:
+            self.discard([old], p)
+        phys = card.physical[0] if isinstance(card, VirtualCard) else card
+        self._take_out(phys)
+        phys.zone, phys.holder = "equip", p
+        p.equips[slot] = phys
+        self.emit_log("equip", player=p.label(), card=phys.label())
+        self.refresh_skills(p)

@@ -1,0 +1,120 @@
+"""Card movement between zones; every move goes through one method so losing cards is always an event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import EngineError, GameOver
+from .events import Event
+from .model import Card, Player, VirtualCard
+
+
+class Zones:
+    """Zones and card movement; mixed into Game."""
+
+    # ------------------------------------------------------------ card movement
+    def _take_out(self, c: Card) -> tuple[Player | None, str]:
+        zone, holder = c.zone, c.holder
+        if zone == "hand" and holder is not None:
+            holder.hand.remove(c)
+        elif zone == "equip" and holder is not None:
+            for s, e in list(holder.equips.items()):
+                if e is c:
+                    del holder.equips[s]
+        elif zone == "judge" and holder is not None:
+            for entry in list(holder.judge):
+                if c in entry.physical:
+                    holder.judge.remove(entry)
+        elif zone == "draw":
+            self.draw_pile.remove(c)
+        elif zone == "discard":
+            self.discard_pile.remove(c)
+        elif zone == "processing":
+            self.processing.remove(c)
+        return holder, zone
+
+    def move(self, cards: Iterable[Card], zone: str, to: Player | None, top: bool = True) -> None:
+        """Every card move goes through here, so losing cards is always an event."""
+        losses: dict[tuple[int, str], list[Card]] = {}
+        moved = []
+        for c in cards:
+            if isinstance(c, VirtualCard):
+                for sub in c.subcards:
+                    moved.append(sub)
+            else:
+                moved.append(c)
+        for c in moved:
+            holder, old = self._take_out(c)
+            if holder is not None and old in ("hand", "equip"):
+                losses.setdefault((holder.seat, old), []).append(c)
+            c.zone, c.holder = zone, to
+            if zone == "hand":
+                assert to is not None
+                to.hand.append(c)
+            elif zone == "discard":
+                self.discard_pile.append(c)
+            elif zone == "processing":
+                self.processing.append(c)
+            elif zone == "draw":
+                if top:
+                    self.draw_pile.append(c)
+                else:
+                    self.draw_pile.insert(0, c)
+            else:
+                raise EngineError(f"cannot move a card to zone {zone!r}")
+        for (seat, old), lost in sorted(losses.items()):
+            holder = self.players[seat]
+            if old == "equip":
+                self.refresh_skills(holder, keep=[c.rule for c in lost])
+            self.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
+            if old == "equip":
+                self.refresh_skills(holder)
+
+    def _reshuffle(self) -> None:
+        if not self.discard_pile:
+            raise GameOver((), "deck_exhausted")
+        pile = self.discard_pile
+        self.discard_pile = []
+        self.rng.shuffle(pile)
+        for c in pile:
+            c.zone = "draw"
+        self.draw_pile = pile + self.draw_pile
+        self.emit_log("reshuffle", cards=len(pile))
+
+    def draw(self, p: Player, n: int) -> list[Card]:
+        got: list[Card] = []
+        if not p.alive:
+            return got
+        for _ in range(max(0, n)):
+            if not self.draw_pile:
+                self._reshuffle()
+            c = self.draw_pile[-1]
+            got.append(c)
+            self.move([c], "hand", p)
+        if got:
+            self.emit_log("draw", player=p.label(), n=len(got))
+        return got
+
+    def reveal_top(self) -> Card:
+        if not self.draw_pile:
+            self._reshuffle()
+        c = self.draw_pile[-1]
+        self.move([c], "processing", None)
+        return c
+
+    def discard(self, cards: Iterable[Any], by: Player | None) -> None:
+        phys = []
+        for c in cards:
+            phys.extend(c.physical)
+        if phys:
+            self.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
+            self.move(phys, "discard", None)
+
+    def obtain(self, p: Player, cards: Iterable[Any]) -> None:
+        phys = []
+        for c in cards:
+            phys.extend(x for x in c.physical if not (x.zone == "hand" and x.holder is p))
+        if phys:
+            self.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
+            self.move(phys, "hand", p)
