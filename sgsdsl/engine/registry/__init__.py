@@ -1,0 +1,44 @@
+"""The one vocabulary: every timing, action, function, attribute, value and constant .sgs can name.
+
+Declared once here (split by kind over this package's modules). The checker's tables, the interpreter,
+the compiler, the reference docs and the Hypothesis strategies all read it; adding a primitive means
+adding it here and nowhere else. The modules register in a fixed order, so every table's order is stable.
+"""
+
+import importlib
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from .core import (  # noqa: F401 - the public tables
+    ATTRIBUTES,
+    CARD_CATEGORIES,
+    CARD_HOOKS,
+    CONSTANTS,
+    ENGINE_VALUES,
+    LIMIT_SCOPES,
+    MARK_SCOPES,
+    PRIMITIVES,
+    SCOPE_NAMES,
+    SCOPE_PLACES,
+    SKILL_FLAGS,
+    SUIT_NAMES,
+    TIMINGS,
+    USE_CONTEXTS,
+    VIEW_SOURCES,
+    EngineValue,
+    Param,
+    Primitive,
+    Timing,
+    _cards,
+    _g,
+    _need,
+    _params,
+    engine_value,
+    primitive,
+    timing,
+)
+
+# Importing a module registers its vocabulary; this order is the order of every table (and of `sgsdsl vocab`).
+for _module in ("timings", "actions", "setup", "requests", "functions"):
+    importlib.import_module(f"{__name__}.{_module}")
+
+from .functions import event_new  # noqa: E402, F401

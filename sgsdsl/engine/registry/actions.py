@@ -1,0 +1,265 @@
+"""Actions: statements with an effect on the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..events import Event
+from ..model import Card, Player, UseRecord, VirtualCard
+from ..program import Frame
+from .core import (
+    _cards,
+    _marks_of,
+    _need,
+    primitive,
+)
+
+
+# ---------------------------------------------------------------- actions
+@primitive("draw", "action", "player:player, n:int", "cards", "the player draws n cards")
+def _draw(f: Frame, player: Player, n: int) -> list[Card]:
+    return f.game.draw(_need(player, "draw's player"), n)
+
+
+@primitive("damage", "action",
+           "target:player, amount:int, source:player=none, card:card=none, nature:nature=normal, chain:bool=false, "
+           "use:use=none", "int", "deal damage; returns the damage actually dealt")
+def _damage(f, target, amount, source=None, card=None, nature="normal", chain=False, use=None):
+    return f.game.damage(_need(target, "damage's target"), amount, source, card, nature, chain, use)
+
+
+@primitive("recover", "action", "target:player, amount:int, source:player=none, card:card=none", "int")
+def _recover(f, target, amount, source=None, card=None):
+    return f.game.recover(_need(target, "recover's target"), amount, source, card)
+
+
+@primitive("lose_hp", "action", "player:player, n:int")
+def _lose_hp(f, player, n):
+    f.game.lose_hp(_need(player, "lose_hp's player"), n)
+
+
+@primitive("discard", "action", "cards:cards, by:player=none", doc="put cards into the discard pile")
+def _discard(f, cards, by=None):
+    f.game.discard(_cards(cards), by)
+
+
+@primitive("obtain", "action", "player:player, cards:cards", doc="move cards into the player's hand")
+def _obtain(f, player, cards):
+    f.game.obtain(_need(player, "obtain's player"), _cards(cards))
+
+
+@primitive("give", "action", "from_player:player, to:player, cards:cards", doc="hand cards change owner")
+def _give(f, from_player, to, cards):
+    f.game.emit_log("give", by=from_player.label(), to=to.label(), n=len(_cards(cards)))
+    f.game.obtain(_need(to, "give's receiver"), _cards(cards))
+
+
+@primitive("put_on_top", "action", "cards:cards", doc="put cards on top of the draw pile (last one on top)")
+def _put_top(f, cards):
+    f.game.move(_cards(cards), "draw", None, top=True)
+
+
+@primitive("put_on_bottom", "action", "cards:cards", doc="put cards at the bottom of the draw pile")
+def _put_bottom(f, cards):
+    f.game.move(_cards(cards), "draw", None, top=False)
+
+
+@primitive("judge", "action", "player:player, reason:card=none", "card",
+           "reveal the top card as the player's judgement; returns the final judgement card")
+def _judge(f, player, reason=None):
+    return f.game.judge(_need(player, "judge's player"), reason)
+
+
+@primitive("retrial", "action", "event:event, card:card", doc="replace the card of a pending judgement")
+def _retrial(f, event, card):
+    f.game.retrial(event, _need(card, "retrial's card"))
+
+
+@primitive("respond", "action",
+           "player:player, family:family, times:int=1, play:bool=false, against:card=none, against_user:player=none, "
+           "use:use=none", "bool", "ask the player for `times` cards of a family; true when all were given")
+def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None):
+    return f.game.respond(_need(player, "respond's player"), family, times, play, against, against_user, use)
+
+
+@primitive("use_card_on", "action", "user:player, family:family, target:player, event:event=none", "bool",
+           "ask the user to use a card of a family (a hand card or a conversion) on the target; true if used")
+def _use_card_on(f, user, family, target, event=None):
+    g = f.game
+    if user is None or target is None or not user.alive or not target.alive:
+        return False
+    offers: list[tuple[str, tuple]] = []
+    for card in user.hand:
+        if card.family == family:
+            for use in card.rule.uses:
+                if use.context == "play" and g.legal_target(user, card, use, target):
+                    offers.append((f"use {card.label()} on {target.label()}", ("card", card, use)))
+                    break
+    for skill in user.skills:
+        offered: list[Any] = []  # one offer per conversion: its first use clause that can reach the target
+        for va, probe, use in g.conversion_probes(user, skill, "play", family):
+            if not any(v is va for v in offered) and g.legal_target(user, probe, use, target):
+                offers.append((f"{skill.name}: use as {probe.name} on {target.label()}", ("viewas", skill, va, use)))
+                offered.append(va)
+    if not offers:
+        return False
+    pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"])[0]
+    if pick == len(offers):
+        return False
+    card, use = g.realize_offer(user, offers[pick][1])
+    if card is None:
+        return False
+    g.use_card(user, card, use, [target], "play", event)
+    return True
+
+
+def _play_use(rule):
+    for use in rule.uses:
+        if use.context == "play":
+            return use
+    return None
+
+
+@primitive("use_virtual", "action",
+           "user:player, family:family, targets:players=none, nullifiable:bool=true, cards:cards=none", "bool",
+           "the user uses a card of the family made of `cards` (none: of no card). With `targets` each must be "
+           "legal (the use limit is not checked); without, the use must be allowed now and the user "
+           "picks legal targets. `nullifiable: false` opens no nullify window. True if the card was used")
+def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None):
+    g = f.game
+    if user is None or not user.alive:
+        return False
+    rule = _need(g.program.card_by_name(family), f"card {family}")
+    subs = tuple(c for x in _cards(cards) for c in x.physical)
+    skill = f.vars.get("skill")
+    card = VirtualCard(rule, subs, skill.ident if skill is not None else None)
+    use = _play_use(rule)
+    if use is None:
+        return False
+    if targets is not None:
+        chosen = list(targets)
+        if not chosen or not all(g.legal_target(user, card, use, t) for t in chosen):
+            return False
+    else:
+        if not g.can_use(user, card, use):
+            return False
+        chosen = g.choose_targets(user, card, use)
+        if chosen is None:
+            return False
+    g.use_card(user, card, use, chosen, "play", None, nullifiable=bool(nullifiable))
+    return True
+
+
+@primitive("could_use", "function", "user:player, family:family", "bool",
+           "the user could use a card of the family in the play phase now (limits and legal targets)")
+def _could_use(f, user, family):
+    g = f.game
+    rule = g.program.card_by_name(family)
+    if rule is None or user is None or not user.alive:
+        return False
+    probe = VirtualCard(rule, (), None)
+    return any(u.context == "play" and g.can_use(user, probe, u) for u in rule.uses)
+
+
+@primitive("targets_for", "function", "user:player, family:family", "players",
+           "the characters the user could legally use a card of the family on in the play phase (use limit aside), "
+           "in seat order from the user")
+def _targets_for(f, user, family):
+    g = f.game
+    rule = g.program.card_by_name(family)
+    if rule is None or user is None or not user.alive:
+        return []
+    probe = VirtualCard(rule, (), None)
+    use = _play_use(rule)
+    if use is None:
+        return []
+    return g.legal_targets(user, probe, use)
+
+
+@primitive("reveal", "action", "n:int", "cards",
+           "turn the top n cards of the draw pile face up into the processing area; returns them, top first")
+def _reveal(f, n):
+    return [f.game.reveal_top() for _ in range(max(0, int(n)))]
+
+
+@primitive("cancel", "action", "event:event", doc="cancel a cancellable event (prevent, skip, nullify)")
+def _cancel(f, event):
+    _need(event, "cancel's event").cancelled = True
+
+
+@primitive("skip_phase", "action", "player:player, phase:phase", doc="the player skips that phase this turn")
+def _skip_phase(f, player, phase):
+    f.game.set_mark(player, "skip_" + phase, True, "turn")
+    f.game.emit_log("skip", player=player.label(), phase=phase)
+
+
+@primitive("mark", "action", "holder:any, name:str, value:any=1, until:str=forever",
+           doc="set a mark on a player, a use, an event or the game, kept until the end of a phase/turn/round or "
+               "forever (a use's or an event's marks live as long as it does)")
+def _mark(f, holder, name, value=1, until="forever"):
+    target = f.game if holder is None else holder
+    if until not in ("phase", "turn", "round", "forever"):
+        raise RuleError(f"mark lifetime must be phase, turn, round or forever, not {until!r}")
+    if isinstance(target, (UseRecord, Event)):
+        _marks_of(target)[name] = value
+    else:
+        f.game.set_mark(target, name, value, until)
+
+
+@primitive("unmark", "action", "holder:any, name:str", doc="remove a mark")
+def _unmark(f, holder, name):
+    target = f.game if holder is None else holder
+    _marks_of(target).pop(name, None)
+    if hasattr(target, "mark_scopes"):
+        target.mark_scopes.pop(name, None)
+
+
+@primitive("supply", "action", "card:any", doc="inside `provide`: the requested card is supplied (a card or a family)")
+def _supply(f, card):
+    g = f.game
+    if isinstance(card, str):
+        rule = g.program.card_by_name(card)
+        card = VirtualCard(_need(rule, f"card {card}"), (), f.vars.get("skill").ident if f.vars.get("skill") else None)
+    f.supplied = card
+    raise StopEffect()
+
+
+@primitive("show", "action", "player:player, cards:cards",
+           doc="the player shows cards (展示): everyone sees them; they stay where they are")
+def _show(f, player, cards):
+    f.game.emit_log("show", player=_need(player, "show's player").label(), cards=[c.label() for c in _cards(cards)])
+
+
+@primitive("of_suit", "function", "cards:cards, suit:suit", "cards", "those of the cards of a suit")
+def _of_suit(f, cards, suit):
+    return [c for c in _cards(cards) if c.suit == suit]
+
+
+@primitive("set_chained", "action", "player:player, chained:bool", doc="chain (横置) or unchain (重置) a character")
+def _set_chained(f, player, chained):
+    player.chained = bool(chained)
+    f.game.emit_log("chain", player=player.label(), chained=bool(chained))
+
+
+@primitive("move_to_judge", "action", "card:card, player:player", doc="move a judge-area card to a player's judge area")
+def _move_to_judge(f, card, player):
+    f.game.move_judge(card, player)
+
+
+@primitive("end_phase", "action", "", doc="end the current play phase")
+def _end_phase(f):
+    f.game.current = f.game.current  # play loop re-checks; mark ends it
+    f.game.set_mark(f.game.current, "end_play", True, "phase")
+
+
+@primitive("win", "action", "roles:any", doc="end the game; the given roles win")
+def _win(f, roles):
+    from .errors import GameOver
+
+    raise GameOver(tuple(roles) if isinstance(roles, list) else (roles,), "win")
+
+
+@primitive("log", "action", "text:str", doc="write a line into the event log")
+def _log(f, text):
+    f.game.emit_log("note", text=str(text))

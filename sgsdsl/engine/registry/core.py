@@ -1,0 +1,214 @@
+"""Declarations of the vocabulary: what a primitive, timing and engine value is; types, attributes,
+constants and the names bound in each kind of rule body."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..events import UNLIMITED, Event
+from ..model import PHASES, Card, VirtualCard
+from ..program import Frame
+
+
+# ---------------------------------------------------------------- declarations
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: Any = None
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """An action (a statement with an effect on the game) or a function (a pure question)."""
+
+    name: str
+    kind: str  # action | function
+    params: tuple[Param, ...]
+    returns: str
+    impl: Callable[..., Any]
+    doc: str
+    variadic: bool = False
+    # the kinds of rule body (SCOPE_NAMES keys) it may be called from; empty: anywhere. The checker reports a
+    # call elsewhere (SGS-E215), e.g. take_turn outside a mode's turn_order.
+    contexts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Timing:
+    name: str
+    fields: dict[str, str]
+    mutable: frozenset[str]
+    cancellable: bool
+    doc: str
+
+
+@dataclass(frozen=True)
+class EngineValue:
+    """A quantity the engine itself consults; rules may redefine the base and skills modify it."""
+
+    name: str
+    params: tuple[str, ...]
+    param_types: tuple[str, ...]
+    type: str
+    default: Callable[..., Any]
+    doc: str
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+TIMINGS: dict[str, Timing] = {}
+ENGINE_VALUES: dict[str, EngineValue] = {}
+
+
+def _params(sig: str) -> tuple[Param, ...]:
+    out = []
+    for part in filter(None, (s.strip() for s in sig.split(","))):
+        name, _, rest = part.partition(":")
+        typ, eq, default = rest.partition("=")
+        if eq:
+            d = default.strip()
+            value: Any = {"none": None, "true": True, "false": False}.get(d, d)
+            if isinstance(value, str) and value.lstrip("-").isdigit():
+                value = int(value)
+            out.append(Param(name.strip(), typ.strip(), value, False))
+        else:
+            out.append(Param(name.strip(), typ.strip()))
+    return tuple(out)
+
+
+def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = "", variadic: bool = False,
+              contexts: tuple[str, ...] = ()):
+    def deco(fn):
+        PRIMITIVES[name] = Primitive(name, kind, _params(sig), returns, fn, doc or (fn.__doc__ or "").strip(), variadic,
+                                     contexts)
+        return fn
+
+    return deco
+
+
+def timing(name: str, fields: str, mutable: str = "", cancellable: bool = False, doc: str = "") -> None:
+    f = {}
+    for part in filter(None, (s.strip() for s in fields.split(","))):
+        k, _, t = part.partition(":")
+        f[k.strip()] = t.strip()
+    TIMINGS[name] = Timing(name, f, frozenset(filter(None, mutable.split(","))), cancellable, doc)
+
+
+def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc: str) -> None:
+    ps = _params(sig)
+    ENGINE_VALUES[name] = EngineValue(name, tuple(p.name for p in ps), tuple(p.type for p in ps), typ, default, doc)
+
+
+# ---------------------------------------------------------------- types and attributes
+# type name -> attribute -> (type, mutable)
+ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
+    "player": {
+        "hp": ("int", False), "max_hp": ("int", False), "alive": ("bool", False), "dying": ("bool", False),
+        "seat": ("int", False), "kingdom": ("kingdom", False), "gender": ("gender", False),
+        "role": ("role", False), "chained": ("bool", False), "name": ("str", False),
+        "general": ("general", False),
+    },
+    "card": {
+        "suit": ("suit", False), "rank": ("int", False), "color": ("color", False), "name": ("str", False),
+        "family": ("str", False), "category": ("category", False), "nature": ("nature", False),
+        "converted": ("bool", False), "id": ("int", False),
+    },
+    "use": {
+        "user": ("player", False), "target": ("player", False), "card": ("card", False),
+        "targets": ("players", False), "context": ("str", False), "nullified": ("bool", False),
+    },
+    "general": {"name": ("str", False), "hp": ("int", False), "kingdom": ("kingdom", False),
+                "gender": ("gender", False)},
+}
+
+# Names that are values in every program. Kingdoms, genders and roles come from the rules files.
+CONSTANTS: dict[str, tuple[str, Any]] = {
+    "red": ("color", "red"), "black": ("color", "black"),
+    "normal": ("nature", "normal"), "fire": ("nature", "fire"), "thunder": ("nature", "thunder"),
+    "unlimited": ("int", UNLIMITED),
+    "male": ("gender", "male"), "female": ("gender", "female"),
+    "hand": ("zone", "hand"), "equip": ("zone", "equip"), "judge_area": ("zone", "judge"),
+    "basic": ("category", "basic"), "trick": ("category", "trick"), "delayed": ("category", "delayed"),
+    "weapon": ("category", "weapon"), "armor": ("category", "armor"),
+    "defensive_horse": ("category", "defensive_horse"), "offensive_horse": ("category", "offensive_horse"),
+    **{p: ("phase", p) for p in PHASES},
+}
+SUIT_NAMES = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
+for _n, _s in SUIT_NAMES.items():
+    CONSTANTS[_n] = ("suit", _s)
+
+CARD_CATEGORIES = ("basic", "trick", "delayed", "weapon", "armor", "defensive_horse", "offensive_horse")
+# play: from the play-phase menu; dying: on a dying character (target self: only the dying one himself);
+# nullify: in a nullify window; recast (重铸): offered in the play phase, not a use — the card goes to the discard
+# pile (no card_used, no nullify window, not counted) and the clause's block runs (e.g. `draw(user, 1)`)
+USE_CONTEXTS = ("play", "dying", "nullify", "recast")
+# card hooks: `on nullified`, `on prepare` (before the first target), `on finish` (after the last), and
+# `on before_effect` (per target, before the nullify window; `event` is that before_effect event: cancel it
+# and the card has no effect on that target)
+CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
+LIMIT_SCOPES = ("phase", "turn", "round", "game")
+VIEW_SOURCES = ("card", "hand", "equip")
+SKILL_FLAGS = ("locked", "leader")
+MARK_SCOPES = ("phase", "turn", "round", "forever")
+
+# Names bound in each kind of rule body: the checker resolves them, the engine supplies them.
+SCOPE_NAMES: dict[str, dict[str, str]] = {
+    "use_filter": {"user": "player", "card": "card", "it": "player", "owner": "player"},
+    "use_limit": {"user": "player", "card": "card", "owner": "player"},
+    "effect": {"user": "player", "target": "player", "targets": "players", "card": "card", "use": "use",
+               "owner": "player", "event": "event"},
+    "card_hook": {"user": "player", "targets": "players", "card": "card", "owner": "player", "event": "event",
+                  "target": "player", "use": "use"},
+    "trigger": {"owner": "player", "event": "event", "skill": "skill"},
+    "mode_trigger": {"event": "event", "owner": "player"},
+    "rule_trigger": {"event": "event"},
+    "active": {"owner": "player", "skill": "skill"},
+    # play: true while answering a request to play (打出) a card, false when the card is used (使用)
+    "view_filter": {"owner": "player", "it": "card", "skill": "skill", "play": "bool"},
+    "provide": {"owner": "player", "skill": "skill", "family": "str", "against": "card", "against_user": "player",
+                "play": "bool"},
+    "modifier": {"owner": "player", "skill": "skill"},
+    "value": {},
+    "setup": {},
+    "win": {},
+    "option": {},
+    # a mode's `turn_order { … }`: run once per round instead of the seat-order round; it plays turns with take_turn
+    "turn_order": {},
+    # a mode's `score ROLE… = EXPR [when COND]`: evaluated for every seat when the game is over
+    "score": {"player": "player"},
+}
+# Where each kind of rule body is written, for messages ("take_turn can only be used in a mode's turn_order").
+SCOPE_PLACES: dict[str, str] = {
+    "turn_order": "a mode's `turn_order { … }`",
+    "score": "a mode's `score` lines",
+}
+
+
+# ---------------------------------------------------------------- helpers
+def _cards(x: Any) -> list[Any]:
+    if x is None:
+        return []
+    if isinstance(x, (Card, VirtualCard)):
+        return [x]
+    return list(x)
+
+
+def _need(x: Any, what: str) -> Any:
+    if x is None:
+        raise RuleError(f"{what} is none")
+    return x
+
+
+def _g(f: Frame):
+    return f.game
+
+
+def _marks_of(target: Any) -> dict[str, Any]:
+    """The marks of a holder; an event gets its mark table on first use (events live for one timing chain)."""
+    if isinstance(target, Event):
+        return target.__dict__.setdefault("marks", {})
+    return target.marks

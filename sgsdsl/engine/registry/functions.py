@@ -1,0 +1,254 @@
+"""Functions: pure questions about the game state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..events import Event
+from ..model import SUITS, color_of
+from .core import (
+    USE_CONTEXTS,
+    _marks_of,
+    primitive,
+)
+
+
+# ---------------------------------------------------------------- functions (pure)
+@primitive("players", "function", "", "players", "every living character in seat order from the current player")
+def _players(f):
+    g = f.game
+    return g.seat_order(g.current)
+
+
+@primitive("all_players", "function", "", "players", "every seat, living or dead, in seat order")
+def _all_players(f):
+    return list(f.game.players)
+
+
+@primitive("others", "function", "player:player", "players", "the other living characters, in order after p")
+def _others(f, player):
+    return [q for q in f.game.seat_order(player) if q is not player]
+
+
+@primitive("current", "function", "", "player", "the player whose turn it is")
+def _current(f):
+    return f.game.current
+
+
+@primitive("phase", "function", "", "phase", "the current phase")
+def _phase(f):
+    return f.game.phase
+
+
+@primitive("player_count", "function", "", "int", "how many seats the game has")
+def _player_count(f):
+    return len(f.game.players)
+
+
+@primitive("with_role", "function", "role:role", "players", "every seat (living or dead) with that role")
+def _with_role(f, role):
+    return [p for p in f.game.players if p.role == role]
+
+
+@primitive("alive_with_role", "function", "role:role", "players", "living characters with that role")
+def _alive_with_role(f, role):
+    return [p for p in f.game.players if p.alive and p.role == role]
+
+
+@primitive("next_alive", "function", "player:player", "player", "the next living character after p")
+def _next_alive(f, player):
+    return f.game.next_alive(player)
+
+
+@primitive("count", "function", "items:list", "int", "how many items")
+def _count(f, items):
+    return 0 if items is None else len(items)
+
+
+@primitive("first", "function", "items:list", "item", "the first item, or none")
+def _first(f, items):
+    items = list(items or [])
+    return items[0] if items else None
+
+
+@primitive("hand", "function", "player:player", "cards", "the player's hand cards")
+def _hand(f, player):
+    return list(player.hand)
+
+
+@primitive("equips", "function", "player:player", "cards", "the player's equipment")
+def _equips(f, player):
+    return [player.equips[s] for s in ("weapon", "armor", "defensive_horse", "offensive_horse") if s in player.equips]
+
+
+@primitive("judge_cards", "function", "player:player", "cards", "cards in the player's judge area")
+def _judge_cards(f, player):
+    return list(player.judge)
+
+
+@primitive("cards_of", "function", "player:player", "cards", "hand, equipment and judge-area cards")
+def _cards_of(f, player):
+    return player.all_cards()
+
+
+@primitive("equip_in", "function", "player:player, slot:category", "card", "the equipment in a slot, or none")
+def _equip_in(f, player, slot):
+    return player.equips.get(slot)
+
+
+@primitive("top_cards", "function", "n:int", "cards", "look at the top n cards of the draw pile (top first)")
+def _top_cards(f, n):
+    g = f.game
+    if len(g.draw_pile) < n and g.discard_pile:
+        g._reshuffle()
+    return list(reversed(g.draw_pile[-n:])) if n > 0 else []
+
+
+@primitive("distance", "function", "from_player:player, to:player", "int", "distance between two characters")
+def _distance(f, from_player, to):
+    return f.game.distance(from_player, to)
+
+
+@primitive("attack_range", "function", "player:player", "int", "the player's attack range")
+def _attack_range(f, player):
+    return f.game.value("attack_range", player)
+
+
+@primitive("in_attack_range", "function", "from_player:player, to:player", "bool", "to is within from's attack range")
+def _in_attack_range(f, from_player, to):
+    g = f.game
+    return from_player is not to and g.distance(from_player, to) <= g.value("attack_range", from_player)
+
+
+@primitive("is_wounded", "function", "player:player", "bool", "HP below max HP")
+def _is_wounded(f, player):
+    return player.hp < player.max_hp
+
+
+@primitive("has_mark", "function", "holder:any, name:str", "bool", "the mark is set")
+def _has_mark(f, holder, name):
+    target = f.game if holder is None else holder
+    return name in _marks_of(target)
+
+
+@primitive("mark_value", "function", "holder:any, name:str", "any", "the mark's value, or 0")
+def _mark_value(f, holder, name):
+    target = f.game if holder is None else holder
+    return _marks_of(target).get(name, 0)
+
+
+@primitive("used_count", "function", "player:player, family:family, scope:str=phase", "int",
+           "how many cards of a family the player used or played in this phase/turn")
+def _used_count(f, player, family, scope="phase"):
+    u = f.game.usage[scope]
+    used = sum(u.get((player.seat, f.game.use_key(family, ctx)), 0) for ctx in USE_CONTEXTS)
+    return used + u.get((player.seat, ("respond", family)), 0)
+
+
+@primitive("option", "function", "name:str", "any", "the value of a mode option")
+def _option(f, name):
+    return f.game.options.get(name)
+
+
+@primitive("has_skill", "function", "player:player, skill:str", "bool", "the player has a skill (by id or name)")
+def _has_skill(f, player, skill):
+    return any(s.ident == skill or s.name == skill for s in player.skills)
+
+
+@primitive("suits", "function", "", "list", "the four suits")
+def _suits(f):
+    return list(SUITS)
+
+
+@primitive("color_of_suit", "function", "suit:suit", "color", "red or black")
+def _color_of_suit(f, suit):
+    return color_of(suit)
+
+
+@primitive("min", "function", "a:int, b:int", "int", "the smaller number")
+def _min(f, a, b):
+    return a if a <= b else b
+
+
+@primitive("max", "function", "a:int, b:int", "int", "the larger number")
+def _max(f, a, b):
+    return a if a >= b else b
+
+
+@primitive("filter_family", "function", "cards:cards, family:family", "cards", "cards of a family")
+def _filter_family(f, cards, family):
+    return [c for c in cards if c.family == family]
+
+
+@primitive("minus", "function", "items:list, remove:list", "list", "the items that are not in `remove`, in order")
+def _minus(f, items, remove):
+    gone = list(remove or [])
+    return [x for x in (items or []) if not any(x is y for y in gone)]
+
+
+@primitive("subcards", "function", "card:card", "cards", "the physical cards a (possibly converted) card is made of")
+def _subcards(f, card):
+    return [] if card is None else list(card.physical)
+
+
+@primitive("zone_of", "function", "card:card", "str",
+           "where a card is: draw, discard, processing, hand, equip or judge (a converted card: its first card; "
+           "none when it has no physical card)")
+def _zone_of(f, card):
+    if card is None or not card.physical:
+        return "none"
+    return card.physical[0].zone
+
+
+@primitive("wounded", "function", "players:players", "players", "those of the players whose HP is below max HP")
+def _wounded(f, players):
+    return [p for p in (players or []) if p.hp < p.max_hp]
+
+
+@primitive("having_hand", "function", "players:players", "players", "those of the players with a hand card")
+def _having_hand(f, players):
+    return [p for p in (players or []) if p.hand]
+
+
+@primitive("having_cards", "function", "players:players", "players",
+           "those of the players with a card in hand or equipment")
+def _having_cards(f, players):
+    return [p for p in (players or []) if p.hand or p.equips]
+
+
+@primitive("of_gender", "function", "players:players, gender:gender", "players", "those of the players of a gender")
+def _of_gender(f, players, gender):
+    return [p for p in (players or []) if p.gender == gender]
+
+
+@primitive("of_kingdom", "function", "players:players, kingdom:kingdom", "players",
+           "those of the players of a kingdom")
+def _of_kingdom(f, players, kingdom):
+    return [p for p in (players or []) if p.kingdom == kingdom]
+
+
+@primitive("targetable_among", "function", "user:player, card:card, players:players", "players",
+           "those of the players the user's card may target (the `targetable` value; range and use rules aside)")
+def _targetable_among(f, user, card, players):
+    g = f.game
+    return [p for p in (players or []) if p.alive and g.value("targetable", user, card, p)]
+
+
+@primitive("within_attack_range", "function", "player:player", "players",
+           "the other living characters within the player's attack range, in seat order after it")
+def _within_attack_range(f, player):
+    g = f.game
+    if player is None or not player.alive:
+        return []
+    rng = g.value("attack_range", player)
+    return [q for q in g.seat_order(player) if q is not player and g.distance(player, q) <= rng]
+
+
+@primitive("without", "function", "items:list, item:any", "list", "the list without an item")
+def _without(f, items, item):
+    return [x for x in items if x is not item]
+
+
+def event_new(name: str, **fields: Any) -> Event:
+    return Event(name, **fields)

@@ -1,0 +1,49 @@
+"""Requests: actions that ask a player to choose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from .core import (
+    _need,
+    primitive,
+)
+
+
+# ---------------------------------------------------------------- requests (functions that ask)
+@primitive("confirm", "action", "player:player, prompt:str=\"\"", "bool", "ask yes/no")
+def _confirm(f, player, prompt=""):
+    return f.game.confirm(player, prompt or "confirm?")
+
+
+@primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\"", "item",
+           "the player picks one item (none when optional and declined or nothing to pick)")
+def _choose(f, player, items, optional=False, prompt=""):
+    return f.game.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose")
+
+
+@primitive("choose_many", "action", "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\"", "list",
+           "the player picks between min and max items")
+def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
+    return f.game.choose_many(_need(player, "choose_many's player"), list(items), min, max, prompt or "choose")
+
+
+@primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
+           "pick one card from the owner's hand (unseen), equipment or judge area")
+def _choose_card_from(f, chooser, owner, areas=None, optional=False):
+    zones = areas or ["hand", "equip", "judge"]
+    items: list[Any] = []
+    if "hand" in zones:
+        items += sorted(owner.hand, key=lambda c: c.id) if chooser is not owner else list(owner.hand)
+    if "equip" in zones:
+        items += [owner.equips[s] for s in ("weapon", "armor", "defensive_horse", "offensive_horse")
+                  if s in owner.equips]
+    if "judge" in zones:
+        items += [c for j in owner.judge for c in j.physical]
+    if chooser is not owner and "hand" in zones and owner.hand:
+        # hidden hand: the chooser picks a position, the card behind it is random
+        hidden = list(owner.hand)
+        f.game.rng.shuffle(hidden)
+        items = hidden + items[len(owner.hand):]
+    return f.game.choose_one(chooser, items, optional, f"a card of {owner.label()}")

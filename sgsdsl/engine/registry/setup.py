@@ -1,0 +1,114 @@
+"""Set-up actions, turn order and the end of the game (modes)."""
+
+from __future__ import annotations
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..program import Frame
+from .core import (
+    _need,
+    primitive,
+)
+
+
+# ---------------------------------------------------------------- set-up actions
+@primitive("deal_roles", "action", "", doc="deal the mode's roles for this player count; the leader is revealed")
+def _deal_roles(f):
+    g = f.game
+    n = len(g.players)
+    table = None
+    for count, cond, roles in g.mode.roles:
+        if count == n and (cond is None or cond(Frame(g, {}))):
+            table = roles
+    if table is None:
+        raise RuleError(f"mode {g.mode.name} has no roles for {n} players")
+    roles = list(table)
+    g.rng.shuffle(roles)
+    for p, r in zip(g.players, roles, strict=True):
+        p.role = r
+        if r == g.mode.leader:
+            p.role_revealed = True
+            g.start_seat = p.seat
+    g.emit_log("roles", leader=g.mode.leader, start=g.start_seat)
+
+
+@primitive("take_generals", "action", "generals:any", "list", doc="take named generals out of the pool")
+def _take_generals(f, generals):
+    g = f.game
+    out = []
+    for gen in generals:
+        if gen in g.general_pool:
+            g.general_pool.remove(gen)
+            out.append(gen)
+    return out
+
+
+@primitive("random_generals", "action", "n:int", "list", doc="take n random generals from the pool")
+def _random_generals(f, n):
+    g = f.game
+    out = g.general_pool[:n]
+    del g.general_pool[:n]
+    return out
+
+
+@primitive("return_generals", "action", "generals:any", doc="put generals back into the pool")
+def _return_generals(f, generals):
+    f.game.general_pool.extend(x for x in generals if x is not None)
+
+
+@primitive("set_general", "action", "player:player, general:general", doc="the player becomes this general")
+def _set_general(f, player, general):
+    f.game.set_general(player, general)
+
+
+@primitive("set_max_hp", "action", "player:player, n:int, heal:bool=true", doc="set max HP (and HP, when heal)")
+def _set_max_hp(f, player, n, heal=True):
+    player.max_hp = n
+    if heal:
+        player.hp = n
+    player.hp = min(player.hp, player.max_hp)
+
+
+# ---------------------------------------------------------------- turn order and the end of the game
+@primitive("take_turn", "action", "player:player", "bool",
+           "play one full turn (all phases) for the player; false (nothing happens) when the player is dead. Only "
+           "in a mode's turn_order, which runs once per round instead of the seat-order round; refused inside a turn",
+           contexts=("turn_order",))
+def _take_turn(f, player):
+    g = f.game
+    player = _need(player, "take_turn's player")
+    if g.in_turn:
+        raise RuleError(f"take_turn({player.label()}) was called during {g.current.label()}'s turn: turns are "
+                        "played one after another from a mode's turn_order, never inside a turn")
+    if not player.alive:
+        return False
+    g.take_turn(player)
+    return True
+
+
+@primitive("winners", "function", "", "players",
+           "the seats (living or dead) whose role won, in seat order; empty after a draw", contexts=("score",))
+def _winners(f):
+    g = f.game
+    return [p for p in g.players if p.seat in g.winners_seats]
+
+
+@primitive("is_winner", "function", "player:player", "bool", "the player's role won the game", contexts=("score",))
+def _is_winner(f, player):
+    return player is not None and player.seat in f.game.winners_seats
+
+
+@primitive("kills", "function", "player:player, role:role=none", "int",
+           "how many characters the player has killed so far (only those of the role, when given)")
+def _kills(f, player, role=None):
+    return sum(1 for victim, killer, _ in f.game.deaths
+               if killer is player and player is not None and (role is None or victim.role == role))
+
+
+@primitive("alive_at_death", "function", "player:player", "int",
+           "how many characters were alive when the player died, the player included (2: a final duel); 0 while "
+           "the player lives")
+def _alive_at_death(f, player):
+    for victim, _, alive in f.game.deaths:
+        if victim is player:
+            return alive
+    return 0

@@ -1,0 +1,66 @@
+"""The timings rules can trigger on, and the values the engine itself consults."""
+
+from __future__ import annotations
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from .core import (
+    engine_value,
+    timing,
+)
+
+# ---------------------------------------------------------------- timings
+timing("game_start", "")
+timing("round_start", "round:int")
+timing("turn_start", "player:player")
+timing("turn_end", "player:player")
+timing("before_phase", "player:player, phase:phase", cancellable=True,
+       doc="before a phase begins; cancel it to skip the phase")
+timing("phase_start", "player:player, phase:phase")
+timing("phase_end", "player:player, phase:phase")
+timing("drawing", "player:player, amount:int", mutable="amount", cancellable=True,
+       doc="the draw phase is about to draw `amount` cards; cancel to draw none")
+timing("card_used", "user:player, card:card, targets:players, context:str",
+       doc="a card was used (使用) and its targets chosen")
+timing("targeted", "user:player, card:card, target:player, use:use", mutable="target", cancellable=True,
+       doc="a character became a target of a card; change `target` to redirect it")
+timing("before_effect", "user:player, card:card, target:player, use:use", cancellable=True,
+       doc="a card is about to take effect on a target; cancel: it has no effect on that target")
+timing("responded", "player:player, card:card, family:str, against:card, against_user:player, negated:bool, "
+       "play:bool, use:use", mutable="negated",
+       doc="a card was given in answer to a request; set negated to make the answer not count")
+timing("answered", "player:player, family:str, against:card, against_user:player, use:use, play:bool",
+       doc="a request for cards was answered in full (e.g. the card an attack asked for was given: it was dodged)")
+for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
+    timing(_t, "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
+           mutable="amount,nature", cancellable=_t in ("causing_damage", "taking_damage"),
+           doc={"causing_damage": "damage is about to be dealt (source side)",
+                "taking_damage": "damage is about to be taken (target side)",
+                "damaged": "damage was taken and the target is still alive",
+                "after_damage": "damage has fully resolved, dying included"}[_t])
+timing("damage_done", "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
+       doc="the target has just lost the HP (dead or dying or not); dying is resolved after this timing")
+timing("recovering", "target:player, amount:int, source:player, card:card", mutable="amount", cancellable=True)
+timing("recovered", "target:player, amount:int, source:player, card:card")
+timing("lost_hp", "player:player, amount:int")
+timing("dying", "player:player, source:player")
+timing("died", "victim:player, killer:player")
+timing("judging", "player:player, card:card, reason:card", mutable="card",
+       doc="a judgement card is revealed and may still be replaced")
+timing("judged", "player:player, card:card, reason:card", doc="a judgement took effect")
+timing("lost_cards", "player:player, cards:cards, zone:zone", doc="cards left a hand or equipment area")
+timing("nullify", "card:card, user:player, target:player, use:use", cancellable=True,
+       doc="(the window a nullify-context card answers; cancel() nullifies)")
+
+
+# ---------------------------------------------------------------- engine values
+engine_value("distance", "from:player, to:player", "int", lambda g, a, b: g.seat_distance(a, b),
+             "distance between two characters (min 1)")
+engine_value("attack_range", "player:player", "int",
+             lambda g, p: (p.equips["weapon"].rule.attack_range or 1) if "weapon" in p.equips else 1,
+             "attack range: the weapon's range, else 1")
+engine_value("hand_limit", "player:player", "int", lambda g, p: p.hp, "hand limit in the discard phase")
+engine_value("draw_count", "player:player", "int", lambda g, p: 2, "cards drawn in the draw phase")
+engine_value("targetable", "user:player, card:card, target:player", "bool", lambda g, u, c, t: True,
+             "whether a card may target a character")
+engine_value("extra_targets", "user:player, card:card", "int", lambda g, u, c: 0,
+             "extra targets a card may choose")
