@@ -17,10 +17,10 @@ from typing import Any
 
 from ..engine import registry as _reg
 from ..engine import runtime as _ert
-from ..engine.errors import BreakLoop, EngineError, GameOver, RuleError, StopEffect
+from ..engine.errors import BreakLoop, EngineError, GameAborted, GameOver, RuleError, StopEffect
 
 # Control flow that passes through generated code untouched.
-FLOW = (GameOver, StopEffect, BreakLoop)
+FLOW = (GameOver, GameAborted, StopEffect, BreakLoop)
 _COMMENT = re.compile(r"^# (.+):(\d+)$")
 MARK = "__sgsdsl_generated__"
 

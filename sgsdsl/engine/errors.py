@@ -35,3 +35,7 @@ class StopEffect(Exception):  # noqa: N818 - control flow
 
 class BreakLoop(Exception):  # noqa: N818 - control flow
     """`break` in a rule: leave the innermost loop."""
+
+
+class GameAborted(Exception):  # noqa: N818 - control flow
+    """An agent stopped the game (a human quit); passes through rules untouched, like GameOver."""

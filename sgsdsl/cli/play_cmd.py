@@ -1,0 +1,61 @@
+"""`sgsdsl play`: play one seat yourself against random agents, in the terminal."""
+
+from __future__ import annotations
+
+import click
+
+from ..engine.agents import RandomAgent
+from ..engine.errors import EngineError
+from ..engine.game import Game
+from ..sim import agent_seed
+from ..terminal import PlayerQuit, TerminalAgent
+from .loading import load_program_or_exit, parse_options
+
+
+@click.command("play")
+@click.argument("rules", nargs=-1)
+@click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
+@click.option("--mode", default="identity", show_default=True)
+@click.option("--players", type=click.IntRange(2, 12), default=5, show_default=True)
+@click.option("--seat", type=click.IntRange(0, 11), default=0, show_default=True, help="the seat you play")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
+def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap) -> None:
+    """Play a game in the terminal: you answer for one seat, random agents for the others."""
+    if seat >= players:
+        raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
+    program = load_program_or_exit(list(rules), rule_names, "compiled")
+    options = parse_options(opts)
+    human = TerminalAgent(_read_line, click.echo)
+    agents = [human if i == seat else RandomAgent(agent_seed(seed, i)) for i in range(players)]
+    try:
+        game = Game(program, mode, players, seed, agents, options, round_cap=round_cap, record=False)
+    except EngineError as err:
+        raise click.UsageError(str(err)) from None
+    try:
+        game.run()
+    except PlayerQuit as why:
+        click.echo(f"game abandoned ({why})")
+        raise SystemExit(1) from None
+    except EngineError as err:
+        click.echo(f"engine error: {err}", err=True)
+        raise SystemExit(1) from None
+    winners, reason = game.result or ((), "unfinished")
+    you = game.players[seat]
+    if winners:
+        verdict = "you win" if you.role in winners else "you lose"
+        click.echo(f"game over: {', '.join(winners)} win ({verdict}; you were {you.role}) after {game.round} rounds")
+    else:
+        click.echo(f"game over: a draw ({reason}) after {game.round - 1} rounds; you were {you.role}")
+
+
+def _read_line(prompt: str) -> str:
+    """One line from the terminal; the end of input (or Ctrl-D/Ctrl-C) reads as EOFError."""
+    try:
+        return click.prompt(prompt, default="", show_default=False, prompt_suffix="")
+    except click.Abort:
+        raise EOFError from None
+
+
+COMMANDS = [play_cmd]

@@ -1,0 +1,80 @@
+"""A human at the terminal as an agent: it sees its seat's view and the offered options, and answers by
+number. Anything that is not a legal answer is refused with a reason and asked again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .engine.agents import Agent, Request
+from .engine.errors import GameAborted
+
+
+class PlayerQuit(GameAborted):
+    """The human at the terminal ended the game (q, or the end of input)."""
+
+
+class TerminalAgent(Agent):
+    name = "human"
+
+    def __init__(self, read: Callable[[str], str], write: Callable[[str], None]):
+        self.read = read
+        self.write = write
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        self.write(render_view(view))
+        self.write(f"\n{request.prompt}  ({_how_many(request)})")
+        for i, label in enumerate(request.options):
+            self.write(f"  [{i}] {label}")
+        while True:
+            try:
+                raw = self.read("your choice (numbers separated by spaces, q to quit): ")
+            except EOFError:
+                raise PlayerQuit("input ended") from None
+            answer, problem = parse_answer(raw, request)
+            if problem is None:
+                return answer
+            self.write(f"  not accepted: {problem}")
+
+
+def _how_many(request: Request) -> str:
+    if request.low == request.high:
+        return f"choose {request.low}"
+    return f"choose {request.low} to {request.high}"
+
+
+def parse_answer(raw: str, request: Request) -> tuple[list[int], str | None]:
+    """The answer as option numbers, or the reason it is not legal for this request."""
+    text = raw.strip()
+    if text.lower() in ("q", "quit", "exit"):
+        raise PlayerQuit("quit")
+    parts = text.replace(",", " ").split()
+    if not all(p.isdigit() for p in parts):
+        return [], "answer with option numbers, e.g. 0 or 1 3"
+    picks = [int(p) for p in parts]
+    if len(set(picks)) != len(picks):
+        return [], "an option is chosen twice"
+    bad = [p for p in picks if p >= len(request.options)]
+    if bad:
+        return [], f"there is no option {bad[0]} (0 to {len(request.options) - 1})"
+    if not request.low <= len(picks) <= request.high:
+        return [], _how_many(request)
+    return sorted(picks), None
+
+
+def render_view(view: Any) -> str:
+    """The seat's view as a few lines: everyone's public state, then its own hand."""
+    lines = ["", "─" * 60]
+    for q in view["players"]:
+        me = "*" if q["seat"] == view["seat"] else " "
+        state = f"{q['hp']}/{q['max_hp']} HP" if q["alive"] else "dead"
+        extra = []
+        if q["equips"]:
+            extra.append("equip " + ", ".join(q["equips"]))
+        if q["judge"]:
+            extra.append("judge " + ", ".join(q["judge"]))
+        lines.append(f"{me} P{q['seat']} {q['general']:<6} {q['role']:<9} {state:<9} {q['hand']} cards "
+                     + ("· " + " · ".join(extra) if extra else ""))
+    lines.append(f"  draw pile {view['draw_pile']} · discard top {', '.join(view['discard_top']) or '—'}")
+    lines.append(f"  your hand ({view['role']}): {', '.join(view['hand']) or '—'}")
+    return "\n".join(lines)
