@@ -10,9 +10,10 @@ import pytest
 from sgsdsl.api import check_paths
 from sgsdsl.engine import registry as reg
 from sgsdsl.lang import ast
-from sgsdsl.lang.checker import assignable, check, comparable, registry_types
+from sgsdsl.lang.checker import check
 from sgsdsl.lang.diagnostics import did_you_mean
 from sgsdsl.lang.parser import parse_text
+from sgsdsl.lang.types import assignable, comparable, registry_types
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "mini.sgs"

@@ -1,0 +1,362 @@
+"""Checking rule bodies: statements and expressions, their names, calls and types (mixed into Checker)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine import registry as reg
+from . import ast
+from .diagnostics import did_you_mean
+from .scope import _Scope
+from .types import _ELEMENT, COLLECTIONS, STRINGY, UNDERSTOOD, _article, _known, assignable, comparable
+
+if TYPE_CHECKING:
+    from .checker import Checker
+
+
+class BodyChecker:
+    """Statements and expressions: resolves names (annotating the AST) and infers types where known."""
+
+    def block(self, b: ast.Block, scope: _Scope) -> None:
+        for s in b.stmts:
+            self.stmt(s, scope)
+
+    def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
+        if isinstance(s, ast.Let):
+            t = self.expr(s.value, scope)
+            scope.names[s.name.text] = t or "any"
+        elif isinstance(s, ast.If):
+            self.expr(s.test, scope)
+            self.block(s.body, scope.child())
+            if s.orelse is not None:
+                self.block(s.orelse, scope.child())
+        elif isinstance(s, ast.For):
+            t = self.expr(s.iterable, scope)
+            if _known(t) is not None and _known(t) not in COLLECTIONS:
+                self.error("SGS-E305", f"'for' walks a list, but this is {_article(_known(t) or '')}",
+                           s.iterable.span)
+            inner = scope.child()
+            inner.in_loop = True
+            inner.names[s.var.text] = _ELEMENT.get(t or "", "any")
+            self.block(s.body, inner)
+        elif isinstance(s, ast.While):
+            self.expr(s.test, scope)
+            inner = scope.child()
+            inner.in_loop = True
+            self.block(s.body, inner)
+        elif isinstance(s, ast.Repeat):
+            self.expect(s.count, "int", scope, "'repeat'")
+            inner = scope.child()
+            inner.in_loop = True
+            self.block(s.body, inner)
+        elif isinstance(s, ast.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, ast.CallStmt):
+            self.expr(s.call, scope)
+        elif isinstance(s, ast.Break):
+            if not scope.in_loop:
+                self.error("SGS-E210", "'break' outside a loop", s.span, "use 'stop' to end the whole effect")
+
+    def assign(self, s: ast.Assign, scope: _Scope) -> None:
+        target = s.target
+        obj_type = self.expr(target.obj, scope)
+        value_type = self.expr(s.value, scope)
+        field_name = target.name.text
+        if obj_type and obj_type.startswith("event:"):
+            tm = reg.TIMINGS.get(obj_type[6:])
+            if tm is None:
+                return
+            if field_name not in tm.fields and field_name != "cancelled":
+                self.unknown("SGS-E206", f"field of a {tm.name} event", field_name, target.name.span, tm.fields)
+            elif field_name not in tm.mutable:
+                what = f"the {field_name} of a {tm.name} event cannot be changed"
+                hint = (f"changeable here: {', '.join(sorted(tm.mutable))}" if tm.mutable
+                        else "nothing is changeable here")
+                if field_name == "cancelled":
+                    hint = "use cancel(event)"
+                self.error("SGS-E302", what, target.name.span, hint)
+            else:
+                want = tm.fields[field_name]
+                if s.op != "=" and _known(want) not in (None, "int"):
+                    self.error("SGS-E305", f"'{s.op}' needs a number, but {field_name} is {_article(want)}",
+                               target.name.span)
+                elif not assignable(want, value_type):
+                    self.error("SGS-E301", f"{field_name} is {_article(want)}, not {_article(value_type or '')}",
+                               s.value.span)
+        elif obj_type in reg.ATTRIBUTES:
+            self.error("SGS-E302", f"the {field_name} of a {obj_type} cannot be assigned", target.name.span,
+                       "use an action such as damage, recover or set_max_hp")
+
+    # ------------------------------------------------------------ expressions
+    def expect(self, e: ast.Expr, want: str | None, scope: _Scope, what: str) -> str | None:
+        """Check e and that its type fits `want`."""
+        t = self.expr(e, scope)
+        if want is not None and not assignable(want, t):
+            self.error("SGS-E301", f"{what} needs {_article(want)}, not {_article(_known(t) or '')}", e.span)
+        return t
+
+    def expr(self, e: ast.Expr, scope: _Scope) -> str | None:
+        """Resolve names in e; return its type when known."""
+        if isinstance(e, ast.Lit):
+            return {"int": "int", "str": "str", "bool": "bool", "none": "none", "suit": "suit",
+                    "face": "face"}.get(e.kind)
+        if isinstance(e, ast.Name):
+            return self.name(e, scope)
+        if isinstance(e, ast.Attr):
+            return self.attr(e, scope)
+        if isinstance(e, ast.Call):
+            return self.call(e, scope)
+        if isinstance(e, ast.BinOp):
+            return self.binop(e, scope)
+        if isinstance(e, ast.Unary):
+            t = self.expr(e.operand, scope)
+            if e.op == "-":
+                if _known(t) not in (None, "int"):
+                    self.error("SGS-E305", f"'-' needs a number, not {_article(_known(t) or '')}", e.operand.span)
+                return "int"
+            return "bool"
+        if isinstance(e, ast.IsFamily):
+            t = self.expr(e.operand, scope)
+            if _known(t) is not None and _known(t) != "card":
+                hint = "compare with == instead" if _known(t) in STRINGY else None
+                self.error("SGS-E306", f"'is {e.family.text}' tests a card, but this is {_article(_known(t) or '')}",
+                           e.operand.span, hint)
+            self.card_name(e.family, "card family")
+            return "bool"
+        if isinstance(e, ast.RangeLit):
+            self.expect(e.low, "int", scope, "a range")
+            self.expect(e.high, "int", scope, "a range")
+            return "range"
+        if isinstance(e, ast.ListLit):
+            types = {_known(self.expr(i, scope)) for i in e.items}
+            if types == {"player"}:
+                return "players"
+            if types == {"card"}:
+                return "cards"
+            return "list"
+        if isinstance(e, ast.CondExpr):
+            self.expr(e.test, scope)
+            a = self.expr(e.then, scope)
+            b = self.expr(e.orelse, scope)
+            if a == b:
+                return a
+            return a if b == "none" else b if a == "none" else None
+        return None
+
+    def binop(self, e: ast.BinOp, scope: _Scope) -> str | None:
+        lt = self.expr(e.left, scope)
+        rt = self.expr(e.right, scope)
+        lk, rk = _known(lt), _known(rt)
+        op = e.op
+        if op in ("and", "or"):
+            return "bool"
+        if op in ("==", "!="):
+            if not comparable(lt, rt):
+                hint = None
+                if {lk, rk} == {"card", "family"}:
+                    hint = "test a card's kind with `is`, e.g. card is 杀"
+                elif "color" in (lk, rk) and "suit" in (lk, rk):
+                    hint = "compare a colour with red/black, a suit with ♠ ♥ ♣ ♦"
+                self.error("SGS-E305", f"comparing {_article(lk or '')} with {_article(rk or '')} is never "
+                           f"{'true' if op == '==' else 'false'}", e.span, hint)
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            for side, k in ((e.left, lk), (e.right, rk)):
+                if k not in (None, "int"):
+                    self.error("SGS-E305", f"'{op}' compares numbers, not {_article(k)}", side.span)
+            return "bool"
+        if op == "in":
+            if rk is not None and rk not in COLLECTIONS:
+                self.error("SGS-E305", f"'in' needs a list or range on its right, not {_article(rk)}", e.right.span)
+            elif rk in _ELEMENT and not comparable(lt, _ELEMENT[rk]):
+                self.error("SGS-E305", f"{_article(lk or '')} is never in {_article(rk)}", e.left.span)
+            return "bool"
+        # + - *
+        if lk == "int" and rk == "int":
+            return "int"
+        if op == "+" and lk in COLLECTIONS and rk in COLLECTIONS:
+            return lk if lk == rk else "list"
+        if lk is not None and rk is not None:
+            self.error("SGS-E305", f"'{op}' cannot combine {_article(lk)} and {_article(rk)}", e.span)
+            return None
+        if "int" in (lk, rk):
+            return "int"
+        if op == "+" and (lk in COLLECTIONS or rk in COLLECTIONS):
+            return "list"
+        return None
+
+    def name(self, e: ast.Name, scope: _Scope) -> str | None:
+        n = e.ident
+        t = scope.lookup(n)
+        if t is not None:
+            e.ref = ("local", n)
+            if n == "event" and scope.timing:
+                return "event:" + scope.timing
+            return t
+        if n in scope.options:
+            e.ref = ("option", n)
+            return "any"
+        if n in reg.CONSTANTS:
+            typ, value = reg.CONSTANTS[n]
+            e.ref = ("const", value)
+            return typ
+        if n in self.sym.cards or n in self.sym.card_ids:
+            d = self.sym.cards.get(n) or self.sym.card_ids[n]
+            e.ref = ("card", d.name.text)
+            return "family"
+        if n in self.sym.generals or n in self.sym.general_ids:
+            d = self.sym.generals.get(n) or self.sym.general_ids[n]
+            e.ref = ("general", d.ident.text)
+            return "general"
+        if n in self.sym.roles:
+            e.ref = ("const", n)
+            return "role"
+        if n in self.sym.kingdoms:
+            e.ref = ("const", n)
+            return "kingdom"
+        pool = (scope.all_names() + list(scope.options) + list(reg.CONSTANTS) + list(self.sym.cards)
+                + list(self.sym.generals) + list(self.sym.roles) + list(self.sym.kingdoms))
+        hint = None
+        if n in reg.TIMINGS:
+            hint = f"'{n}' is a timing: write `on {n} {{ … }}` in a skill"
+        elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
+            hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self, n))})"
+        elif n in self.sym.skills:
+            hint = f"'{n}' is a skill; name it as text, e.g. has_skill(owner, \"{n}\")"
+        best = did_you_mean(n, pool)
+        self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
+        return None
+
+    def attr(self, e: ast.Attr, scope: _Scope) -> str | None:
+        t = self.expr(e.obj, scope)
+        field_name = e.name.text
+        if t is None or t in ("any", "item"):
+            return None
+        if t.startswith("event:"):
+            tm = reg.TIMINGS[t[6:]]
+            if field_name == "cancelled":
+                return "bool"
+            if field_name not in tm.fields:
+                fields = ", ".join(tm.fields) or "none"
+                best = did_you_mean(field_name, tm.fields)
+                self.error("SGS-E206", f"a {tm.name} event has no field '{field_name}'", e.name.span,
+                           f"did you mean '{best}'?" if best else f"its fields: {fields}")
+                return None
+            return tm.fields[field_name]
+        if t == "event":
+            return None
+        attrs = reg.ATTRIBUTES.get(t)
+        if attrs is None:
+            if t in UNDERSTOOD or t == "none":
+                self.error("SGS-E207", f"{_article(t)} has no field '{field_name}'", e.name.span)
+            return None
+        if field_name not in attrs:
+            self.unknown("SGS-E207", f"field of a {t}", field_name, e.name.span, attrs)
+            return None
+        return attrs[field_name][0]
+
+    def call(self, e: ast.Call, scope: _Scope) -> str | None:
+        fname = e.func.text
+        arg_types = [self.expr(a, scope) for a in e.args]
+        kw_types = [self.expr(v, scope) for _, v in e.kwargs]
+        if fname in self.sym.values or fname in reg.ENGINE_VALUES:
+            e.ref = "value"
+            if fname in self.sym.values:
+                params = [(p.name.text, p.type.text) for p in self.sym.values[fname].params]
+                typ = self._value_types.get(fname)
+            else:
+                spec = reg.ENGINE_VALUES[fname]
+                params = list(zip(spec.params, spec.param_types, strict=True))
+                typ = spec.type
+            if e.kwargs:
+                self.error("SGS-E204", f"value '{fname}' takes positional arguments only", e.kwargs[0][0].span)
+            if len(e.args) != len(params):
+                self.error("SGS-E204", f"'{fname}' takes {len(params)} arguments "
+                           f"({', '.join(n for n, _ in params)}), got {len(e.args)}", e.func.span)
+            for (pname, ptype), a, at in zip(params, e.args, arg_types, strict=False):
+                self.arg_type(fname, pname, ptype, a, at)
+            return typ
+        prim = reg.PRIMITIVES.get(fname)
+        if prim is not None and prim.contexts and scope.kind not in prim.contexts:
+            places = " or ".join(reg.SCOPE_PLACES.get(k, k) for k in prim.contexts)
+            self.error("SGS-E215", f"'{fname}' can only be used in {places}", e.func.span,
+                       "take_turn plays a whole turn: call it from the mode's turn_order"
+                       if fname == "take_turn" else None)
+        if prim is None:
+            pool = list(reg.PRIMITIVES) + list(self.sym.values) + list(reg.ENGINE_VALUES)
+            hint = None
+            if fname in self.sym.cards or fname in self.sym.generals or fname in scope.all_names():
+                hint = f"'{fname}' is not a function; drop the parentheses"
+            best = did_you_mean(fname, pool)
+            self.error("SGS-E203", f"unknown function '{fname}'", e.func.span,
+                       hint or (f"did you mean '{best}'?" if best else None))
+            return None
+        e.ref = prim.kind
+        if prim.kind == "action" and scope.pure:
+            self.error("SGS-E303", f"'{fname}' changes the game and cannot be used in a condition or value",
+                       e.func.span, "move it into an effect block")
+        required = [p for p in prim.params if p.required]
+        if len(e.args) > len(prim.params) and not prim.variadic:
+            self.error("SGS-E204", f"'{fname}' takes at most {len(prim.params)} arguments, got {len(e.args)}",
+                       e.func.span, _signature(prim))
+        given = {p.name for p in prim.params[: len(e.args)]}
+        by_name = {p.name: p for p in prim.params}
+        for p, a, at in zip(prim.params, e.args, arg_types, strict=False):
+            self.arg_type(fname, p.name, p.type, a, at, prim.kind == "action")
+        for (k, v), vt in zip(e.kwargs, kw_types, strict=True):
+            if k.text not in by_name:
+                self.unknown("SGS-E204", f"argument of '{fname}'", k.text, k.span, by_name)
+                continue
+            if k.text in given:
+                self.error("SGS-E204", f"argument '{k.text}' of '{fname}' is given twice", k.span)
+            given.add(k.text)
+            self.arg_type(fname, k.text, by_name[k.text].type, v, vt, prim.kind == "action")
+        missing = [p.name for p in required if p.name not in given]
+        if missing:
+            self.error("SGS-E204", f"'{fname}' is missing {', '.join(missing)}", e.func.span, _signature(prim))
+        if fname == "cancel" and e.args:
+            et = arg_types[0]
+            if et and et.startswith("event:"):
+                tm = reg.TIMINGS.get(et[6:])
+                if tm is not None and not tm.cancellable:
+                    cancellable = ", ".join(sorted(t.name for t in reg.TIMINGS.values() if t.cancellable))
+                    self.error("SGS-E307", f"a {tm.name} event cannot be cancelled", e.func.span,
+                               f"cancellable timings: {cancellable}")
+        return prim.returns if prim.returns not in ("none", "item") else None
+
+    def arg_type(self, fname: str, pname: str, want: str, arg: ast.Expr, got: str | None,
+                 asks: bool = False) -> None:
+        """Check one argument's type. `asks`: the callee is an action, so a card family it is given is a
+        card some rule asks for or uses (what W404 needs to know)."""
+        if want == "family" and asks:
+            if isinstance(arg, ast.Name) and arg.ref is not None and arg.ref[0] == "card":
+                self._asked.add(arg.ref[1])
+            elif not (isinstance(arg, ast.Lit) and arg.kind == "none"):
+                self._dynamic_ask = True
+        if not assignable(want, got):
+            hint = None
+            if want == "player" and _known(got) == "players":
+                hint = "this is a list of players; pick one, e.g. first(…)"
+            elif want == "family" and _known(got) == "card":
+                hint = "pass the card's name, e.g. 杀, or use card.family"
+            self.error("SGS-E301", f"argument '{pname}' of '{fname}' must be {_article(want)}, "
+                       f"not {_article(_known(got) or '')}", arg.span, hint)
+
+
+def _param_names(checker: Checker, n: str) -> list[str]:
+    if n in reg.PRIMITIVES:
+        return [p.name for p in reg.PRIMITIVES[n].params if p.required]
+    if n in checker.sym.values:
+        return [p.name.text for p in checker.sym.values[n].params]
+    if n in reg.ENGINE_VALUES:
+        return list(reg.ENGINE_VALUES[n].params)
+    return []
+
+
+def _counts(ns: list[int]) -> str:
+    return ", ".join(str(n) for n in ns[:6]) + (" …" if len(ns) > 6 else "")
+
+
+def _signature(prim: reg.Primitive) -> str:
+    parts = [p.name if p.required else f"{p.name}: …" for p in prim.params]
+    return f"{prim.name}({', '.join(parts)})"
