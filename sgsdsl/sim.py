@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.agents import RandomAgent
+from .engine.agents import Agent, RandomAgent
 from .engine.errors import EngineError
 from .engine.game import Game
 from .engine.program import Program
@@ -56,21 +56,35 @@ class Summary:
         }
 
 
+AGENT_KINDS = ("random", "heuristic")
+
+
+def make_agents(kinds: tuple[str, ...], players: int, seed: int) -> list[Agent]:
+    """One agent per seat; `kinds` cycles over the seats (("heuristic", "random") alternates them)."""
+    from .ai.heuristic import HeuristicAgent
+
+    out: list[Agent] = []
+    for i in range(players):
+        kind = kinds[i % len(kinds)]
+        out.append(HeuristicAgent(agent_seed(seed, i)) if kind == "heuristic" else RandomAgent(agent_seed(seed, i)))
+    return out
+
+
 def play_one(program: Program, mode: str, players: int, seed: int, options: dict[str, Any] | None = None,
-             record: bool = False, round_cap: int = 60) -> Game:
-    agents = [RandomAgent(agent_seed(seed, i)) for i in range(players)]
-    return Game(program, mode, players, seed, agents, options, round_cap=round_cap, record=record).run()
+             record: bool = False, round_cap: int = 60, agents: tuple[str, ...] = ("random",)) -> Game:
+    seats = make_agents(agents, players, seed)
+    return Game(program, mode, players, seed, seats, options, round_cap=round_cap, record=record).run()
 
 
 def simulate(program: Program, mode: str, players: int, games: int, seed: int,
              options: dict[str, Any] | None = None, round_cap: int = 60,
-             progress: Callable[[int], None] | None = None) -> Summary:
+             progress: Callable[[int], None] | None = None, agents: tuple[str, ...] = ("random",)) -> Summary:
     s = Summary()
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
         try:
-            g = play_one(program, mode, players, game_seed, options, round_cap=round_cap)
+            g = play_one(program, mode, players, game_seed, options, round_cap=round_cap, agents=agents)
         except EngineError as err:
             s.errors.append(f"seed {game_seed}: {err}")
             s.games += 1

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..engine.agents import RandomAgent
 from ..engine.errors import EngineError
 from ..engine.game import Game
-from ..sim import agent_seed
+from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .loading import load_program_or_exit, parse_options
 
@@ -21,14 +20,17 @@ from .loading import load_program_or_exit, parse_options
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
-def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap) -> None:
-    """Play a game in the terminal: you answer for one seat, random agents for the others."""
+@click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
+              help="the agents at the other seats")
+def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents) -> None:
+    """Play a game in the terminal: you answer for one seat, agents for the others."""
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     program = load_program_or_exit(list(rules), rule_names, "compiled")
     options = parse_options(opts)
     human = TerminalAgent(_read_line, click.echo)
-    agents = [human if i == seat else RandomAgent(agent_seed(seed, i)) for i in range(players)]
+    others = make_agents((opponents,), players, seed)
+    agents = [human if i == seat else others[i] for i in range(players)]
     try:
         game = Game(program, mode, players, seed, agents, options, round_cap=round_cap, record=False)
     except EngineError as err:

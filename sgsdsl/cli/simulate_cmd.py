@@ -13,7 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ..engine.errors import EngineError
-from ..sim import play_one, simulate
+from ..sim import AGENT_KINDS, play_one, simulate
 from .loading import load_program_or_exit, parse_options
 
 
@@ -29,25 +29,29 @@ from .loading import load_program_or_exit, parse_options
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="write the first game's event log (JSONL)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-def simulate_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, log_path, as_json) -> None:
+@click.option("--agents", "agent_spec", default="random", show_default=True,
+              help="agent per seat: random, heuristic, or a comma list cycled over the seats (heuristic,random)")
+def simulate_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, log_path, as_json,
+                 agent_spec) -> None:
     """Play GAMES seeded games with random agents and summarise the results."""
     program = load_program_or_exit(list(rules), rule_names, engine)
     options = parse_options(opts)
+    agents = parse_agents(agent_spec)
     console = Console(stderr=True)
     _check_mode(program, mode, players, options)
     if log_path:
-        g = play_one(program, mode, players, seed, options, record=True, round_cap=round_cap)
+        g = play_one(program, mode, players, seed, options, record=True, round_cap=round_cap, agents=agents)
         write_log(g, Path(log_path), {"rules": list(rules), "rule_names": rule_names, "mode": mode,
-                                      "players": players, "seed": seed, "options": options,
+                                      "agents": list(agents), "players": players, "seed": seed, "options": options,
                                       "round_cap": round_cap})
     show_bar = games >= 50 and sys.stderr.isatty()
     if show_bar:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("simulating", total=games)
             summary = simulate(program, mode, players, games, seed, options, round_cap,
-                               progress=lambda n: bar.update(task, completed=n))
+                               progress=lambda n: bar.update(task, completed=n), agents=agents)
     else:
-        summary = simulate(program, mode, players, games, seed, options, round_cap)
+        summary = simulate(program, mode, players, games, seed, options, round_cap, agents=agents)
     if as_json:
         click.echo(json.dumps(summary.as_dict(), ensure_ascii=False, sort_keys=True))
     else:
@@ -55,6 +59,14 @@ def simulate_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap,
     for e in summary.errors[:5]:
         click.echo(f"engine error: {e}", err=True)
     raise SystemExit(1 if summary.errors else 0)
+
+
+def parse_agents(spec: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in spec.split(",") if k.strip())
+    bad = [k for k in kinds if k not in AGENT_KINDS]
+    if not kinds or bad:
+        raise click.UsageError(f"--agents takes {' or '.join(AGENT_KINDS)} (comma separated), not {spec!r}")
+    return kinds
 
 
 def _check_mode(program, mode: str, players: int, options: dict[str, Any]) -> None:

@@ -20,6 +20,12 @@ class Request:
     options: tuple[str, ...]
     low: int = 1
     high: int = 1
+    # hints for agents that reason (never needed to answer legally): the AI tags and category of the card
+    # the request is about, the seat it concerns, and per option the seat it names and its card's tags
+    about: tuple[str, ...] = ()
+    subject: int | None = None
+    option_seats: tuple[int | None, ...] = ()
+    option_tags: tuple[tuple[str, ...], ...] = ()
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -19,8 +19,11 @@ class Decisions:
     """Requests to agents, answers, views, log and hash; mixed into Game."""
 
     # ------------------------------------------------------------ decisions
-    def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1) -> list[int]:
-        req = Request(p.seat, kind, prompt, tuple(labels), low, high)
+    def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
+            about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
+            option_tags: Sequence[tuple[str, ...]] = ()) -> list[int]:
+        req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints_of(about),
+                      subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags))
         agent = self.agents[p.seat]
         h = self.state_hash() if self.record else ""
         answer = agent.decide(req, SeatView(self, p))
@@ -47,14 +50,19 @@ class Decisions:
     def confirm(self, p: Player, prompt: str) -> bool:
         return self.ask(p, "confirm", prompt, ["yes", "no"])[0] == 0
 
-    def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str) -> list[Any]:
+    def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
+                    about: Any = None) -> list[Any]:
         items = list(items)
         if not items or high <= 0:
             return []
         low, high = min(low, len(items)), min(high, len(items))
         if low == len(items) and high == len(items):
             return items
-        picks = self.ask(p, "choose", prompt, [self.item_label(x, p) for x in items], low, high)
+        labels = [self.item_label(x, p) for x in items]
+        seats = [x.seat if isinstance(x, Player) else None for x in items]
+        tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
+                for x, label in zip(items, labels, strict=True)]
+        picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags)
         return [items[i] for i in picks]
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str) -> Any:
@@ -87,6 +95,11 @@ class Decisions:
             ],
             "draw_pile": len(self.draw_pile),
             "discard_top": [c.label() for c in self.discard_pile[-5:]],
+            # public knowledge of the rules: which roles win together, and the roles dealt this game
+            "sides": [list(roles) for roles, _ in self.mode.wins],
+            "roles_in_play": sorted(q.role for q in self.players),
+            # public history: who has damaged whom (seat, seat, amount), oldest first
+            "damage_history": list(self.damage_history),
         }
 
     # ------------------------------------------------------------ log & hash
@@ -105,6 +118,13 @@ class Decisions:
                           tuple(tuple(c.id for c in j.physical) for j in p.judge),
                           tuple(sorted((k, str(v)) for k, v in p.marks.items()))))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def hints_of(card: Any) -> tuple[str, ...]:
+    """A card's AI tags (from its .sgs `tags`) and its category, for agents that reason about options."""
+    if card is None or not hasattr(card, "rule"):
+        return ()
+    return tuple(sorted(card.rule.tags)) + (card.category,)
 
 
 class SeatView(Mapping):

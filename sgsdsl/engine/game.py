@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .agents import Agent
-from .decisions import Decisions, SeatView
+from .decisions import Decisions, SeatView, hints_of
 from .dispatch import Dispatch
 from .errors import EngineError, GameOver, RuleError
 from .events import MAX_PLAY_ACTIONS, NULLIFIABLE, SCOPES, UNLIMITED, Event, run_rule
@@ -72,6 +72,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
         self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
+        self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
         self.decisions = 0
@@ -270,12 +271,23 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
                 return
             options = self.play_options(p)
             labels = [o[0] for o in options] + ["end play phase"]
-            pick = self.ask(p, "play", "choose a card or skill to use", labels)[0]
+            tags = [self.option_hints(o[1]) for o in options] + [("end",)]
+            pick = self.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags)[0]
             if pick == len(options):
                 return
             self.run_play_option(p, options[pick][1])
 
     # ------------------------------------------------------------ general selection (set-up)
+
+    def option_hints(self, option: tuple) -> tuple[str, ...]:
+        """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""
+        kind = option[0]
+        if kind == "card":
+            return hints_of(option[1])
+        if kind == "viewas":
+            rule = self.program.cards[option[2].card]
+            return tuple(sorted(rule.tags)) + (rule.category, "conversion")
+        return (kind,)
     def set_general(self, p: Player, g: GeneralRule | None) -> None:
         p.general = g
         if g is not None:

@@ -28,6 +28,8 @@ class Health:
             self.emit_log("damage_prevented", target=target.label())
             return 0
         target.hp -= ev.amount
+        if source is not None:
+            self.damage_history.append((source.seat, target.seat, ev.amount))
         self.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
                       source=source.label() if source else None, hp=target.hp,
                       card=card.label() if card is not None else None, **({"chain": True} if chain else {}))
@@ -74,7 +76,7 @@ class Health:
                 if not offers:
                     break
                 labels = [o[0] for o in offers] + ["pass"]
-                pick = self.ask(q, "rescue", f"rescue {p.label()}", labels)[0]
+                pick = self.ask(q, "rescue", f"rescue {p.label()}", labels, subject=p)[0]
                 if pick == len(offers):
                     break
                 c, use = self.realize_offer(q, offers[pick][1])

@@ -145,7 +145,8 @@ class CardUse:
         if not legal:
             return None
         high = use.high + max(0, self.value("extra_targets", p, card))
-        chosen = self.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)), f"targets for {card.name}")
+        chosen = self.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)), f"targets for {card.name}",
+                                  about=card)
         return chosen or None
 
     def use_card_chosen(self, p: Player, card, use: UseRule, context: str, event: Any = None) -> bool:
@@ -233,7 +234,7 @@ class CardUse:
                     continue
                 labels = [o[0] for o in offers] + ["pass"]
                 prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
-                pick = self.ask(q, "nullify", prompt, labels)[0]
+                pick = self.ask(q, "nullify", prompt, labels, about=card, subject=target or user)[0]
                 if pick == len(offers):
                     continue
                 c, use = self.realize_offer(q, offers[pick][1])
@@ -342,7 +343,7 @@ class CardUse:
                     return None
                 labels = [o[0] for o in options] + ["decline"]
                 prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
-                pick = self.ask(p, "respond", prompt, labels)[0]
+                pick = self.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
                 if pick == len(options):
                     return None
                 opt = options[pick][1]

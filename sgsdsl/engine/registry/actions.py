@@ -104,7 +104,8 @@ def _use_card_on(f, user, family, target, event=None):
                 offered.append(va)
     if not offers:
         return False
-    pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"])[0]
+    pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"],
+                 subject=target)[0]
     if pick == len(offers):
         return False
     card, use = g.realize_offer(user, offers[pick][1])

@@ -1,0 +1,75 @@
+"""The heuristic agent: legal and deterministic in whole games, and its stance comes from the mode's sides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import STANDARD, program
+from sgsdsl.ai.heuristic import HeuristicAgent
+from sgsdsl.cli import main
+from sgsdsl.engine.agents import Request
+from sgsdsl.engine.game import Game
+from sgsdsl.engine.invariants import CheckingAgent, check_invariants
+
+
+def heuristic_game(players: int, seed: int) -> Game:
+    holder: dict[str, Any] = {}
+    agents = [CheckingAgent(HeuristicAgent(seed * 100 + i), holder) for i in range(players)]
+    game = Game(program(str(STANDARD), "compiled"), "identity", players, seed, agents, record=True)
+    holder["game"] = game
+    game.run()
+    check_invariants(game)
+    return game
+
+
+@pytest.mark.parametrize("players", range(4, 11))
+def test_whole_games_are_legal_and_repeatable(players: int) -> None:
+    a, b = heuristic_game(players, 5), heuristic_game(players, 5)
+    assert a.result is not None and a.result[1] in ("win", "round_cap")
+    assert a.log == b.log
+
+
+def view(me: int, role: str, shown: dict[int, str], roles: list[str], history=()) -> dict[str, Any]:
+    return {"seat": me, "role": role, "hand": [], "sides": [["lord", "loyalist"], ["rebel"], ["renegade"]],
+            "roles_in_play": sorted(roles), "damage_history": list(history),
+            "players": [{"seat": i, "role": shown.get(i, "hidden") if i != me else role, "hp": 4, "max_hp": 4}
+                        for i in range(len(roles))]}
+
+
+def test_stance_from_sides_and_hidden_roles() -> None:
+    agent = HeuristicAgent(1)
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    rebel = agent.stance(view(2, "rebel", {0: "lord"}, roles))
+    assert rebel[0] == -1.0 and rebel[2] == 1.0
+    assert -1.0 < rebel[3] < 1.0  # hidden: one rebel among the three unknown roles
+    six = ["lord", "loyalist", "loyalist", "rebel", "rebel", "renegade"]
+    loyal = agent.stance(view(1, "loyalist", {0: "lord"}, six))
+    assert loyal[0] == 1.0 and loyal[3] == -0.5  # one ally among four hidden roles
+    # evidence: seat 3 hurt the lord, so the loyalist holds it for a foe
+    hurt = agent.stance(view(1, "loyalist", {0: "lord"}, six, history=[(3, 0, 2)]))
+    assert hurt[3] < loyal[3] and hurt[3] == -1.0
+
+
+def test_requests_by_stance() -> None:
+    agent = HeuristicAgent(1)
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    v = view(1, "loyalist", {0: "lord", 2: "rebel"}, roles)
+    rescue_lord = Request(1, "rescue", "rescue P0", ("use 桃", "pass"), subject=0)
+    rescue_rebel = Request(1, "rescue", "rescue P2", ("use 桃", "pass"), subject=2)
+    assert agent.decide(rescue_lord, v) == [0] and agent.decide(rescue_rebel, v) == [1]
+    guard = Request(1, "nullify", "nullify", ("use 无懈可击", "pass"), about=("attack", "trick"), subject=0)
+    spare = Request(1, "nullify", "nullify", ("use 无懈可击", "pass"), about=("attack", "trick"), subject=2)
+    assert agent.decide(guard, v) == [0] and agent.decide(spare, v) == [1]
+    aim = Request(1, "choose", "targets for 杀", ("P0", "P2", "P3"), about=("attack", "basic"),
+                  option_seats=(0, 2, 3))
+    assert agent.decide(aim, v) == [1]
+
+
+def test_cli_agents_option() -> None:
+    run = CliRunner().invoke
+    ok = run(main, ["simulate", "--players", "5", "--games", "3", "--agents", "heuristic,random", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert run(main, ["simulate", "--players", "5", "--agents", "clever"]).exit_code == 2
