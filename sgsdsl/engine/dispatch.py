@@ -80,15 +80,16 @@ class Dispatch:
 
     def value(self, name: str, *args: Any) -> Any:
         rule = self.program.values.get(name)
+        spec = _engine_values().get(name)
         if rule is None and not self._modifier_seats.get(name):
             # the common case: an engine value nobody modifies costs one call
-            return _engine_values()[name].default(self, *args)
+            result = spec.default(self, *args)
+            return result if spec.clamp is None else spec.clamp(self, result, *args)
         if rule is not None:
             frame = Frame(self, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)
             params = rule.params
         else:
-            spec = _engine_values()[name]
             base = spec.default(self, *args)
             params = spec.params
             frame = None
@@ -117,6 +118,8 @@ class Dispatch:
                 result = max(result, rule.lower(frame))
             if rule.upper is not None:
                 result = min(result, rule.upper(frame))
+        if spec is not None and spec.clamp is not None:
+            result = spec.clamp(self, result, *args)
         return result
 
     def seat_distance(self, a: Player, b: Player) -> int:

@@ -222,18 +222,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
             if not p.alive:
                 break
             self.phase = phase
-            if p.marks.get("skip_" + phase):
-                self.emit_log("phase_skipped", player=p.label(), phase=phase)
-                continue
-            ev = self.emit("before_phase", Event("before_phase", player=p, phase=phase))
-            if ev.cancelled:
-                self.emit_log("phase_skipped", player=p.label(), phase=phase)
-                continue
-            self.emit("phase_start", Event("phase_start", player=p, phase=phase))
-            if p.alive:
-                getattr(self, "_phase_" + phase)(p)
-            if p.alive:
-                self.emit("phase_end", Event("phase_end", player=p, phase=phase))
+            self._play_phase(p, phase)
+            # a skipped phase ends too: its counters and phase-length marks never reach the next phase
             self._clear_scope("phase")
         if phases[-1:] != PHASES[-1:]:
             return
@@ -241,6 +231,21 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         if p.alive:
             self.emit("turn_end", Event("turn_end", player=p))
         self._clear_scope("turn")
+
+    def _play_phase(self, p: Player, phase: str) -> None:
+        """One phase of p's turn, unless it is skipped (by a mark or by cancelling before_phase)."""
+        if p.marks.get("skip_" + phase):
+            self.emit_log("phase_skipped", player=p.label(), phase=phase)
+            return
+        ev = self.emit("before_phase", Event("before_phase", player=p, phase=phase))
+        if ev.cancelled:
+            self.emit_log("phase_skipped", player=p.label(), phase=phase)
+            return
+        self.emit("phase_start", Event("phase_start", player=p, phase=phase))
+        if p.alive:
+            getattr(self, "_phase_" + phase)(p)
+        if p.alive:
+            self.emit("phase_end", Event("phase_end", player=p, phase=phase))
 
     def _phase_prepare(self, p: Player) -> None:
         pass

@@ -57,6 +57,9 @@ class EngineValue:
     type: str
     default: Callable[..., Any]
     doc: str
+    # applied last, after modifiers and a rule's own bounds: what the engine promises about the value
+    # (a distance between two characters is never below 1), as clamp(game, result, *args)
+    clamp: Callable[..., Any] | None = None
 
 
 PRIMITIVES: dict[str, Primitive] = {}
@@ -98,9 +101,11 @@ def timing(name: str, fields: str, mutable: str = "", cancellable: bool = False,
     TIMINGS[name] = Timing(name, f, frozenset(filter(None, mutable.split(","))), cancellable, doc)
 
 
-def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc: str) -> None:
+def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc: str,
+                 clamp: Callable[..., Any] | None = None) -> None:
     ps = _params(sig)
-    ENGINE_VALUES[name] = EngineValue(name, tuple(p.name for p in ps), tuple(p.type for p in ps), typ, default, doc)
+    ENGINE_VALUES[name] = EngineValue(name, tuple(p.name for p in ps), tuple(p.type for p in ps), typ, default, doc,
+                                      clamp)
 
 
 # ---------------------------------------------------------------- types and attributes

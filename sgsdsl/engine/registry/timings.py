@@ -54,7 +54,8 @@ timing("nullify", "card:card, user:player, target:player, use:use", cancellable=
 
 # ---------------------------------------------------------------- engine values
 engine_value("distance", "from:player, to:player", "int", lambda g, a, b: g.seat_distance(a, b),
-             "distance between two characters (min 1)")
+             "distance between two characters (min 1; 0 from a character to itself)",
+             clamp=lambda g, d, a, b: 0 if a is b else max(1, d))
 engine_value("attack_range", "player:player", "int",
              lambda g, p: (p.equips["weapon"].rule.attack_range or 1) if "weapon" in p.equips else 1,
              "attack range: the weapon's range, else 1")
