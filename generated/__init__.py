@@ -6,6 +6,6 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '3'
 INDEX = {
-    'sha256:186d96a39d01e52969fb3abffc4ca0b801604a57bdfc348683a2598bb59bcbbd': 'junzheng',
-    'sha256:dbc24e497d0d60ff108d13e24177fdc2988e5b6df22a8462c315343e4e874412': 'standard',
+    'sha256:ed6cd733374840ff00d1d919fc2e3221aeb4c3cd365b3739ef95e1b6d6327810': 'junzheng',
+    'sha256:715e79697f8a5fb30c9d3465f62fb97c9ccfa6d5cc838cedf0131784c98dd6e8': 'standard',
 }

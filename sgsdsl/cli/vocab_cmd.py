@@ -46,6 +46,7 @@ def vocabulary() -> dict[str, Any]:
         "limit_scopes": list(reg.LIMIT_SCOPES),
         "view_sources": list(reg.VIEW_SOURCES),
         "skill_flags": list(reg.SKILL_FLAGS),
+        "ai_hints": dict(reg.AI_HINTS),
     }
 
 
@@ -104,6 +105,8 @@ def render_markdown(v: dict[str, Any]) -> str:
     out += ["", "## Fixed words", ""]
     for key in ("card_categories", "use_contexts", "card_hooks", "limit_scopes", "view_sources", "skill_flags"):
         out.append(f"- {key.replace('_', ' ')}: {', '.join(f'`{w}`' for w in v[key])}")
+    out += ["", "## AI hints (`tags` words agents read)", "", "| word | meaning |", "|---|---|"]
+    out += [f"| `{w}` | {_cell(doc)} |" for w, doc in v["ai_hints"].items()]
     return "\n".join(out) + "\n"
 
 

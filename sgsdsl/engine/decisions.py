@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .agents import Agent, Request
 from .errors import IllegalAnswer
 from .model import Card, Player
-from .program import GeneralRule
+from .program import GeneralRule, SkillRule
 
 if TYPE_CHECKING:
     from .game import Game
@@ -47,8 +47,8 @@ class Decisions:
             if not 0 <= a < len(req.options):
                 raise IllegalAnswer(agent.name, req.describe(), answer, f"option {a} does not exist")
 
-    def confirm(self, p: Player, prompt: str) -> bool:
-        return self.ask(p, "confirm", prompt, ["yes", "no"])[0] == 0
+    def confirm(self, p: Player, prompt: str, about: Any = None) -> bool:
+        return self.ask(p, "confirm", prompt, ["yes", "no"], about=about)[0] == 0
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
                     about: Any = None) -> list[Any]:
@@ -65,8 +65,8 @@ class Decisions:
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags)
         return [items[i] for i in picks]
 
-    def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str) -> Any:
-        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt)
+    def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None) -> Any:
+        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt, about=about)
         return got[0] if got else None
 
     def item_label(self, x: Any, viewer: Player) -> str:
@@ -121,7 +121,10 @@ class Decisions:
 
 
 def hints_of(card: Any) -> tuple[str, ...]:
-    """A card's AI tags (from its .sgs `tags`) and its category, for agents that reason about options."""
+    """A card's AI tags (from its .sgs `tags`) and its category, or a skill's tags and "skill", for agents that
+    reason about options."""
+    if isinstance(card, SkillRule):
+        return tuple(sorted(card.tags)) + ("skill",)
     if card is None or not hasattr(card, "rule"):
         return ()
     return tuple(sorted(card.rule.tags)) + (card.category,)

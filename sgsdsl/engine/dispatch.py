@@ -68,15 +68,23 @@ class Dispatch:
                 frame = Frame(self, {"owner": p, "event": ev, "skill": skill})
                 if trig.condition is not None and not trig.condition(frame):
                     continue
-                if trig.optional and not self.confirm(p, f"use {skill.name}?"):
+                if trig.optional and not self.confirm(p, f"use {skill.name}?", about=skill):
                     continue
-                self.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)
+                self.skill_fired(p, skill, timing)
                 run_rule(trig.body, frame)
         for trig in self.global_triggers.get(timing, ()):
             frame = Frame(self, {"owner": None, "event": ev})
             if trig.condition is None or trig.condition(frame):
                 run_rule(trig.body, frame)
         return ev
+
+    def skill_fired(self, p: Player, skill: SkillRule, timing: str | None = None) -> None:
+        """Count a skill's firing (simulate reports firings per game) and log it."""
+        self.skill_uses[skill.ident] = self.skill_uses.get(skill.ident, 0) + 1
+        if timing is None:
+            self.emit_log("skill", player=p.label(), skill=skill.name)
+        else:
+            self.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)
 
     def value(self, name: str, *args: Any) -> Any:
         rule = self.program.values.get(name)

@@ -76,6 +76,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
         self.decisions = 0
+        self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
@@ -292,6 +293,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         if kind == "viewas":
             rule = self.program.cards[option[2].card]
             return tuple(sorted(rule.tags)) + (rule.category, "conversion")
+        if kind == "skill":
+            return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)
     def set_general(self, p: Player, g: GeneralRule | None) -> None:
         p.general = g

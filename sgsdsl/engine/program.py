@@ -93,6 +93,7 @@ class SkillRule:
     view_as: list[ViewAsRule] = field(default_factory=list)
     provides: list[ProvideRule] = field(default_factory=list)
     modifiers: list[ModifierRule] = field(default_factory=list)
+    tags: frozenset[str] = frozenset()  # AI hints from the .sgs `tags` line, for agents that reason
 
     @property
     def locked(self) -> bool:

@@ -47,7 +47,7 @@ class CardUse:
             _, skill, act, i = option
             key = ("skill", skill.ident, i)
             self._count_use(p, key, act.limit_scope)
-            self.emit_log("skill", player=p.label(), skill=skill.name)
+            self.skill_fired(p, skill)
             run_rule(act.body, Frame(self, {"owner": p, "skill": skill}))
 
     def _active_ok(self, p: Player, skill: SkillRule, act, i: int) -> bool:
@@ -76,6 +76,7 @@ class CardUse:
             return None
         chosen = self.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}")
         rule = self.program.cards[va.card]
+        self.skill_uses[skill.ident] = self.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
         return VirtualCard(rule, tuple(chosen), skill.ident)
 
     # ------------------------------------------------------------ using cards

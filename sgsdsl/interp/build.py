@@ -116,6 +116,7 @@ class StructureBuilder:
                                   self.fn(p.body, own, f"provide{i}_body", "provide"))
                       for i, p in enumerate(s.provides)],
             modifiers=modifiers,
+            tags=frozenset(t.text for t in s.tags),
         )
 
     def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str) -> TriggerRule:

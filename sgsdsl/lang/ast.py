@@ -247,6 +247,7 @@ class SkillDef(Definition):
     view_as: list[ViewAs] = field(default_factory=list)
     provides: list[Provide] = field(default_factory=list)
     modifiers: list[Modifier] = field(default_factory=list)
+    tags: list[Ident] = field(default_factory=list)  # AI hints, as on cards
     owner_kind: str = "top"  # top | general | card (set by the parser)
 
     def has_flag(self, flag: str) -> bool:

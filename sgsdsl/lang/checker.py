@@ -183,6 +183,17 @@ class Checker(BodyChecker):
             self.block(c.effect, _Scope(reg.SCOPE_NAMES["effect"], kind="effect"))
         for s in c.skills:
             self.check_skill(s)
+        self.hint_tags(c.tags)
+
+    def hint_tags(self, tags: list[ast.Ident]) -> None:
+        """Tags are free labels, but one that is a near miss of an AI hint word is almost surely a typo."""
+        for t in tags:
+            if t.text in reg.AI_HINTS:
+                continue
+            best = did_you_mean(t.text, reg.AI_HINTS)
+            if best is not None:
+                self.warn("SGS-W406", f"tag '{t.text}' is not an AI hint word, so agents ignore it", t.span,
+                          f"did you mean '{best}'?")
 
     def limit(self, lim: ast.Limit, scope: _Scope) -> None:
         self.expect(lim.count, "int", scope, "a limit")
@@ -233,6 +244,7 @@ class Checker(BodyChecker):
             self.block(p.body, scope.child())
         for m in s.modifiers:
             self.modifier(m)
+        self.hint_tags(s.tags)
 
     def card_ref(self, ident: ast.Ident) -> ast.CardDef | None:
         d = self.sym.cards.get(ident.text) or self.sym.card_ids.get(ident.text)

@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "SGS-W402": "a leader skill (主公技), but no loaded mode has a leader, so it never activates",
     "SGS-W403": "a condition is literally false, so this never fires",
     "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
+    "SGS-W406": "a tag that looks like a misspelt AI hint (agents read only the exact hint words)",
     "SGS-W405": "a `replace` or `score =` line that never applies (an unconditional line above wins)",
 }
 

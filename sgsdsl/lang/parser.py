@@ -479,6 +479,8 @@ class _ToAst(Transformer):
                 s.provides.append(c)
             elif isinstance(c, ast.Modifier):
                 s.modifiers.append(c)
+            elif isinstance(c, tuple) and c[0] == "tags":
+                s.tags.extend(c[1])
         return s
 
     def trigger(self, meta, children):

@@ -9,6 +9,7 @@ import importlib
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from .core import (  # noqa: F401 - the public tables
+    AI_HINTS,
     ATTRIBUTES,
     CARD_CATEGORIES,
     CARD_HOOKS,

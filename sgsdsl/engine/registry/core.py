@@ -158,6 +158,17 @@ CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
 LIMIT_SCOPES = ("phase", "turn", "round", "game")
 VIEW_SOURCES = ("card", "hand", "equip")
 SKILL_FLAGS = ("locked", "leader")
+# AI hints: the `tags` words on cards and skills that the heuristic agent reads (other words are free labels).
+AI_HINTS: dict[str, str] = {
+    "attack": "hurts the character it is aimed at: aim it at foes",
+    "control": "hampers the character it is aimed at (cards lost, turns skipped): aim it at foes",
+    "heal": "restores HP: for oneself or friends, when wounded",
+    "draw": "gains cards: worth using whenever it is offered",
+    "help": "benefits the characters it names (cards given, HP restored): aim it at friends",
+    "defence": "keeps its holder alive: keep it when discarding",
+    "risk": "costs its user (HP, cards) or may backfire: use sparingly, only when healthy",
+    "passive": "fires by itself and asks nothing worth weighing: always accept",
+}
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 
 # Names bound in each kind of rule body: the checker resolves them, the engine supplies them.

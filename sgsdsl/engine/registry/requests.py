@@ -14,19 +14,27 @@ from .core import (
 # ---------------------------------------------------------------- requests (functions that ask)
 @primitive("confirm", "action", "player:player, prompt:str=\"\"", "bool", "ask yes/no")
 def _confirm(f, player, prompt=""):
-    return f.game.confirm(player, prompt or "confirm?")
+    return f.game.confirm(player, prompt or "confirm?", about=_skill_asking(f, player))
+
+
+def _skill_asking(f, player) -> Any:
+    """The skill whose owner is asked (its AI hints travel with the request); None for anyone else."""
+    skill = f.vars.get("skill")
+    return skill if skill is not None and player is not None and f.vars.get("owner") is player else None
 
 
 @primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\"", "item",
            "the player picks one item (none when optional and declined or nothing to pick)")
 def _choose(f, player, items, optional=False, prompt=""):
-    return f.game.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose")
+    return f.game.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
+                             about=_skill_asking(f, player))
 
 
 @primitive("choose_many", "action", "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\"", "list",
            "the player picks between min and max items")
 def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
-    return f.game.choose_many(_need(player, "choose_many's player"), list(items), min, max, prompt or "choose")
+    return f.game.choose_many(_need(player, "choose_many's player"), list(items), min, max, prompt or "choose",
+                              about=_skill_asking(f, player))
 
 
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
