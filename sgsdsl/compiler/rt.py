@@ -60,6 +60,11 @@ def general(frame: Any, ident: str) -> Any:
     return frame.game.program.generals[ident]
 
 
+def skill(frame: Any, ident: str) -> Any:
+    """A skill named in a rule: the one of the program this game runs (as the interpreter does)."""
+    return frame.game.program.skill_named(ident)
+
+
 @lru_cache(maxsize=64)
 def _source_map(filename: str) -> dict[int, str]:
     """Generated line -> "file.sgs:line", read from the real comment tokens of a generated file."""

@@ -76,7 +76,7 @@ class Decisions:
             return x.label()
         if isinstance(x, Player):
             return x.label()
-        if isinstance(x, GeneralRule):
+        if isinstance(x, (GeneralRule, SkillRule)):
             return x.name
         return str(x)
 
@@ -117,6 +117,8 @@ class Decisions:
                           tuple(c.id for c in p.hand), tuple(sorted((s, c.id) for s, c in p.equips.items())),
                           tuple(tuple(c.id for c in j.physical) for j in p.judge),
                           tuple(sorted((k, str(v)) for k, v in p.marks.items()))))
+            if p.extra_skills or p.lost_skills:  # skills changed during play (absent otherwise: hashes stay)
+                parts.append((tuple(s.ident for s in p.extra_skills), tuple(p.lost_skills)))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 

@@ -17,17 +17,12 @@ class Dispatch:
     def refresh_skills(self, p: Player, keep: Sequence[CardRule] = ()) -> None:
         skills: list[SkillRule] = []
         if p.alive:
-            if p.general is not None:
-                for s in p.general.skills:
-                    if s.leader_only and (self.mode.leader is None or p.role != self.mode.leader):
-                        continue
-                    skills.append(s)
+            skills.extend(self.own_skills(p))
             for slot in EQUIP_SLOTS:
                 if slot in p.equips:
                     skills.extend(p.equips[slot].rule.skills)
             for rule in keep:
                 skills.extend(rule.skills)
-            skills.extend(p.extra_skills)
         p.skills = skills
         trig: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
         mods: dict[str, list] = {}
@@ -55,21 +50,89 @@ class Dispatch:
         for name in trig:
             listening.setdefault(name, set()).add(p.seat)
 
-    def emit(self, timing: str, ev: Event) -> Event:
+    def own_skills(self, p: Player) -> list[SkillRule]:
+        """The character's own skills (not its equipment's): its general's, less those it lost, then those it
+        gained. A leader skill (主公技) counts only while p holds the mode's leader role, gained or not."""
+        out: list[SkillRule] = []
+        leader = self.mode.leader is not None and p.role == self.mode.leader
+        if p.general is not None:
+            out.extend(s for s in p.general.skills if s.ident not in p.lost_skills and (leader or not s.leader_only))
+        for s in p.extra_skills:
+            if (leader or not s.leader_only) and not any(x.ident == s.ident for x in out):
+                out.append(s)
+        return out
+
+    def gain_skill(self, p: Player, skill: SkillRule, until: str = "forever") -> None:
+        """p gains a skill, until the end of the phase, turn or round, or for the rest of the game."""
+        if any(s.ident == skill.ident for s in p.extra_skills):
+            return
+        p.extra_skills.append(skill)
+        if until != "forever":
+            p.extra_scopes[skill.ident] = until
+        self.emit_log("gain_skill", player=p.label(), skill=skill.name)
+        self.refresh_skills(p)
+
+    def lose_skill(self, p: Player, skill: SkillRule) -> None:
+        """p loses a skill, its general's or a gained one, for the rest of the game (until gained again)."""
+        had = any(s.ident == skill.ident for s in self.own_skills(p))
+        p.extra_skills = [s for s in p.extra_skills if s.ident != skill.ident]
+        p.extra_scopes.pop(skill.ident, None)
+        if p.general is not None and any(s.ident == skill.ident for s in p.general.skills) \
+                and skill.ident not in p.lost_skills:
+            p.lost_skills.append(skill.ident)
+        if had:
+            self.emit_log("lose_skill", player=p.label(), skill=skill.name)
+        self.refresh_skills(p)
+
+    def lose_all_skills(self, p: Player) -> None:
+        """p loses every skill it has now (its general's, lord skills and gained ones; equipment keeps working)."""
+        for s in list(self.own_skills(p)) + list(p.extra_skills):
+            self.lose_skill(p, s)
+        if p.general is not None:
+            for s in p.general.skills:  # lord skills it does not hold now are lost too
+                if s.ident not in p.lost_skills:
+                    p.lost_skills.append(s.ident)
+        self.refresh_skills(p)
+
+    def expire_skills(self, scope: str) -> None:
+        """Gained skills whose lifetime ends with this phase, turn or round are lost."""
+        for p in self.players:
+            gone = [s for s in p.extra_skills if p.extra_scopes.get(s.ident) == scope]
+            if not gone:
+                continue
+            p.extra_skills = [s for s in p.extra_skills if s not in gone]
+            for s in gone:
+                p.extra_scopes.pop(s.ident, None)
+                self.emit_log("lose_skill", player=p.label(), skill=s.name)
+            self.refresh_skills(p)
+
+    def emit(self, timing: str, ev: Event, victim: Player | None = None) -> Event:
+        """Run every trigger of a timing: characters' skills in seat order from the current player, then the
+        game's rules and the mode's. `victim`: a character who has just died and whose skills still answer."""
         if not self._trigger_seats.get(timing) and timing not in self.global_triggers:
             return ev  # an event nobody listens to costs next to nothing
-        for p in self.seat_order(self.current):
+        for p in self.seat_order(self.current, include_dead=victim is not None):
+            if not p.alive and p is not victim:
+                continue
             entries = getattr(p, "triggers", {}).get(timing)
             if not entries:
                 continue
             for skill, trig in list(entries):
-                if not p.alive:
+                if not p.alive and p is not victim:
                     break
+                if skill.once_per_game and self.skill_spent(p, skill):
+                    continue
                 frame = Frame(self, {"owner": p, "event": ev, "skill": skill})
+                key = ("trigger", skill.ident, trig.index)
+                if trig.limit is not None and \
+                        self.usage[trig.limit_scope].get((p.seat, key), 0) >= trig.limit(frame):
+                    continue
                 if trig.condition is not None and not trig.condition(frame):
                     continue
                 if trig.optional and not self.confirm(p, f"use {skill.name}?", about=skill):
                     continue
+                if trig.limit is not None:
+                    self.count_skill_use(p, key)
                 self.skill_fired(p, skill, timing)
                 run_rule(trig.body, frame)
         for trig in self.global_triggers.get(timing, ()):
@@ -78,13 +141,28 @@ class Dispatch:
                 run_rule(trig.body, frame)
         return ev
 
+    # ------------------------------------------------------------ skill uses (limits, limited, awakening)
+    def count_skill_use(self, p: Player, key: tuple) -> None:
+        for scope in self.usage:
+            self.usage[scope][(p.seat, key)] = self.usage[scope].get((p.seat, key), 0) + 1
+
     def skill_fired(self, p: Player, skill: SkillRule, timing: str | None = None) -> None:
-        """Count a skill's firing (simulate reports firings per game) and log it."""
+        """Count a skill's firing (simulate reports firings per game; skill_uses() per owner and scope; a limited
+        or awakening skill is spent for the rest of the game) and log it."""
         self.skill_uses[skill.ident] = self.skill_uses.get(skill.ident, 0) + 1
+        self.count_skill_use(p, ("fired", skill.ident))
+        if skill.once_per_game:
+            self.emit_log("awaken" if skill.awakening else "limited", player=p.label(), skill=skill.name)
         if timing is None:
             self.emit_log("skill", player=p.label(), skill=skill.name)
         else:
             self.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)
+
+    def fired_count(self, p: Player, ident: str, scope: str = "game") -> int:
+        return self.usage[scope].get((p.seat, ("fired", ident)), 0)
+
+    def skill_spent(self, p: Player, skill: SkillRule) -> bool:
+        return self.usage["game"].get((p.seat, ("fired", skill.ident)), 0) > 0
 
     def value(self, name: str, *args: Any) -> Any:
         rule = self.program.values.get(name)

@@ -193,6 +193,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
 
     def _clear_scope(self, scope: str) -> None:
         self.usage[scope].clear()
+        self.expire_skills(scope)
         for holder in [*self.players, self]:
             gone = [k for k, s in holder.mark_scopes.items() if s == scope]
             for k in gone:

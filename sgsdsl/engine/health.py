@@ -50,6 +50,17 @@ class Health:
         if p.hp <= 0:
             self.enter_dying(p, None)
 
+    def change_max_hp(self, p: Player, n: int) -> None:
+        """Gain or lose max HP. A loss cuts HP to the new maximum; max HP 0 kills at once (no killer). A gain
+        leaves HP as it is."""
+        if not p.alive or n == 0:
+            return
+        p.max_hp = max(0, p.max_hp + n)
+        p.hp = min(p.hp, p.max_hp)
+        self.emit_log("max_hp", player=p.label(), change=n, max_hp=p.max_hp, hp=p.hp)
+        if p.max_hp == 0:
+            self.kill(p, None)
+
     def recover(self, target: Player, amount: int, source: Player | None = None, card: Any = None) -> int:
         if not target.alive or amount <= 0:
             return 0
@@ -94,6 +105,8 @@ class Health:
         p.alive = False
         p.role_revealed = True
         self.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
+        # the death itself: the victim's cards are still in place and its own skills still answer (断肠, 行殇)
+        self.emit("death", Event("death", victim=p, killer=killer), victim=p)
         self.discard(p.all_cards(), None)
         p.skills = []
         self.refresh_skills(p)

@@ -168,7 +168,9 @@ class Player:
         self.marks: dict[str, Any] = {}
         self.mark_scopes: dict[str, str] = {}
         self.skills: list[SkillRule] = []
-        self.extra_skills: list[SkillRule] = []
+        self.extra_skills: list[SkillRule] = []  # gained during play (gain_skill), in the order gained
+        self.extra_scopes: dict[str, str] = {}  # ident of a gained skill -> phase | turn | round (absent: forever)
+        self.lost_skills: list[str] = []  # idents of the general's skills lost during play (lose_skill, 断肠)
 
     @property
     def name(self) -> str:

@@ -48,6 +48,11 @@ class TriggerRule:
     optional: bool
     body: Fn
     line: str = ""
+    # `on T limit N per SCOPE`: fires at most N times per scope (per owner), counted under the key
+    # ("trigger", skill ident, index)
+    limit: Fn | None = None
+    limit_scope: str | None = None
+    index: int = 0
 
 
 @dataclass
@@ -103,6 +108,24 @@ class SkillRule:
     def leader_only(self) -> bool:
         """Active only while the owner holds the mode's leader role."""
         return "leader" in self.flags
+
+    @property
+    def leader(self) -> bool:
+        return "leader" in self.flags
+
+    @property
+    def limited(self) -> bool:
+        """限定技: any of its members fires once per game."""
+        return "limited" in self.flags
+
+    @property
+    def awakening(self) -> bool:
+        """觉醒技: its triggers fire by themselves (never optional), once per game."""
+        return "awakening" in self.flags
+
+    @property
+    def once_per_game(self) -> bool:
+        return "limited" in self.flags or "awakening" in self.flags
 
 
 @dataclass
@@ -206,6 +229,20 @@ class Program:
             if c.name == name or c.ident == name:
                 return c
         return None
+
+    def skill_named(self, name: str) -> SkillRule | None:
+        """Any skill of the program by id or display name: top-level skills, then the generals' (in id order),
+        then the cards' (a skill a rule names to gain it, copy it or ask about it)."""
+        index = self.__dict__.get("_skill_index")
+        if index is None:
+            index = {}
+            every = [*self.skills.values(), *(s for k in sorted(self.generals) for s in self.generals[k].skills),
+                     *(s for k in sorted(self.cards) for s in self.cards[k].skills)]
+            for s in every:
+                index.setdefault(s.ident, s)
+                index.setdefault(s.name, s)
+            self.__dict__["_skill_index"] = index
+        return index.get(name)
 
 
 EQUIPMENT = ("weapon", "armor", "defensive_horse", "offensive_horse")

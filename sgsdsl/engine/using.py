@@ -51,6 +51,8 @@ class CardUse:
             run_rule(act.body, Frame(self, {"owner": p, "skill": skill}))
 
     def _active_ok(self, p: Player, skill: SkillRule, act, i: int) -> bool:
+        if skill.once_per_game and self.skill_spent(p, skill):
+            return False
         frame = Frame(self, {"owner": p, "skill": skill})
         if act.limit is not None:
             if self._used(p, ("skill", skill.ident, i), act.limit_scope) >= act.limit(frame):
@@ -323,6 +325,8 @@ class CardUse:
                 rule = self.program.cards[prov.card]
                 if rule.family != family or (skill.ident, i) in tried:
                     continue
+                if skill.once_per_game and self.skill_spent(p, skill):
+                    continue
                 if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
                     options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))
         return options
@@ -356,7 +360,7 @@ class CardUse:
                     _, skill, prov, i = opt
                     tried.append((skill.ident, i))
                     frame = self._provide_frame(p, skill, family)
-                    self.emit_log("skill", player=p.label(), skill=skill.name)
+                    self.skill_fired(p, skill)
                     run_rule(prov.body, frame)
                     if frame.supplied is None:
                         continue

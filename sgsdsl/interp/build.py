@@ -107,7 +107,7 @@ class StructureBuilder:
             ident=s.ident.text,
             name=s.name.text,
             flags=frozenset(f.text for f in s.flags),
-            triggers=[self.trigger(t, own, f"trigger{i}", "trigger") for i, t in enumerate(s.triggers)],
+            triggers=[self.trigger(t, own, f"trigger{i}", "trigger", i) for i, t in enumerate(s.triggers)],
             actives=actives,
             view_as=[ViewAsRule(self.card_ident(v.card), v.count, v.source.text,
                                 self.fn(v.where, own, f"view_as{i}_where", "view_filter"))
@@ -119,9 +119,11 @@ class StructureBuilder:
             tags=frozenset(t.text for t in s.tags),
         )
 
-    def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str) -> TriggerRule:
+    def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str, index: int = 0) -> TriggerRule:
         return TriggerRule(t.timing.text, self.fn(t.where, owner, slot + "_where", scope), t.optional,
-                           self.fn(t.body, owner, slot + "_body", scope), f"{t.span.file}:{t.span.line}")
+                           self.fn(t.body, owner, slot + "_body", scope), f"{t.span.file}:{t.span.line}",
+                           self.fn(t.limit.count, owner, slot + "_limit", scope) if t.limit else None,
+                           t.limit.scope.text if t.limit else None, index)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

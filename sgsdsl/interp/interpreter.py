@@ -101,6 +101,8 @@ class Interpreter:
                 return value
             if kind == "general":
                 return self.generals[value]
+            if kind == "skill":
+                return frame.game.program.skill_named(value)
             if kind == "option":
                 return frame.game.options.get(value)
             raise RuleError(f"{_where(e)}: unresolved name '{e.ident}'")

@@ -193,6 +193,7 @@ class Trigger(Node):
     where: Expr | None
     optional: bool
     body: Block
+    limit: Limit | None = None  # `on T limit N per SCOPE …` (skills only)
 
 
 @dataclass

@@ -208,6 +208,9 @@ class BodyChecker:
             d = self.sym.generals.get(n) or self.sym.general_ids[n]
             e.ref = ("general", d.ident.text)
             return "general"
+        if n in self.sym.any_skills:
+            e.ref = ("skill", self.sym.any_skills[n].ident.text)
+            return "skill"
         if n in self.sym.roles:
             e.ref = ("const", n)
             return "role"
@@ -215,14 +218,13 @@ class BodyChecker:
             e.ref = ("const", n)
             return "kingdom"
         pool = (scope.all_names() + list(scope.options) + list(reg.CONSTANTS) + list(self.sym.cards)
-                + list(self.sym.generals) + list(self.sym.roles) + list(self.sym.kingdoms))
+                + list(self.sym.generals) + list(self.sym.roles) + list(self.sym.kingdoms)
+                + [k for k, d in self.sym.any_skills.items() if k == d.name.text])
         hint = None
         if n in reg.TIMINGS:
             hint = f"'{n}' is a timing: write `on {n} {{ … }}` in a skill"
         elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
             hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self, n))})"
-        elif n in self.sym.skills:
-            hint = f"'{n}' is a skill; name it as text, e.g. has_skill(owner, \"{n}\")"
         best = did_you_mean(n, pool)
         self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
         return None
@@ -328,6 +330,9 @@ class BodyChecker:
                  asks: bool = False) -> None:
         """Check one argument's type. `asks`: the callee is an action, so a card family it is given is a
         card some rule asks for or uses (what W404 needs to know)."""
+        if want == "skill" and isinstance(arg, ast.Lit) and arg.kind == "str" and arg.value not in self.sym.any_skills:
+            self.unknown("SGS-E202", "skill", arg.value, arg.span,
+                         [k for k, d in self.sym.any_skills.items() if k == d.name.text])
         if want == "family" and asks:
             if isinstance(arg, ast.Name) and arg.ref is not None and arg.ref[0] == "card":
                 self._asked.add(arg.ref[1])

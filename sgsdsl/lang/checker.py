@@ -101,6 +101,13 @@ class Checker(BodyChecker):
                 self._define(self.sym.rules, r.ident.text, r, "rule", r.ident.span)
                 if r.name.text != r.ident.text:
                     self._define(self.sym.rules, r.name.text, r, "rule", r.name.span)
+        # the order the engine looks skills up in (Program.skill_named): top-level, generals' and cards' by id
+        gens = sorted((g for m in self.modules for g in m.generals), key=lambda g: g.ident.text)
+        cards = sorted((c for m in self.modules for c in m.cards), key=lambda c: c.ident.text)
+        for s in [*(s for m in self.modules for s in m.skills), *(s for g in gens for s in g.skills),
+                  *(s for c in cards for s in c.skills)]:
+            self.sym.any_skills.setdefault(s.ident.text, s)
+            self.sym.any_skills.setdefault(s.name.text, s)
         for d in (x for m in self.modules for x in [*m.cards, *m.generals, *m.skills, *m.modes, *m.rules]):
             self.ascii_id(d)
             for s in getattr(d, "skills", []):
@@ -216,6 +223,7 @@ class Checker(BodyChecker):
         for f in s.flags:
             if f.text not in reg.SKILL_FLAGS:
                 self.unknown("SGS-E208", "skill flag", f.text, f.span, reg.SKILL_FLAGS)
+        self.check_awakening(s)
         for t in s.triggers:
             self.trigger(t, "trigger")
         for a in s.actives:
@@ -245,6 +253,22 @@ class Checker(BodyChecker):
         for m in s.modifiers:
             self.modifier(m)
         self.hint_tags(s.tags)
+
+    def check_awakening(self, s: ast.SkillDef) -> None:
+        """An awakening skill (觉醒技) fires by itself when its condition holds: triggers only, none optional."""
+        if not s.has_flag("awakening"):
+            return
+        others = [*s.actives, *s.view_as, *s.provides]
+        if not s.triggers:
+            self.error("SGS-E230", f"awakening skill '{s.name.text}' has no trigger, so it can never awaken",
+                       s.name.span, "give it `on TIMING where CONDITION { … }` (e.g. on phase_start where …)")
+        for t in s.triggers:
+            if t.optional:
+                self.error("SGS-E230", f"awakening skill '{s.name.text}' fires by itself: its trigger cannot be "
+                           "`optional`", t.span, "drop `optional`; write the condition after `where`")
+        for m in others:
+            self.error("SGS-E230", f"awakening skill '{s.name.text}' can only have triggers (it is not used, it "
+                       "awakens)", m.span, "move this member into another skill, or make it a `limited` skill")
 
     def card_ref(self, ident: ast.Ident) -> ast.CardDef | None:
         d = self.sym.cards.get(ident.text) or self.sym.card_ids.get(ident.text)
@@ -304,6 +328,11 @@ class Checker(BodyChecker):
         scope.timing = t.timing.text if t.timing.text in reg.TIMINGS else None
         if kind == "mode":
             scope.options = self._mode_options
+        if t.limit is not None:
+            if kind != "trigger":
+                self.error("SGS-E231", f"a {kind}'s trigger cannot have a `limit`: a limit counts a skill owner's uses",
+                           t.limit.span, "move the trigger into a skill, or count with mark(…) in its body")
+            self.limit(t.limit, scope.child(pure=True))
         if t.where is not None:
             self.condition(t.where, scope.child(pure=True), f"this '{t.timing.text}' trigger never fires")
         self.block(t.body, scope.child())

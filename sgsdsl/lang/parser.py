@@ -491,6 +491,7 @@ class _ToAst(Transformer):
             where.expr if where else None,
             bool(_toks(children, "OPTIONAL")),
             self.one(children, ast.Block),
+            self.one(children, ast.Limit),
         )
 
     def active(self, meta, children):

@@ -17,6 +17,9 @@ class Symbols:
     generals: dict[str, ast.GeneralDef] = field(default_factory=dict)
     general_ids: dict[str, ast.GeneralDef] = field(default_factory=dict)
     skills: dict[str, ast.SkillDef] = field(default_factory=dict)  # top-level skills by id and name
+    # every skill (top-level, a general's, a card's) by id and name, first definition first: a skill named in
+    # an expression (gain_skill(owner, 观星))
+    any_skills: dict[str, ast.SkillDef] = field(default_factory=dict)
     modes: dict[str, ast.ModeDef] = field(default_factory=dict)
     values: dict[str, ast.ValueDef] = field(default_factory=dict)
     rules: dict[str, ast.RuleDef] = field(default_factory=dict)  # `rule` definitions by id and name

@@ -264,3 +264,39 @@ def _win(f, roles):
 @primitive("log", "action", "text:str", doc="write a line into the event log")
 def _log(f, text):
     f.game.emit_log("note", text=str(text))
+
+
+# ---------------------------------------------------------------- changing skills during play
+def _skill_arg(f, skill):
+    from .functions import skill_rule
+
+    return skill_rule(f, _need(skill, "the skill"))
+
+
+@primitive("gain_skill", "action", "player:player, skill:skill, until:str=forever",
+           doc="the player gains a skill (by name, or a skill value such as an item of skills_of(general)) until "
+               "the end of the phase, turn or round, or forever; a lord skill works only for the leader")
+def _gain_skill(f, player, skill, until="forever"):
+    if until not in ("phase", "turn", "round", "forever"):
+        raise RuleError(f"gain_skill lifetime must be phase, turn, round or forever, not {until!r}")
+    f.game.gain_skill(_need(player, "gain_skill's player"), _skill_arg(f, skill), until)
+
+
+@primitive("lose_skill", "action", "player:player, skill:skill",
+           doc="the player loses a skill (its general's or a gained one) until it gains it again")
+def _lose_skill(f, player, skill):
+    f.game.lose_skill(_need(player, "lose_skill's player"), _skill_arg(f, skill))
+
+
+@primitive("lose_all_skills", "action", "player:player",
+           doc="the player loses every skill of its own for the rest of the game (断肠): its general's, lord and "
+               "gained ones; its equipment still works; skills gained later are had again")
+def _lose_all_skills(f, player):
+    f.game.lose_all_skills(_need(player, "lose_all_skills's player"))
+
+
+@primitive("change_max_hp", "action", "player:player, n:int",
+           doc="the player gains n max HP (HP unchanged), or loses -n: HP is cut to the new maximum and max HP 0 "
+               "kills at once, with no killer (an awakening's cost, 崩坏)")
+def _change_max_hp(f, player, n):
+    f.game.change_max_hp(_need(player, "change_max_hp's player"), int(n))

@@ -128,6 +128,9 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
     },
     "general": {"name": ("str", False), "hp": ("int", False), "kingdom": ("kingdom", False),
                 "gender": ("gender", False)},
+    # a skill: `skill` in a skill's own bodies, a skill's name, an item of skills_of(...)
+    "skill": {"name": ("str", False), "ident": ("str", False), "locked": ("bool", False),
+              "limited": ("bool", False), "awakening": ("bool", False), "leader": ("bool", False)},
 }
 
 # Names that are values in every program. Kingdoms, genders and roles come from the rules files.
@@ -157,7 +160,8 @@ USE_CONTEXTS = ("play", "dying", "nullify", "recast")
 CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
 LIMIT_SCOPES = ("phase", "turn", "round", "game")
 VIEW_SOURCES = ("card", "hand", "equip")
-SKILL_FLAGS = ("locked", "leader")
+# limited (限定技): once per game; awakening (觉醒技): its triggers fire by themselves, once per game
+SKILL_FLAGS = ("locked", "leader", "limited", "awakening")
 # AI hints: the `tags` words on cards and skills that the heuristic agent reads (other words are free labels).
 AI_HINTS: dict[str, str] = {
     "attack": "hurts the character it is aimed at: aim it at foes",

@@ -151,9 +151,10 @@ def _option(f, name):
     return f.game.options.get(name)
 
 
-@primitive("has_skill", "function", "player:player, skill:str", "bool", "the player has a skill (by id or name)")
+@primitive("has_skill", "function", "player:player, skill:skill", "bool", "the player has a skill (by id or name)")
 def _has_skill(f, player, skill):
-    return any(s.ident == skill or s.name == skill for s in player.skills)
+    key = getattr(skill, "ident", skill)
+    return any(s.ident == key or s.name == key for s in player.skills)
 
 
 @primitive("suits", "function", "", "list", "the four suits")
@@ -252,3 +253,44 @@ def _without(f, items, item):
 
 def event_new(name: str, **fields: Any) -> Event:
     return Event(name, **fields)
+
+
+# ---------------------------------------------------------------- skills as values
+def skill_rule(f, skill: Any) -> Any:
+    """A skill argument: the skill itself (`skill`, an item of skills_of) or its id or name."""
+    from ..program import SkillRule
+
+    if isinstance(skill, SkillRule):
+        return skill
+    found = f.game.program.skill_named(str(skill)) if skill is not None else None
+    if found is None:
+        raise RuleError(f"there is no skill {skill!r}")
+    return found
+
+
+@primitive("skill_uses", "function", "player:player, skill:skill, scope:str=game", "int",
+           "how many times the player's skill has fired (a trigger ran, an active was used, a provider ran) in this "
+           "phase, turn, round or game")
+def _skill_uses(f, player, skill, scope="game"):
+    if scope not in ("phase", "turn", "round", "game"):
+        raise RuleError(f"skill_uses scope must be phase, turn, round or game, not {scope!r}")
+    return f.game.fired_count(player, skill_rule(f, skill).ident, scope)
+
+
+@primitive("awakened", "function", "player:player, skill:skill", "bool",
+           "the player's awakening (or limited) skill has fired: it is spent for the rest of the game")
+def _awakened(f, player, skill):
+    return f.game.fired_count(player, skill_rule(f, skill).ident, "game") > 0
+
+
+@primitive("skills_of", "function", "of:any", "list",
+           "the skills of a general (as printed, lord skills included), or a character's own skills now (lost ones "
+           "left out, gained ones in; not its equipment's)")
+def _skills_of(f, of):
+    from ..program import GeneralRule
+
+    if of is None:
+        return []
+    if isinstance(of, GeneralRule):
+        return list(of.skills)
+    return f.game.own_skills(of)

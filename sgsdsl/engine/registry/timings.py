@@ -43,6 +43,9 @@ timing("recovering", "target:player, amount:int, source:player, card:card", muta
 timing("recovered", "target:player, amount:int, source:player, card:card")
 timing("lost_hp", "player:player, amount:int")
 timing("dying", "player:player, source:player")
+timing("death", "victim:player, killer:player",
+       doc="a character has just died: its cards are still where they were and its own skills still answer; "
+           "before its cards are discarded, before the win check and the mode's rewards (at `died`)")
 timing("died", "victim:player, killer:player")
 timing("judging", "player:player, card:card, reason:card", mutable="card",
        doc="a judgement card is revealed and may still be replaced")
