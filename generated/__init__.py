@@ -6,6 +6,9 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '3'
 INDEX = {
-    'sha256:ed6cd733374840ff00d1d919fc2e3221aeb4c3cd365b3739ef95e1b6d6327810': 'junzheng',
-    'sha256:715e79697f8a5fb30c9d3465f62fb97c9ccfa6d5cc838cedf0131784c98dd6e8': 'standard',
+    'sha256:c38d6db91fc2e8774d0e8568f903e5f376ee92fa1dc28627c805223cf5fbe902': 'endgame',
+    'sha256:83e859f29a9131447b281f33b96140cf8f7fe65243d50086607ebce06135c8f5': 'junzheng',
+    'sha256:642ea07596c3d7ea37982f45196c18d25d3c28200a097de92cff5db6baab8318': 'protection',
+    'sha256:16c3cf25755ca9317c78010965918b46a4bce354d719349974e9e2e5f1773cfb': 'seats_by_lot',
+    'sha256:faa77c9e076478508b8ad0d23000336225e46595f502efe9960fa7904ea684ce': 'standard',
 }

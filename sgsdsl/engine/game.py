@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .agents import Agent
+from .carry import Carry
 from .decisions import Decisions, SeatView, hints_of
 from .dispatch import Dispatch
 from .errors import EngineError, GameOver, RuleError
@@ -35,6 +36,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         options: dict[str, Any] | None = None,
         round_cap: int = 60,
         record: bool = True,
+        carry: Carry | None = None,
     ):
         if mode not in program.modes:
             raise EngineError(f"unknown mode {mode!r}; known: {', '.join(sorted(program.modes))}")
@@ -48,6 +50,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
             if k not in self.options:
                 raise EngineError(f"mode {self.mode.name} has no option {k!r}; options: {sorted(self.options)}")
             self.options[k] = v
+        self.carry = carry if carry is not None else Carry()  # a league's memory and next leader
         self.rng = random.Random(seed)
         self.seed = seed
         self.agents = list(agents)
@@ -117,6 +120,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         """Play the game to its end: a win, or a recorded draw at the round cap."""
         try:
             self.emit_log("game_start", players=len(self.players), seed=self.seed, mode=self.mode.ident)
+            if self.carry.memory or self.carry.leader_person is not None:  # what a league game starts from
+                self.emit_log("carried", memory=self.carry.snapshot(), leader_person=self.carry.leader_person)
             if self.mode.setup is not None:
                 run_rule(self.mode.setup, Frame(self, {}))
             for p in self.players:

@@ -152,6 +152,7 @@ class Player:
 
     def __init__(self, seat: int):
         self.seat = seat
+        self.person = seat  # who sits here, for a league (engine/carry.py); seats by lot change it
         self.general: GeneralRule | None = None
         self.hp = 4
         self.max_hp = 4

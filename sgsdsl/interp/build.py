@@ -193,11 +193,23 @@ class StructureBuilder:
                 shared = [skills[_skill_key(self.checked, h.text)] for h in g.has]
                 self.generals[g.ident.text] = GeneralRule(g.ident.text, g.name.text, g.kingdom.text, g.gender.text,
                                                           g.hp, own + shared)
-            for md in m.modes:
-                modes[md.ident.text] = self.mode(md)
             for r in m.rules:
                 rules[r.ident.text] = self.rule(r)
+        defs = {md.ident.text: md for m in mods for md in m.modes}
+        for ident in defs:
+            self.mode_with_bases(ident, defs, modes)
+        modes = {md.ident.text: modes[md.ident.text] for m in mods for md in m.modes}  # definition order
         return Program(cards, dict(self.generals), skills, modes, values, rules=rules)
+
+    def mode_with_bases(self, ident: str, defs: dict[str, ast.ModeDef], done: dict[str, ModeRule]) -> ModeRule:
+        """A mode's rule, its base's members merged in (`extends`; the checker refused unknown bases and
+        cycles). The base's rule objects are shared, not copied, so both back ends build the same thing."""
+        if ident not in done:
+            md = defs[ident]
+            own = self.mode(md)
+            done[ident] = own if md.base is None else extend_mode(self.mode_with_bases(md.base.text, defs, done),
+                                                                  own, md)
+        return done[ident]
 
     def option_default(self, expr: ast.Expr) -> Any:
         """Option defaults are evaluated once, when the program is built (by both back ends alike)."""
@@ -224,6 +236,20 @@ class StructureBuilder:
                               self.fn(sc.condition, own, f"score{i}_when", "score"), f"{sc.span.file}:{sc.span.line}")
                     for i, sc in enumerate(md.scores)],
         )
+
+
+def extend_mode(base: ModeRule, own: ModeRule, md: ast.ModeDef) -> ModeRule:
+    """`mode X extends BASE`: options, roles lines and triggers add to the base's (an option or a roles line
+    of the extension wins); `win`, `score` and `replace` lines of the extension are tried before the base's;
+    `players`, `leader`, `setup` and `turn_order` replace the base's when the extension has them."""
+    return ModeRule(
+        ident=own.ident, name=own.name, players=own.players if md.players is not None else base.players,
+        options={**base.options, **own.options}, roles=base.roles + own.roles,
+        leader=own.leader if md.leader is not None else base.leader,
+        setup=own.setup if md.setup is not None else base.setup,
+        triggers=base.triggers + own.triggers, wins=own.wins + base.wins,
+        turn_order=own.turn_order if md.turn_order is not None else base.turn_order,
+        replacements=own.replacements + base.replacements, scores=own.scores + base.scores)
 
 
 def inline_skill_key(owner: str, skills: list[ast.SkillDef], index: int) -> str:

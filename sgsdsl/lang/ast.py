@@ -333,6 +333,8 @@ class ScoreDecl(Node):
 
 @dataclass
 class ModeDef(Definition):
+    # `mode X x extends BASE { … }`: the base mode's id; its members come first, these are added (docs)
+    base: Ident | None = None
     players: tuple[int, int] | None = None
     players_span: Span | None = None
     options: list[OptionDecl] = field(default_factory=list)

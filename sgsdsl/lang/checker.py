@@ -337,20 +337,39 @@ class Checker(BodyChecker):
             self.condition(t.where, scope.child(pure=True), f"this '{t.timing.text}' trigger never fires")
         self.block(t.body, scope.child())
 
+    def mode_chain(self, m: ast.ModeDef, report: bool = False) -> list[ast.ModeDef]:
+        """The modes `m` is made of, base first and `m` last (`mode x extends y`). An unknown base or a cycle
+        ends the chain (reported, when `report`, at the `extends` name)."""
+        chain = [m]
+        while chain[0].base is not None:
+            base = chain[0].base
+            found = self.sym.modes.get(base.text)
+            if found is None or found in chain:
+                if report and found is None and chain[0] is m:
+                    self.unknown("SGS-E202", "mode", base.text, base.span, self.sym.modes)
+                elif report and found is not None and m.base is not None:
+                    self.error("SGS-E218", f"mode '{m.ident.text}' extends itself (through '{m.base.text}')",
+                               m.base.span, "a mode may extend another mode, never (through others) itself")
+                break
+            chain.insert(0, found)
+        return chain
+
     def check_mode(self, m: ast.ModeDef) -> None:
-        self._mode_options = {o.name.text: "any" for o in m.options}
+        chain = self.mode_chain(m, report=True)
+        self._mode_options = {o.name.text: "any" for md in chain for o in md.options}
         opt_scope = _Scope({}, kind="option", pure=True)
         for o in m.options:
             self.expr(o.default, opt_scope)
-        if m.players is None:
+        players = next((md for md in reversed(chain) if md.players is not None), m)
+        if players.players is None and chain[0].base is None:  # (a broken `extends` is reported above)
             self.error("SGS-E209", f"mode '{m.name.text}' does not say how many players it is for", m.name.span,
                        "add a line such as: players 4..10")
-        elif m.players[0] > m.players[1] or m.players[0] < 2:
+        elif m.players is not None and (m.players[0] > m.players[1] or m.players[0] < 2):
             self.error("SGS-E209", f"player range {m.players[0]}..{m.players[1]} is not valid",
                        m.players_span or m.name.span)
         scope = _Scope(reg.SCOPE_NAMES.get("setup", {}), kind="setup")
         scope.options = self._mode_options
-        counts = set()
+        counts = {r.players for md in chain[:-1] for r in md.roles if r.condition is None}
         for r in m.roles:
             if r.condition is not None:
                 self.expr(r.condition, scope.child(pure=True))
@@ -358,8 +377,9 @@ class Checker(BodyChecker):
                 counts.add(r.players)
             if len(r.roles) != r.players:
                 self.error("SGS-E209", f"roles for {r.players} players list {len(r.roles)} roles", r.span)
-        if m.players is not None and m.roles:
-            missing = [n for n in range(m.players[0], m.players[1] + 1) if n not in counts]
+        has_roles = any(md.roles for md in chain)
+        if players.players is not None and has_roles and (m.roles or m.players is not None):
+            missing = [n for n in range(players.players[0], players.players[1] + 1) if n not in counts]
             if missing:
                 self.error("SGS-E209", f"mode '{m.name.text}' has no roles for {_counts(missing)} players",
                            m.players_span or m.name.span, "add a line such as: roles N { … } for each count")

@@ -37,6 +37,7 @@ CODES: dict[str, str] = {
                 "outside score)",
     "SGS-E216": "a mode replaces a card with itself",
     "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order) appears twice",
+    "SGS-E218": "a mode extends itself (directly or through the modes it extends)",
     "SGS-E230": "an awakening skill (觉醒技) with an optional trigger, a non-trigger member or no trigger",
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E301": "an argument has the wrong type",

@@ -545,7 +545,7 @@ class _ToAst(Transformer):
 
     def mode_def(self, meta, children):
         ids = self.idents(children)
-        m = ast.ModeDef(self.sp(meta), ids[0], ids[1])
+        m = ast.ModeDef(self.sp(meta), ids[0], ids[1], base=ids[2] if _toks(children, "EXTENDS") else None)
         seen: set[str] = set()
         for c in children:
             if isinstance(c, tuple) and c[0] in ("players", "leader", "setup", "turn_order"):

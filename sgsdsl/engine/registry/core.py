@@ -113,7 +113,7 @@ def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc
 ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
     "player": {
         "hp": ("int", False), "max_hp": ("int", False), "alive": ("bool", False), "dying": ("bool", False),
-        "seat": ("int", False), "kingdom": ("kingdom", False), "gender": ("gender", False),
+        "seat": ("int", False), "person": ("int", False), "kingdom": ("kingdom", False), "gender": ("gender", False),
         "role": ("role", False), "chained": ("bool", False), "name": ("str", False),
         "general": ("general", False),
     },
@@ -203,6 +203,7 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
 }
 # Where each kind of rule body is written, for messages ("take_turn can only be used in a mode's turn_order").
 SCOPE_PLACES: dict[str, str] = {
+    "setup": "a mode's `setup { … }`",
     "turn_order": "a mode's `turn_order { … }`",
     "score": "a mode's `score` lines",
 }

@@ -23,6 +23,12 @@ def _deal_roles(f):
         raise RuleError(f"mode {g.mode.name} has no roles for {n} players")
     roles = list(table)
     g.rng.shuffle(roles)
+    lead = g.carry.leader_person  # a league decides who leads (the lord seat rotates)
+    if lead is not None and g.mode.leader in roles:
+        seat = next((p.seat for p in g.players if p.person == lead), None)
+        if seat is not None:
+            at = roles.index(g.mode.leader)
+            roles[at], roles[seat] = roles[seat], roles[at]
     for p, r in zip(g.players, roles, strict=True):
         p.role = r
         if r == g.mode.leader:

@@ -1,0 +1,90 @@
+"""`sgsdsl league`: a scoring league (计分赛) — the lord seat rotates, scores add up per person."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..engine.errors import EngineError
+from ..league import League, run_league
+from .loading import load_program_or_exit, parse_options
+from .simulate_cmd import _check_mode, parse_agents
+
+
+@click.command("league")
+@click.argument("rules", nargs=-1)
+@click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
+@click.option("--mode", default="identity", show_default=True, help="mode id (it must have `score` lines)")
+@click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100_000), default=None,
+              help="games to play [default: one per player, so that everyone leads once]")
+@click.option("--seed", type=int, default=1, show_default=True, help="first game's seed; game i uses seed+i")
+@click.option("--option", "-o", "opts", multiple=True,
+              help="mode option, name=value (repeatable); e.g. -o score_table_004=true for seed 004's table")
+@click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
+@click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
+@click.option("--agents", "agent_spec", default="random", show_default=True,
+              help="agent per seat: random, heuristic, or a comma list cycled over the seats")
+@click.option("--json", "as_json", is_flag=True, help="print every game and the totals as JSON")
+def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
+    """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""
+    program = load_program_or_exit(list(rules), rule_names, engine)
+    options = parse_options(opts)
+    agents = parse_agents(agent_spec)
+    _check_mode(program, mode, players, options)
+    if not program.modes[mode].scores:
+        raise click.UsageError(f"mode {mode} keeps no score (it has no `score` lines); a league needs them")
+    try:
+        league = run_league(program, mode, players, games or players, seed, options, round_cap, agents)
+    except EngineError as err:
+        raise click.UsageError(str(err)) from None
+    if as_json:
+        click.echo(json.dumps(league.as_dict(), ensure_ascii=False, sort_keys=True))
+    else:
+        print_league(league, engine)
+    for e in league.errors[:5]:
+        click.echo(f"engine error: {e}", err=True)
+    raise SystemExit(1 if league.errors else 0)
+
+
+ROLE_SHORT = {"lord": "L", "loyalist": "Y", "rebel": "R", "renegade": "N"}
+
+
+def _short(roles) -> str:
+    return "+".join(ROLE_SHORT.get(r, r) for r in roles)
+
+
+def print_league(league: League, engine: str) -> None:
+    """Two tables, one row per game: every person's score (role letter, † when dead at the end) and the
+    running totals; then the standings."""
+    click.echo(f"{len(league.games)} games · mode {league.mode} · {league.players} players · seed {league.seed} · "
+               f"{engine} rules")
+    console = Console()
+    scores = _table("score per game (role; † dead at the end)", league.players)
+    totals = _table("running total", league.players)
+    for g in league.games:
+        winner = _short(g.winners) if g.winners else "error" if g.error else f"draw ({g.reason})"
+        cells = [f"{g.scores[k]} {ROLE_SHORT.get(g.roles[k], g.roles[k])}{'' if g.alive[k] else '†'}"
+                 for k in range(league.players)]
+        scores.add_row(str(g.number), f"P{g.leader + 1}", winner, *cells)
+        totals.add_row(str(g.number), f"P{g.leader + 1}", winner, *map(str, g.totals))
+    console.print(scores)
+    console.print(totals)
+    ranking = ", ".join(f"P{k + 1} {league.totals[k]}" for k in league.standings())
+    click.echo(f"standings: {ranking}")
+    click.echo("roles: L lord, Y loyalist, R rebel, N renegade; player k is the lord in game k (k mod players)")
+
+
+def _table(title: str, players: int) -> Table:
+    t = Table(title=title, pad_edge=False)
+    for name in ("game", "lord", "won"):
+        t.add_column(name, justify="right" if name == "game" else "left", no_wrap=True)
+    for k in range(players):
+        t.add_column(f"P{k + 1}", justify="right", no_wrap=True)
+    return t
+
+
+COMMANDS = [league_cmd]
