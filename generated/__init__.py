@@ -6,9 +6,9 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '3'
 INDEX = {
-    'sha256:c38d6db91fc2e8774d0e8568f903e5f376ee92fa1dc28627c805223cf5fbe902': 'endgame',
-    'sha256:83e859f29a9131447b281f33b96140cf8f7fe65243d50086607ebce06135c8f5': 'junzheng',
-    'sha256:642ea07596c3d7ea37982f45196c18d25d3c28200a097de92cff5db6baab8318': 'protection',
-    'sha256:16c3cf25755ca9317c78010965918b46a4bce354d719349974e9e2e5f1773cfb': 'seats_by_lot',
-    'sha256:faa77c9e076478508b8ad0d23000336225e46595f502efe9960fa7904ea684ce': 'standard',
+    'sha256:b8c4c0b7faf87fa838e36ceb0be57ad01f46c94a6767b6393d1d04b8c1d74138': 'endgame',
+    'sha256:684b7d23cdec959f3e97b39e4ed6948521a4051c7c8eb3d6e91310a035fb427e': 'junzheng',
+    'sha256:7d72910f1946d78db5af89613f049be4b8a29a6c502435ef8f6de17b2181baf6': 'protection',
+    'sha256:e5559b35b18e2d9e4863cdee72f974612a56e3d01bf3219e9ef02573780a2661': 'seats_by_lot',
+    'sha256:f8b9d8f11bd20f8d0a84715665d1630b3895dc5dc39b5971b7651361c7525dbc': 'standard',
 }
