@@ -15,15 +15,29 @@ class Health:
 
     # ------------------------------------------------------------ damage, recovery, dying
     def damage(self, target: Player, amount: int, source: Player | None = None, card: Any = None,
-               nature: str = "normal", chain: bool = False, use: Any = None) -> int:
+               nature: str = "normal", chain: bool = False, use: Any = None, transferred: bool = False) -> int:
+        """Deal damage. At `creating_damage` rules may change its source (祸首) or redirect it to another target
+        (which flags it `transferred`); the card, nature and use stay."""
         if not target.alive or amount <= 0:
             return 0
         ev = Event("damage", source=source, target=target, amount=amount, nature=nature, card=card,
-                   chain=chain, use=use)
+                   chain=chain, use=use, transferred=transferred)
+        self.emit("creating_damage", ev)
+        if ev.target is not target:
+            ev.transferred = True
+            self.emit_log("damage_redirected", old=target.label(),
+                          new=ev.target.label() if ev.target is not None else None)
+        target, source = ev.target, ev.source
+        if ev.cancelled or target is None or not target.alive:
+            return 0
         if source is not None and source.alive:
             self.emit("causing_damage", ev)
         if not ev.cancelled:
             self.emit("taking_damage", ev)
+        to = getattr(ev, "transfer_to", None)
+        if to is not None:  # transfer_damage: this damage is prevented and a new one, flagged, goes to `to`
+            self.emit_log("damage_transferred", old=target.label(), new=to.label())
+            return self.damage(to, ev.amount, source, card, ev.nature, chain, use, transferred=True)
         if ev.cancelled or ev.amount <= 0:
             self.emit_log("damage_prevented", target=target.label())
             return 0
@@ -32,7 +46,8 @@ class Health:
             self.damage_history.append((source.seat, target.seat, ev.amount))
         self.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
                       source=source.label() if source else None, hp=target.hp,
-                      card=card.label() if card is not None else None, **({"chain": True} if chain else {}))
+                      card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
+                      **({"transferred": True} if ev.transferred else {}))
         self.emit("damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)

@@ -300,3 +300,16 @@ def _lose_all_skills(f, player):
                "kills at once, with no killer (an awakening's cost, 崩坏)")
 def _change_max_hp(f, player, n):
     f.game.change_max_hp(_need(player, "change_max_hp's player"), int(n))
+
+
+# ---------------------------------------------------------------- damage
+@primitive("transfer_damage", "action", "event:event, to:player",
+           doc="at causing_damage or taking_damage: this damage is prevented and the same damage (amount, source, "
+               "card, nature) is dealt to `to` instead, flagged `transferred` (天香). To change only its target "
+               "before anything reacts, assign event.target at creating_damage")
+def _transfer_damage(f, event, to):
+    ev = _need(event, "transfer_damage's event")
+    if not hasattr(ev, "transferred") or to is None:
+        raise RuleError("transfer_damage needs a damage event and a character to transfer it to")
+    ev.cancelled = True
+    ev.transfer_to = to

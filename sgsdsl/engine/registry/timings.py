@@ -30,14 +30,18 @@ timing("responded", "player:player, card:card, family:str, against:card, against
        doc="a card was given in answer to a request; set negated to make the answer not count")
 timing("answered", "player:player, family:str, against:card, against_user:player, use:use, play:bool",
        doc="a request for cards was answered in full (e.g. the card an attack asked for was given: it was dodged)")
+_DAMAGE = "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use, transferred:bool"
+timing("creating_damage", _DAMAGE, mutable="source,target,amount,nature", cancellable=True,
+       doc="damage is being created, before causing_damage: change its `source` (祸首: a dead source means none) or "
+           "its `target` (redirected: it keeps its card and is flagged `transferred`)")
 for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
-    timing(_t, "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
+    timing(_t, _DAMAGE,
            mutable="amount,nature", cancellable=_t in ("causing_damage", "taking_damage"),
            doc={"causing_damage": "damage is about to be dealt (source side)",
                 "taking_damage": "damage is about to be taken (target side)",
                 "damaged": "damage was taken and the target is still alive",
                 "after_damage": "damage has fully resolved, dying included"}[_t])
-timing("damage_done", "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use",
+timing("damage_done", _DAMAGE,
        doc="the target has just lost the HP (dead or dying or not); dying is resolved after this timing")
 timing("recovering", "target:player, amount:int, source:player, card:card", mutable="amount", cancellable=True)
 timing("recovered", "target:player, amount:int, source:player, card:card")
