@@ -89,7 +89,8 @@ class Decisions:
             "players": [
                 {"seat": q.seat, "general": q.name, "hp": q.hp, "max_hp": q.max_hp, "alive": q.alive,
                  "hand": len(q.hand), "equips": [e.label() for e in q.equips.values()],
-                 "judge": [j.label() for j in q.judge],
+                 "judge": [j.label() for j in q.judge], "face_down": q.face_down,
+                 "piles": self.pile_view(q, p),
                  "role": q.role if (q.role_revealed or q is p) else "hidden"}
                 for q in self.players
             ],
@@ -119,6 +120,9 @@ class Decisions:
                           tuple(sorted((k, str(v)) for k, v in p.marks.items()))))
             if p.extra_skills or p.lost_skills:  # skills changed during play (absent otherwise: hashes stay)
                 parts.append((tuple(s.ident for s in p.extra_skills), tuple(p.lost_skills)))
+            if p.face_down or p.skip_turns or p.piles:  # whole-turn state and piles (absent otherwise)
+                piles = tuple((k, tuple(self.pile_item_label(x) for x in v)) for k, v in sorted(p.piles.items()))
+                parts.append((p.face_down, p.skip_turns, piles))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
 

@@ -18,14 +18,17 @@ from .errors import EngineError, GameOver, RuleError
 from .events import MAX_PLAY_ACTIONS, NULLIFIABLE, SCOPES, UNLIMITED, Event, run_rule
 from .health import Health
 from .model import PHASES, Card, Player
+from .piles import Piles
+from .pindian import Pindian
 from .program import CardRule, Frame, GeneralRule, ModeRule, Program, TriggerRule
+from .turnflow import TurnFlow
 from .using import CardUse
 from .zones import Zones
 
 __all__ = ["Game", "Event", "SeatView", "run_rule", "UNLIMITED", "NULLIFIABLE", "SCOPES", "MAX_PLAY_ACTIONS"]
 
 
-class Game(CardUse, Zones, Health, Dispatch, Decisions):
+class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles):
     def __init__(
         self,
         program: Program,
@@ -78,6 +81,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
+        self.extra_queue: list[Player] = []  # extra turns gained, played right after the turn in progress
+        self.extra_now = False  # the turn being played is an extra one
         self.decisions = 0
         self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
@@ -216,10 +221,14 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions):
         self.in_turn = True
         try:
             self._play_turn(p, phases)
+            if not outer and phases[-1:] == PHASES[-1:]:
+                self.play_extra_turns()
         finally:
             self.in_turn = outer
 
     def _play_turn(self, p: Player, phases: tuple[str, ...]) -> None:
+        if phases[:1] == PHASES[:1] and self.turn_skipped(p):
+            return
         self.current = p
         self.turns += 1
         self.emit_log("turn", player=p.label(), turn=self.turns)

@@ -123,6 +123,7 @@ class Health:
         # the death itself: the victim's cards are still in place and its own skills still answer (断肠, 行殇)
         self.emit("death", Event("death", victim=p, killer=killer), victim=p)
         self.discard(p.all_cards(), None)
+        self.clear_piles(p)
         p.skills = []
         self.refresh_skills(p)
         self.check_wins()

@@ -7,7 +7,8 @@ from typing import Any
 
 from .agents import Agent, Request
 from .game import Game
-from .model import EQUIP_SLOTS
+from .model import EQUIP_SLOTS, Card
+from .program import GeneralRule
 
 
 class InvariantViolation(AssertionError):
@@ -15,7 +16,8 @@ class InvariantViolation(AssertionError):
 
 
 def check_invariants(game: Game) -> None:
-    """Every physical card in exactly one zone; HP within bounds; no duplicate names in judge/equipment."""
+    """Every physical card in exactly one zone (piles included); every general card in one place; HP within
+    bounds; no duplicate names in judge/equipment."""
     seen: Counter[int] = Counter()
     where: dict[int, str] = {}
 
@@ -32,7 +34,12 @@ def check_invariants(game: Game) -> None:
         note(p.equips.values(), "equip")
         for entry in p.judge:
             note(entry.physical, "judge")
-        if not p.alive and (p.hand or p.equips or p.judge):
+        for pile in p.piles.values():
+            note([c for c in pile if isinstance(c, Card)], "pile")
+            for c in pile:
+                if isinstance(c, Card) and c.holder is not p:
+                    raise InvariantViolation(f"{c.label()} lies on a pile of {p.label()} but names {c.holder}")
+        if not p.alive and (p.hand or p.equips or p.judge or any(p.piles.values())):
             raise InvariantViolation(f"dead {p.label()} still holds cards")
         if p.alive and not p.dying and not (0 < p.hp <= p.max_hp):
             raise InvariantViolation(f"{p.label()} has HP {p.hp}/{p.max_hp} outside dying")
@@ -44,6 +51,10 @@ def check_invariants(game: Game) -> None:
         for slot, card in p.equips.items():
             if slot not in EQUIP_SLOTS or card.category != slot:
                 raise InvariantViolation(f"{p.label()} holds {card.label()} in slot {slot}")
+    generals = [g.ident for g in game.general_pool] + [g.ident for p in game.players for pile in p.piles.values()
+                                                        for g in pile if isinstance(g, GeneralRule)]
+    if len(generals) != len(set(generals)):
+        raise InvariantViolation(f"a general card is in two places: {sorted(generals)}")
     total = len(game.cards)
     missing = [c.label() for c in game.cards if seen[c.id] == 0]
     doubled = [c.label() for c in game.cards if seen[c.id] > 1]

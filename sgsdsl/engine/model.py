@@ -163,9 +163,14 @@ class Player:
         self.kingdom = "none"
         self.gender = "none"
         self.chained = False
+        self.face_down = False  # 翻面: when its turn would start it turns face up instead and the turn is skipped
+        self.skip_turns = 0  # whole turns still to skip (skip_turn)
         self.hand: list[Card] = []
         self.equips: dict[str, Card] = {}
         self.judge: list[Card] = []  # placement order; the last placed is judged first
+        # piles on the general (田, 化身…): name -> cards or general cards, in the order they were put there
+        self.piles: dict[str, list[Any]] = {}
+        self.pile_public: dict[str, bool] = {}
         self.marks: dict[str, Any] = {}
         self.mark_scopes: dict[str, str] = {}
         self.skills: list[SkillRule] = []

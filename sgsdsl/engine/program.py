@@ -62,6 +62,7 @@ class ActiveRule:
     condition: Fn | None
     body: Fn
     index: int = 0
+    granted: bool = False  # offered to the other characters the condition accepts (`user`), not to the owner
 
 
 @dataclass

@@ -26,9 +26,29 @@ class CardUse:
                 if self.can_use(p, probe, use):
                     opts.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
             for i, act in enumerate(skill.actives):
-                if self._active_ok(p, skill, act, i):
+                if not act.granted and self._active_ok(p, skill, act, i):
                     opts.append((f"skill {skill.name}" + (f" ({i})" if i else ""), ("active", skill, act, i)))
+        opts.extend(self.granted_options(p))
         return opts
+
+    def granted_options(self, p: Player) -> list[tuple[str, tuple]]:
+        """Actions other characters' skills grant p (`grant`), in seat order of the granting owners."""
+        out: list[tuple[str, tuple]] = []
+        for q in self.seat_order(p):
+            if q is p:
+                continue
+            for skill in q.skills:
+                for i, act in enumerate(skill.actives):
+                    if act.granted and self._granted_ok(p, q, skill, act, i):
+                        out.append((f"skill {skill.name} of {q.label()}", ("granted", skill, act, i, q)))
+        return out
+
+    def _granted_ok(self, user: Player, owner: Player, skill: SkillRule, act, i: int) -> bool:
+        frame = Frame(self, {"owner": owner, "user": user, "skill": skill})
+        if act.limit is not None:
+            if self._used(user, ("granted", skill.ident, owner.seat, i), act.limit_scope) >= act.limit(frame):
+                return False
+        return act.condition is None or bool(act.condition(frame))
 
     def run_play_option(self, p: Player, option: tuple) -> None:
         kind = option[0]
@@ -43,6 +63,11 @@ class CardUse:
         elif kind == "recast":
             _, card, use = option
             self.recast(p, card, use)
+        elif kind == "granted":
+            _, skill, act, i, owner = option
+            self._count_use(p, ("granted", skill.ident, owner.seat, i), act.limit_scope)
+            self.emit_log("skill", player=p.label(), skill=skill.name, owner=owner.label())
+            run_rule(act.body, Frame(self, {"owner": owner, "user": p, "skill": skill}))
         else:
             _, skill, act, i = option
             key = ("skill", skill.ident, i)

@@ -32,6 +32,8 @@ class Zones:
             self.discard_pile.remove(c)
         elif zone == "processing":
             self.processing.remove(c)
+        elif zone == "pile":
+            self.take_out_of_pile(c)
         return holder, zone
 
     def move(self, cards: Iterable[Card], zone: str, to: Player | None, top: bool = True) -> None:

@@ -91,11 +91,12 @@ class StructureBuilder:
         own = ("skill", key or s.ident.text)
         actives = []
         for i, a in enumerate(s.actives):
+            kind = "granted" if a.granted else "active"
             actives.append(ActiveRule(
-                self.fn(a.limit.count, own, f"active{i}_limit", "active") if a.limit else None,
+                self.fn(a.limit.count, own, f"active{i}_limit", kind) if a.limit else None,
                 a.limit.scope.text if a.limit else None,
-                self.fn(a.where, own, f"active{i}_where", "active"),
-                self.fn(a.body, own, f"active{i}_body", "active"), i))
+                self.fn(a.where, own, f"active{i}_where", kind),
+                self.fn(a.body, own, f"active{i}_body", kind), i, a.granted))
         modifiers = []
         for i, m in enumerate(s.modifiers):
             params = tuple(p.text for p in m.params)

@@ -201,6 +201,7 @@ class Active(Node):
     limit: Limit | None
     where: Expr | None
     body: Block
+    granted: bool = False  # `grant`: offered to the other characters for whom `where` holds (bound as `user`)
 
 
 @dataclass

@@ -227,7 +227,8 @@ class Checker(BodyChecker):
         for t in s.triggers:
             self.trigger(t, "trigger")
         for a in s.actives:
-            scope = _Scope(reg.SCOPE_NAMES["active"], kind="active")
+            kind = "granted" if a.granted else "active"
+            scope = _Scope(reg.SCOPE_NAMES[kind], kind=kind)
             if a.limit is not None:
                 self.limit(a.limit, scope.child(pure=True))
             if a.where is not None:

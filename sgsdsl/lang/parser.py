@@ -500,6 +500,11 @@ class _ToAst(Transformer):
             self.sp(meta), self.one(children, ast.Limit), where.expr if where else None, self.one(children, ast.Block)
         )
 
+    def grant(self, meta, children):
+        act = self.active(meta, children)
+        act.granted = True
+        return act
+
     def view_as(self, meta, children):
         ids = self.idents(children)
         where = self.one(children, _Where)

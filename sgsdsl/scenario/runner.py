@@ -19,9 +19,10 @@ from typing import Any
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
 from ..engine.errors import EngineError, GameOver, IllegalAnswer
+from ..engine.events import Event, run_rule
 from ..engine.game import Game
 from ..engine.model import Card, Player
-from ..engine.program import Program
+from ..engine.program import Frame, Program
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean, render_text
 from .syntax import CardSpec, Expect, Scenario, ScenarioError, SeatSpec, Step, parse_scenario
 
@@ -168,11 +169,16 @@ def _resolve(sc: Scenario, program: Program) -> list[Diagnostic]:
                                     seat.role_span, suggestion=f"did you mean {hint}?" if hint else None))
         for c in seat.hand + seat.equip + seat.judge:
             card(c)
+        for _, items in seat.piles.values():
+            for c in items:
+                if c.suit is not None or find_general(program, c.name) is None:
+                    card(c)
     for c in sc.deck + sc.discard:
         card(c)
     for e in sc.expects:
         for c in e.args.get("cards", []) or []:
-            card(c)
+            if not (str(e.args.get("zone", "")).startswith("pile:") and find_general(program, c.name) is not None):
+                card(c)
     skills = _known_skills(program)
     rules = {r.name for r in program.rules.values()} | set(program.rules)
     for name, span in sc.covers:
@@ -340,32 +346,45 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
     mode = _mode_name(sc, program)
     lo = program.modes[mode].players[0]
     game = Game(program, mode, lo, sc.seed, [agent] * lo, sc.options, round_cap=MAX_ROUNDS, record=True)
-    n = len(sc.seats)
+    n = len(sc.seats) or sc.players or lo
     game.players = [Player(i) for i in range(n)]
     game.agents = [agent] * n
     specs = [c for st in sc.seats for c in st.hand + st.equip + st.judge] + sc.deck + sc.discard
+    specs += [c for st in sc.seats for _, items in st.piles.values() for c in items
+              if c.suit is not None or find_general(program, c.name) is None]
     placer = _Placer(game, program, specs)
     roles = _default_roles(game, n)
     try:
-        for spec, p in zip(sc.seats, game.players, strict=True):
+        for spec, p in zip(sc.seats, game.players if sc.seats else [], strict=True):
             _seat(game, program, placer, spec, p, roles[p.seat] if p.seat < len(roles) else "rebel")
-        # take every deck card first: a card put back on the pile must not be found again (`deck: 闪, 闪`)
-        for card in [placer.take(c) for c in reversed(sc.deck)]:
+        # take every deck and discard card before putting any back: a card put back on the draw pile must not
+        # be found again (`deck: 闪, 闪`, or `deck: 闪♥2` with `discard: 闪`)
+        on_deck = [placer.take(c) for c in reversed(sc.deck)]
+        discarded = [placer.take(c) for c in sc.discard]
+        for card in on_deck:
             card.zone, card.holder = "draw", None
             game.draw_pile.append(card)
-        for c in sc.discard:
-            card = placer.take(c)
+        for card in discarded:
             card.zone, card.holder = "discard", None
             game.discard_pile.append(card)
     except ScenarioError as err:
         raise ScenarioError(err.diagnostics, {sc.path: sc.source}) from None
+    # the generals in play are not in the pool of unused generals (化身, new generals at set-up)
+    for p in game.players:
+        if p.general is not None:
+            game.take_general_out(p.general)
     for p in game.players:
         game.refresh_skills(p)
-    game.round = 1
-    game.start_seat = sc.start[0]
-    game.current = game.players[sc.start[0]]
+    game.round = 0 if sc.from_game_start else 1
+    game.start_seat = sc.start[0] if not sc.from_game_start else _leader_seat(game)
+    game.current = game.players[game.start_seat]
     game.log.clear()
     return game
+
+
+def _leader_seat(game: Game) -> int:
+    leader = game.mode.leader
+    return next((p.seat for p in game.players if leader is not None and p.role == leader), 0)
 
 
 def _seat(game: Game, program: Program, placer: _Placer, spec: SeatSpec, p: Player, default_role: str) -> None:
@@ -381,7 +400,22 @@ def _seat(game: Game, program: Program, placer: _Placer, spec: SeatSpec, p: Play
     if spec.kingdom:
         p.kingdom = spec.kingdom
     p.chained = spec.chained
+    p.face_down = spec.face_down
     p.marks.update(spec.marks)
+    for name, (public, items) in spec.piles.items():
+        for c in items:
+            if c.suit is None and find_general(program, c.name) is not None:
+                gen = find_general(program, c.name)
+                game.take_general_out(gen)
+                p.piles.setdefault(name, []).append(gen)
+            else:
+                card = placer.take(c)
+                card.zone, card.holder = "pile", p
+                p.piles.setdefault(name, []).append(card)
+        p.pile_public[name] = public
+    if spec.dead:
+        p.alive = False
+        p.role_revealed = True
     for c in spec.hand:
         card = placer.take(c)
         card.zone, card.holder = "hand", p
@@ -411,6 +445,8 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
     seat, phase = sc.start
     p = game.players[seat]
     try:
+        if sc.from_game_start:
+            return _play_from_start(sc, game)
         game.take_turn(p, first_phase=phase, last_phase=phase if until == "end of phase" else None)
         if until in ("end of phase", "end of turn", "auto"):
             return "end of phase" if until == "end of phase" else "end of turn"
@@ -421,9 +457,7 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
                 if until == "end of round":
                     return "end of round"
                 game._clear_scope("round")
-                game.round += 1
-                if game.round > MAX_ROUNDS:
-                    raise ScenarioFailure(f"the game went on for {MAX_ROUNDS} rounds without reaching `until: {until}`")
+                _next_round(game, until)
             p = nxt
             game.take_turn(p)
     except ScriptsDone:
@@ -431,6 +465,41 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
     except GameOver as over:
         game.finish(over)
         return "game over"
+
+
+def _next_round(game: Game, until: str) -> None:
+    """A new round begins: its number, its log line and `round_start`, as in a real game."""
+    game.round += 1
+    if game.round > MAX_ROUNDS:
+        raise ScenarioFailure(f"the game went on for {MAX_ROUNDS} rounds without reaching `until: {until}`")
+    game.emit_log("round", round=game.round)
+    game.emit("round_start", Event("round_start", round=game.round))
+
+
+def _play_from_start(sc: Scenario, game: Game) -> str:
+    """`start: game`: (the mode's set-up with `setup: mode`,) game_start, then whole rounds from the leader's
+    seat. `until: end of turn` (or the default) stops after the first turn that is played."""
+    until = sc.until
+    if sc.setup:
+        game.emit_log("game_start", players=len(game.players), seed=game.seed, mode=game.mode.ident)
+        if game.mode.setup is not None:
+            run_rule(game.mode.setup, Frame(game, {}))
+        for p in game.players:
+            game.refresh_skills(p)
+        game.start_seat = _leader_seat(game)
+        game.current = game.players[game.start_seat]
+    game.emit("game_start", Event("game_start"))
+    while True:
+        _next_round(game, until)
+        for p in game.seat_order(game.players[game.start_seat], include_dead=True):
+            if p.alive:
+                turns = game.turns
+                game.take_turn(p)
+                if until in ("end of turn", "auto") and game.turns > turns:
+                    return "end of turn"
+        if until == "end of round":
+            return "end of round"
+        game._clear_scope("round")
 
 
 def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> Outcome:
@@ -519,6 +588,8 @@ def _pile(game: Game, subject: int | str, zone: str) -> list[Any]:
     if subject == "deck":
         return list(reversed(game.draw_pile))
     p = game.players[int(subject)]
+    if zone.startswith("pile:"):
+        return list(p.piles.get(zone[5:], []))
     if zone == "hand":
         return list(p.hand)
     if zone == "equip":
@@ -528,9 +599,10 @@ def _pile(game: Game, subject: int | str, zone: str) -> list[Any]:
 
 def _card_fits(c: Any, spec: CardSpec) -> bool:
     """A card (or judge-area entry) matches a spec by name or id, and by face when the spec names one."""
-    if not (c.name == spec.name or c.rule.ident == spec.name):
+    ident = c.rule.ident if hasattr(c, "rule") else getattr(c, "ident", None)  # a card, or a general card on a pile
+    if not (c.name == spec.name or ident == spec.name):
         return False
-    return spec.suit is None or (c.suit == spec.suit and c.rank == spec.rank)
+    return spec.suit is None or (getattr(c, "suit", None) == spec.suit and getattr(c, "rank", None) == spec.rank)
 
 
 def _multiset_match(cards: list[Card], specs: list[CardSpec]) -> list[CardSpec]:
@@ -597,7 +669,9 @@ def check_expect(e: Expect, game: Game) -> str | None:
         zone = str(e.args["zone"])
         cards = _pile(game, e.subject, zone)  # type: ignore[arg-type]
         where = f"P{e.subject}'s {zone}" if isinstance(e.subject, int) else f"the {e.subject} pile"
-        got = f"{where} holds {len(cards)}: [{', '.join(c.label() for c in cards)}]"
+        if zone.startswith("pile:"):
+            where = f"P{e.subject}'s pile {zone[5:]}"
+        got = f"{where} holds {len(cards)}: [{', '.join(game.pile_item_label(c) for c in cards)}]"
         if len(cards) > 12:
             got = f"{where} holds {len(cards)} cards"
         specs: list[CardSpec] = e.args.get("cards", [])  # type: ignore[assignment]
@@ -620,9 +694,10 @@ def check_expect(e: Expect, game: Game) -> str | None:
     if e.kind == "state":
         state = e.args["state"]
         actual = {"alive": p.alive, "dead": not p.alive, "chained": p.chained, "unchained": not p.chained,
-                  "dying": p.dying}[state]  # type: ignore[index]
+                  "dying": p.dying, "face_down": p.face_down, "face_up": not p.face_down}[state]  # type: ignore[index]
         if not actual:
-            return f"{head}: {p.label()} is {'alive' if p.alive else 'dead'}, {'chained' if p.chained else 'unchained'}"
+            return (f"{head}: {p.label()} is {'alive' if p.alive else 'dead'}, "
+                    f"{'chained' if p.chained else 'unchained'}, {'face down' if p.face_down else 'face up'}")
         return None
     if e.kind == "mark":
         name, value = str(e.args["name"]), e.args["value"]
@@ -634,6 +709,10 @@ def check_expect(e: Expect, game: Game) -> str | None:
         if value is not None and str(p.marks[name]) != str(value):
             return f"{head}: mark {name} = {p.marks[name]}"
         return None
+    if e.kind == "distance":
+        q = game.players[int(e.args["to"])]  # type: ignore[arg-type]
+        d = game.distance(p, q)
+        return None if d == e.args["n"] else f"{head}: the distance from {p.label()} to {q.label()} is {d}"
     if e.kind == "general":
         want = str(e.args["general"])
         if p.general is None or want not in (p.general.name, p.general.ident):

@@ -18,7 +18,8 @@ RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 UNTIL = ("end of phase", "end of turn", "end of round", "game over", "script end")
 ZONES = ("hand", "equip", "judge")
 PILES = ("discard", "deck")
-HEADERS = ("scenario", "rule", "covers", "rules", "mode", "seed", "start", "until", "deck", "discard")
+HEADERS = ("scenario", "rule", "covers", "rules", "mode", "seed", "start", "until", "deck", "discard", "setup",
+           "players")
 SEAT_ATTRS = ("hand", "equip", "judge", "marks", "kingdom")
 SEAT_RE = re.compile(r"^P(\d+)$")
 FACE_RE = re.compile(r"([♠♥♣♦])(10|[2-9AJQK])$")
@@ -71,10 +72,14 @@ class SeatSpec:
     max_hp: int | None = None
     kingdom: str | None = None
     chained: bool = False
+    dead: bool = False
+    face_down: bool = False
     hand: list[CardSpec] = field(default_factory=list)
     equip: list[CardSpec] = field(default_factory=list)
     judge: list[CardSpec] = field(default_factory=list)
     marks: dict[str, object] = field(default_factory=dict)
+    # piles on the general: name -> (public, cards or general names)
+    piles: dict[str, tuple[bool, list[CardSpec]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -118,6 +123,9 @@ class Scenario:
     start: tuple[int, str] = (0, "play")
     start_span: Span | None = None
     until: str = "auto"
+    from_game_start: bool = False  # `start: game`: game_start, then whole rounds from the leader's seat
+    setup: bool = False  # `setup: mode`: the mode's set-up runs first (implies `start: game`)
+    players: int | None = None  # `players: N` — the seat count of a `setup: mode` scenario without seat lines
     scripts: dict[int, list[Step]] = field(default_factory=dict)
     expects: list[Expect] = field(default_factory=list)
 
@@ -210,10 +218,14 @@ class _Parser:
                 continue
             indent = len(body) - len(body.lstrip())
             self.statement(body.strip(), indent + 1)
-        if not self.sc.seats and not self.diags:
-            self.error("SCN-E101", "a scenario needs at least one `seat` line", Span.point(self.path, 1, 1))
-        seats = [s.seat for s in self.sc.seats]
-        if seats and seats != list(range(len(seats))):
+        if self.sc.setup and self.sc.seats:
+            self.error("SCN-E114", "`setup: mode` deals the seats itself: give `players: N`, not `seat` lines",
+                       self.sc.seats[0].span)
+        if not self.sc.seats and not self.diags and not (self.sc.setup and self.sc.players):
+            self.error("SCN-E101", "a scenario needs at least one `seat` line (or `setup: mode` and `players: N`)",
+                       Span.point(self.path, 1, 1))
+        seats = [s.seat for s in self.sc.seats] or list(range(self.sc.players or 0))
+        if self.sc.seats and seats != list(range(len(seats))):
             got = ", ".join(f"P{s}" for s in seats)
             self.error("SCN-E102", f"seats must be P0, P1, … in order without gaps; got {got}", self.sc.seats[0].span)
         for seat, steps in self.sc.scripts.items():
@@ -222,7 +234,7 @@ class _Parser:
         for e in self.sc.expects:
             if isinstance(e.subject, int) and e.subject not in seats:
                 self.error("SCN-E103", f"an expectation about P{e.subject}, but there is no seat P{e.subject}", e.span)
-        if self.sc.start[0] not in seats and self.sc.start_span is not None:
+        if self.sc.start[0] not in seats and self.sc.start_span is not None and not self.sc.from_game_start:
             self.error("SCN-E103", f"the turn starts with P{self.sc.start[0]}, but there is no such seat",
                        self.sc.start_span)
         return self.sc
@@ -240,6 +252,8 @@ class _Parser:
                 return self.seat_attr("marks" if key == "mark" else key, rest, rest_col, col)
             if SEAT_RE.match(key):
                 return self.script(int(key[1:]), rest, rest_col)
+        if sep and key.split()[0] == "pile":
+            return self.pile_attr(key, rest.strip(), rest_col + len(rest) - len(rest.lstrip()), col)
         first = s.split()[0]
         if first == "seat":
             return self.seat_line(s, col)
@@ -298,10 +312,25 @@ class _Parser:
         elif key in ("deck", "discard"):
             cards = self.cards(rest, col)
             (sc.deck if key == "deck" else sc.discard).extend(cards)
+        elif key == "setup":
+            if rest != "mode":
+                self.error("SCN-E107", f"`setup:` takes `mode` (run the mode's set-up), not {rest!r}",
+                           self.span(col, col + len(rest)))
+            else:
+                sc.setup = sc.from_game_start = True
+        elif key == "players":
+            if not re.fullmatch(r"\d+", rest) or int(rest) < 2:
+                self.error("SCN-E107", f"players must be a number of seats (2 or more), not {rest!r}",
+                           self.span(col, col + len(rest)))
+            else:
+                sc.players = int(rest)
 
     def start(self, rest: str, col: int) -> None:
         ws = self.words(rest, col)
         self.sc.start_span = self.span(col, col + len(rest))
+        if rest == "game":
+            self.sc.from_game_start = True
+            return
         seat = self.seat_no(ws[0]) if ws else None
         phase = ws[1].text if len(ws) > 1 else "play"
         if len(ws) > 1 and phase not in PHASES:
@@ -364,12 +393,13 @@ class _Parser:
                     spec.max_hp = int(m.group(2)) if m.group(2) else None
                 i += 2
                 continue
-            if w.text == "chained":
-                spec.chained = True
+            if w.text in ("chained", "dead", "face_down"):
+                setattr(spec, w.text, True)
             elif spec.role is None:
                 spec.role, spec.role_span = w.text, self.tspan(w)
             else:
-                self.error("SCN-E100", f"unexpected {w.text!r} after the role; write `hp 3/4` or `chained`",
+                self.error("SCN-E100", f"unexpected {w.text!r} after the role; write `hp 3/4`, `chained`, `dead` or "
+                           "`face_down`",
                            self.tspan(w))
             i += 1
         self.sc.seats.append(spec)
@@ -387,6 +417,20 @@ class _Parser:
             self.seat.kingdom = rest
         else:
             getattr(self.seat, key).extend(self.cards(rest, col))
+
+    def pile_attr(self, key: str, rest: str, col: int, key_col: int) -> None:
+        """`pile 田: 杀♠7, 闪` (public) · `pile 化身 private: 曹操, 刘备` (cards or general cards)."""
+        words = key.split()
+        if self.seat is None:
+            self.error("SCN-E104", "`pile NAME:` belongs under a `seat P…:` line", self.span(key_col, key_col + 4))
+            return
+        if len(words) not in (2, 3) or (len(words) == 3 and words[2] not in ("private", "public")):
+            self.error("SCN-E100", "write `pile NAME: CARDS` or `pile NAME private: CARDS`",
+                       self.span(key_col, key_col + len(key)))
+            return
+        public = len(words) == 2 or words[2] == "public"
+        old = self.seat.piles.get(words[1], (public, []))[1]
+        self.seat.piles[words[1]] = (public, old + self.cards(rest, col))
 
     def cards(self, rest: str, col: int) -> list[CardSpec]:
         """`杀♠7, 闪 x2, 桃` — a name, an optional face, an optional count; `-`/`none`/empty is nothing."""
@@ -510,6 +554,14 @@ class _Parser:
                 return
             self.sc.expects.append(Expect("winner", text, span, None, {"roles": roles}, negated))
             return
+        if head == "distance":
+            m = re.fullmatch(r"P(\d+)\s+P(\d+)\s*=\s*(\d+)", " ".join(w.text for w in ws[1:]))
+            if not m:
+                self.error("SCN-E113", "write `expect distance P0 P2 = 2`", span)
+                return
+            a, b = int(m.group(1)), int(m.group(2))
+            self.sc.expects.append(Expect("distance", text, span, a, {"to": b, "n": int(m.group(3))}))
+            return
         if head.rstrip(":") in PILES:
             self.zone_expect(head.rstrip(":"), head.endswith(":"), ws[1:], rest, text, span, None)
             return
@@ -524,7 +576,19 @@ class _Parser:
             return
         what = tail[0].text
         args = tail[1:]
-        if what in ("alive", "dead", "chained", "unchained", "dying") and not args:
+        if what == "pile" and args:
+            name = args[0].text
+            colon = name.endswith(":")
+            name = name.rstrip(":")
+            more = args[1:]
+            if not colon and more and more[0].text == ":":
+                colon, more = True, more[1:]
+            if not colon and not more:
+                self.error("SCN-E113", f"write `pile {name} N`, `pile {name}: CARDS` or `pile {name} has CARDS`", span)
+                return
+            self.zone_expect(f"pile:{name}", colon, more, rest, text, span, subject)
+            return
+        if what in ("alive", "dead", "chained", "unchained", "dying", "face_down", "face_up") and not args:
             self.sc.expects.append(Expect("state", text, span, subject, {"state": what}))
         elif what in ("hp", "max_hp") and len(args) == 1 and re.fullmatch(r"-?\d+(/\d+)?", args[0].text):
             hp, _, mx = args[0].text.partition("/")
@@ -561,7 +625,7 @@ class _Parser:
             self.sc.expects.append(Expect("general", text, span, subject, {"general": args[0].text}))
         else:
             self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
-                       "chained, unchained, mark, offered or not offered", span)
+                       "chained, unchained, face_down, face_up, pile, mark, offered or not offered", span)
 
     def zone_expect(self, zone: str, colon: bool, args: list[Tok], rest: str, text: str, span: Span,
                     subject: int | None) -> None:

@@ -39,7 +39,7 @@ from .core import (  # noqa: F401 - the public tables
 )
 
 # Importing a module registers its vocabulary; this order is the order of every table (and of `sgsdsl vocab`).
-for _module in ("timings", "actions", "setup", "requests", "functions", "league"):
+for _module in ("timings", "actions", "setup", "requests", "functions", "league", "mechanics"):
     importlib.import_module(f"{__name__}.{_module}")
 
 from .functions import event_new  # noqa: E402, F401

@@ -187,6 +187,8 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
     "mode_trigger": {"event": "event", "owner": "player"},
     "rule_trigger": {"event": "event"},
     "active": {"owner": "player", "skill": "skill"},
+    # a `grant` (an action the skill gives others): `user` is the character using it, `owner` the skill's owner
+    "granted": {"owner": "player", "user": "player", "skill": "skill"},
     # play: true while answering a request to play (打出) a card, false when the card is used (使用)
     "view_filter": {"owner": "player", "it": "card", "skill": "skill", "play": "bool"},
     "provide": {"owner": "player", "skill": "skill", "family": "str", "against": "card", "against_user": "player",

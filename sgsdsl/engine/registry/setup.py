@@ -56,9 +56,12 @@ def _random_generals(f, n):
     return out
 
 
-@primitive("return_generals", "action", "generals:any", doc="put generals back into the pool")
+@primitive("return_generals", "action", "generals:any", doc="put generals back into the pool (off any pile)")
 def _return_generals(f, generals):
-    f.game.general_pool.extend(x for x in generals if x is not None)
+    for x in generals:
+        if x is not None:
+            f.game.take_general_out(x)  # from a pile, when it lay on one
+            f.game.general_pool.append(x)
 
 
 @primitive("set_general", "action", "player:player, general:general", doc="the player becomes this general")

@@ -1,0 +1,43 @@
+"""拼点 (pindian) as one action: both sides pick a hand card unseen by the other, the cards are revealed
+together, the higher rank wins (a tie: the initiator does not win), then both cards go to the discard pile.
+
+Two timings let skills react: `pindian_reveal` once both cards are chosen, before the result is read (the
+cards may still be replaced), and `pindian_done` with the result, while the cards are still being shown.
+"""
+
+from __future__ import annotations
+
+from .events import Event
+from .model import Card, Player
+
+
+class Pindian:
+    """The pindian action; mixed into Game."""
+
+    def can_pindian(self, a: Player | None, b: Player | None) -> bool:
+        """Both living, different, and each with at least one hand card."""
+        return (a is not None and b is not None and a is not b and a.alive and b.alive
+                and bool(a.hand) and bool(b.hand))
+
+    def pindian(self, a: Player, b: Player, reason: str = "") -> Event | None:
+        """The result event (initiator, target, initiator_card, target_card, winner, won), none when the two
+        cannot pindian."""
+        if not self.can_pindian(a, b):
+            return None
+        what = f"拼点{': ' + reason if reason else ''}"
+        # each picks without seeing the other's card: the requests carry nothing about it
+        mine: Card = self.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}")[0]
+        theirs: Card = self.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}")[0]
+        self.move([mine, theirs], "processing", None)
+        ev = Event("pindian", initiator=a, target=b, initiator_card=mine, target_card=theirs, winner=None,
+                   won=False, reason=reason)
+        self.emit("pindian_reveal", ev)
+        ev.won = ev.initiator_card.rank > ev.target_card.rank
+        ev.winner = a if ev.won else (b if ev.target_card.rank > ev.initiator_card.rank else None)
+        self.emit_log("pindian", initiator=a.label(), target=b.label(), initiator_card=ev.initiator_card.label(),
+                      target_card=ev.target_card.label(), winner=ev.winner.label() if ev.winner else None)
+        self.emit("pindian_done", ev)
+        left = [c for c in (ev.initiator_card, ev.target_card) if c.zone == "processing"]
+        if left:
+            self.move(left, "discard", None)
+        return ev

@@ -1,0 +1,79 @@
+"""Vocabulary of whole-turn and table mechanics: face up / face down (翻面), extra and skipped turns, 拼点,
+and piles on a general."""
+
+from __future__ import annotations
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..model import Card, VirtualCard
+from ..program import GeneralRule
+from .core import ATTRIBUTES, _need, primitive, timing
+
+ATTRIBUTES["player"]["face_down"] = ("bool", False)
+
+# ---------------------------------------------------------------- timings
+timing("turned_over", "player:player, face_down:bool",
+       doc="a character was turned over; face_down is its new state")
+timing("pindian_reveal", "initiator:player, target:player, initiator_card:card, target_card:card, reason:str",
+       doc="both 拼点 cards are chosen and about to be compared (they are in the processing area)")
+timing("pindian_done", "initiator:player, target:player, initiator_card:card, target_card:card, winner:player, "
+       "won:bool, reason:str",
+       doc="a 拼点 has its result: winner (none on a tie), won (the initiator won); the cards go to the "
+           "discard pile after this timing")
+
+
+# ---------------------------------------------------------------- face up / face down, whole turns
+@primitive("turn_over", "action", "player:player",
+           doc="turn the character over (翻面): face up becomes face down and back. When a face-down character's "
+               "turn would start, it turns face up instead and the whole turn is skipped")
+def _turn_over(f, player):
+    f.game.turn_over(_need(player, "turn_over's player"))
+
+
+@primitive("extra_turn", "action", "player:player",
+           doc="the player takes an extra turn right after the current one (after earlier extra turns)")
+def _extra_turn(f, player):
+    f.game.queue_extra_turn(_need(player, "extra_turn's player"))
+
+
+@primitive("skip_turn", "action", "player:player",
+           doc="the player's next turn is skipped as a whole: no phases, no turn_start or turn_end")
+def _skip_turn(f, player):
+    f.game.skip_turn(_need(player, "skip_turn's player"))
+
+
+@primitive("is_extra_turn", "function", "", "bool", "the turn being played is an extra turn")
+def _is_extra_turn(f):
+    return f.game.extra_now
+
+
+# ---------------------------------------------------------------- 拼点
+@primitive("pindian", "action", "initiator:player, target:player, reason:str=\"\"", "event:pindian_done",
+           "拼点: each picks a hand card unseen by the other, both are revealed together, the higher rank wins "
+           "(on a tie the initiator does not win), then both go to the discard pile. Returns the result "
+           "(initiator, target, initiator_card, target_card, winner, won), or none when can_pindian is false")
+def _pindian(f, initiator, target, reason=""):
+    return f.game.pindian(_need(initiator, "pindian's initiator"), _need(target, "pindian's target"), str(reason))
+
+
+@primitive("can_pindian", "function", "initiator:player, target:player", "bool",
+           "the two may 拼点: both alive, not the same character, each with a hand card")
+def _can_pindian(f, initiator, target):
+    return f.game.can_pindian(initiator, target)
+
+
+# ---------------------------------------------------------------- piles on a general
+@primitive("put_on_pile", "action", "player:player, name:str, items:list, public:bool=true",
+           doc="put cards (from wherever they are) or general cards (from the pool) on a named pile on the "
+               "player's general; a public pile shows in every view, a private one only to its owner. Pile cards "
+               "leave it by any move (obtain, discard, use_virtual); at death they go to the discard pile and "
+               "general cards back to the pool")
+def _put_on_pile(f, player, name, items, public=True):
+    if isinstance(items, (Card, VirtualCard, GeneralRule)):
+        items = [items]
+    f.game.put_on_pile(_need(player, "put_on_pile's player"), str(name), list(items or []), bool(public))
+
+
+@primitive("pile", "function", "player:player, name:str", "list",
+           "the cards (or general cards) on the player's named pile, oldest first")
+def _pile(f, player, name):
+    return list(_need(player, "pile's player").piles.get(name, []))
