@@ -19,6 +19,10 @@ def _register() -> None:
     for mod in (check_cmd, compile_cmd, league_cmd, play_cmd, simulate_cmd, test_cmd, vocab_cmd, fmt_cmd):
         for cmd in mod.COMMANDS:
             main.add_command(cmd)
+    from . import designer_cmds  # explain, lsp, docs: the designer tooling, registered apart
+
+    for cmd in designer_cmds.COMMANDS:
+        main.add_command(cmd)
 
 
 _register()

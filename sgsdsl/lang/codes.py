@@ -2,8 +2,10 @@
 
 Codes are stable: tools and CI scripts match on them, so a code is never reused for another meaning.
 Numbering: E1xx reading and syntax, E2xx names and shapes, E3xx types and effects, W4xx definitions that
-can never fire. `tests/test_lang_codes.py` proves that every code the front end emits is listed here and
-that `tests/bad/` holds a file for each.
+can never fire, E5xx the compiler. `sgsdsl explain CODE` prints a longer explanation with a wrong and a right
+example from `codes.md` beside this file (`tests/test_explain.py` checks that every code has one).
+`tests/test_lang_codes.py` proves that every code the front end emits is listed here and that `tests/bad/`
+holds a file for each.
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ CODES: dict[str, str] = {
     "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
     "SGS-W406": "a tag that looks like a misspelt AI hint (agents read only the exact hint words)",
     "SGS-W405": "a `replace` or `score =` line that never applies (an unconditional line above wins)",
+    # the compiler (sgsdsl/compiler) adds these
+    "SGS-E501": "two names become the same Python name in generated code (rename one)",
+    "SGS-E503": "the compiler cannot express this construct (a bug in sgsdsl: please report it)",
 }
 
 

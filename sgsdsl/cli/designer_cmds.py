@@ -1,0 +1,7 @@
+"""The designer tooling commands (explain, lsp, docs), gathered in one place so the CLI registers them apart."""
+
+from __future__ import annotations
+
+from . import explain_cmd
+
+COMMANDS = [*explain_cmd.COMMANDS]
