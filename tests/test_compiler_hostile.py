@@ -15,6 +15,7 @@ from sgsdsl.compiler.codegen import generate_module
 from sgsdsl.compiler.names import mangle
 from sgsdsl.engine import runtime as ert
 from sgsdsl.engine.agents import RandomAgent
+from sgsdsl.engine.errors import RuleError
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.program import Program
 
@@ -210,15 +211,16 @@ def test_runtime_error_names_the_sgs_line(tmp_path: Path) -> None:
   win lord when false
 }
 '''
-    loaded, gen = compile_text(tmp_path, text, "boom.sgs")
-    mod = import_text(tmp_path, gen.text, "boom_gen")
-    with pytest.raises(Exception) as compiled_err:
-        Game(mod.build_program(), "m", 2, 1, [RandomAgent(1), RandomAgent(2)], record=True).run()
-    assert type(compiled_err.value).__name__ == "RuleError"
-    assert str(compiled_err.value).startswith(f"{loaded.checked.modules[0].path}:7: TypeError")
-    with pytest.raises(TypeError) as interp_err:
-        Game(interpreted_program(loaded), "m", 2, 1, [RandomAgent(1), RandomAgent(2)], record=True).run()
-    assert str(interp_err.value) == str(compiled_err.value.__cause__)
+    for expr, message in (("-o", "'-' needs a number, not text"), ("o < 3", "TypeError: '<' not supported")):
+        loaded, gen = compile_text(tmp_path, text.replace("-o", expr), "boom.sgs")
+        mod = import_text(tmp_path, gen.text, "boom_gen")
+        errors = []
+        for prog in (mod.build_program(), interpreted_program(loaded)):  # both engines: the same located error
+            with pytest.raises(RuleError) as err:
+                Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], record=True).run()
+            assert str(err.value).startswith(f"{loaded.checked.modules[0].path}:7: {message}")
+            errors.append(str(err.value))
+        assert errors[0] == errors[1]
 
 
 def test_engine_errors_keep_their_message_and_gain_a_location(tmp_path: Path) -> None:

@@ -17,10 +17,8 @@ from typing import Any
 
 from ..engine import registry as _reg
 from ..engine import runtime as _ert
-from ..engine.errors import BreakLoop, EngineError, GameAborted, GameOver, RuleError, StopEffect
+from ..engine.errors import FLOW, RuleError, locate  # noqa: F401 - FLOW: what generated code lets through
 
-# Control flow that passes through generated code untouched.
-FLOW = (GameOver, GameAborted, StopEffect, BreakLoop)
 _COMMENT = re.compile(r"^# (.+):(\d+)$")
 MARK = "__sgsdsl_generated__"
 
@@ -105,16 +103,7 @@ def located(err: BaseException) -> BaseException:
     Engine errors keep their message (so compiled and interpreted games fail identically) and get a note
     naming the .sgs line; any other Python error becomes a RuleError that starts with the .sgs line.
     """
-    where = sgs_location(err.__traceback__)
-    if isinstance(err, EngineError):
-        if where and not getattr(err, "_sgs_where", None):
-            err._sgs_where = where  # type: ignore[attr-defined]
-            err.add_note(f"in rules at {where}")
-        return err
-    new = RuleError(f"{where or '<rules>'}: {type(err).__name__}: {err}")
-    new.__cause__ = err
-    new._sgs_where = where  # type: ignore[attr-defined]
-    return new
+    return locate(err, sgs_location(err.__traceback__))
 
 
 def contains_ab(item: Any, container: Any) -> bool:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .events import UNLIMITED, Event, run_rule
+from .errors import RuleError
+from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Player
 from .program import CardRule, Frame, SkillRule, TriggerRule
+from .runtime import spend
 
 
 class Dispatch:
@@ -111,6 +113,18 @@ class Dispatch:
         game's rules and the mode's. `victim`: a character who has just died and whose skills still answer."""
         if not self._trigger_seats.get(timing) and timing not in self.global_triggers:
             return ev  # an event nobody listens to costs next to nothing
+        ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
+        if self._emit_depth >= MAX_EVENT_DEPTH:
+            raise RuleError(f"events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): a trigger keeps firing "
+                            "its own timing")
+        self._emit_depth += 1
+        try:
+            self._dispatch(timing, ev, victim)
+        finally:
+            self._emit_depth -= 1
+        return ev
+
+    def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
         for p in self.seat_order(self.current, include_dead=victim is not None):
             if not p.alive and p is not victim:
                 continue
@@ -134,12 +148,13 @@ class Dispatch:
                 if trig.limit is not None:
                     self.count_skill_use(p, key)
                 self.skill_fired(p, skill, timing)
+                spend(self, trig.line or timing)
                 run_rule(trig.body, frame)
         for trig in self.global_triggers.get(timing, ()):
             frame = Frame(self, {"owner": None, "event": ev})
             if trig.condition is None or trig.condition(frame):
+                spend(self, trig.line or timing)
                 run_rule(trig.body, frame)
-        return ev
 
     # ------------------------------------------------------------ skill uses (limits, limited, awakening)
     def count_skill_use(self, p: Player, key: tuple) -> None:
@@ -169,8 +184,21 @@ class Dispatch:
         spec = _engine_values().get(name)
         if rule is None and not self._modifier_seats.get(name):
             # the common case: an engine value nobody modifies costs one call
+            if spec is None:
+                raise RuleError(f"unknown value '{name}'")
             result = spec.default(self, *args)
             return result if spec.clamp is None else spec.clamp(self, result, *args)
+        if self._emit_depth >= MAX_EVENT_DEPTH:
+            raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events and "
+                            "values nest at most that deep)")
+        self._emit_depth += 1
+        try:
+            return self._value(rule, spec, name, args)
+        finally:
+            self._emit_depth -= 1
+
+    def _value(self, rule: Any, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
+        spend(self, f"value {name}")
         if rule is not None:
             frame = Frame(self, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)

@@ -39,3 +39,24 @@ class BreakLoop(Exception):  # noqa: N818 - control flow
 
 class GameAborted(Exception):  # noqa: N818 - control flow
     """An agent stopped the game (a human quit); passes through rules untouched, like GameOver."""
+
+
+# Control flow that passes through rule functions untouched (both engines).
+FLOW = (GameOver, GameAborted, StopEffect, BreakLoop)
+
+
+def locate(err: BaseException, where: str | None) -> BaseException:
+    """The exception to raise for `err` escaping a rule function at .sgs line `where` (both engines).
+
+    Engine errors keep their message (so compiled and interpreted games fail identically) and get a note
+    naming the .sgs line once; any other Python error becomes a RuleError that starts with the .sgs line.
+    """
+    if isinstance(err, EngineError):
+        if where and not getattr(err, "_sgs_where", None):
+            err._sgs_where = where  # type: ignore[attr-defined]
+            err.add_note(f"in rules at {where}")
+        return err
+    new = RuleError(f"{where or '<rules>'}: {type(err).__name__}: {err}")
+    new.__cause__ = err
+    new._sgs_where = where  # type: ignore[attr-defined]
+    return new

@@ -11,6 +11,11 @@ NULLIFIABLE = ("trick", "delayed")
 SCOPES = ("phase", "turn", "round", "game")
 MAX_PLAY_ACTIONS = 60
 UNLIMITED = 10**6
+# Each game's step budget: loop rounds, trigger runs and value evaluations of the rules together. A normal game
+# spends a few thousand; a rule that loops or recurses without end exhausts it in about a second.
+STEP_BUDGET = 150_000
+# How deep events may nest (a trigger whose effect fires its own timing again, and again…).
+MAX_EVENT_DEPTH = 40
 
 
 class Event:

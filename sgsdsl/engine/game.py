@@ -15,7 +15,7 @@ from .carry import Carry
 from .decisions import Decisions, SeatView, hints_of
 from .dispatch import Dispatch
 from .errors import EngineError, GameOver, RuleError
-from .events import MAX_PLAY_ACTIONS, NULLIFIABLE, SCOPES, UNLIMITED, Event, run_rule
+from .events import MAX_PLAY_ACTIONS, NULLIFIABLE, SCOPES, STEP_BUDGET, UNLIMITED, Event, run_rule
 from .health import Health
 from .model import PHASES, Card, Player
 from .piles import Piles
@@ -85,6 +85,9 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.extra_now = False  # the turn being played is an extra one
         self.decisions = 0
         self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
+        self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
+        self.step_budget = STEP_BUDGET
+        self._emit_depth = 0
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import registry as reg
 from ..engine import runtime as rt
-from ..engine.errors import BreakLoop, RuleError, StopEffect
+from ..engine.errors import FLOW, BreakLoop, RuleError, StopEffect, locate
 from ..engine.program import Frame
 from ..lang import ast
 
@@ -33,7 +33,12 @@ class Interpreter:
 
     def expr_fn(self, expr: ast.Expr):
         def run(frame: Frame) -> Any:
-            return self.eval(expr, frame, dict(frame.vars))
+            try:
+                return self.eval(expr, frame, dict(frame.vars))
+            except FLOW:
+                raise
+            except Exception as err:
+                raise locate(err, _where(expr))  # noqa: B904 - the .sgs location is the useful part
 
         return run
 
@@ -43,6 +48,15 @@ class Interpreter:
             self.exec(stmt, frame, env)
 
     def exec(self, s: ast.Stmt, frame: Frame, env: dict[str, Any]) -> None:
+        """One statement; an error escaping it is located at its line, exactly as compiled code does."""
+        try:
+            self._exec(s, frame, env)
+        except FLOW:
+            raise
+        except Exception as err:
+            raise locate(err, _where(s))  # noqa: B904 - the .sgs location is the useful part
+
+    def _exec(self, s: ast.Stmt, frame: Frame, env: dict[str, Any]) -> None:
         if isinstance(s, ast.CallStmt):
             self.eval(s.call, frame, env)
         elif isinstance(s, ast.Let):
@@ -54,7 +68,8 @@ class Interpreter:
                 self.exec_block(s.orelse, frame, env)
         elif isinstance(s, ast.For):
             items = self.eval(s.iterable, frame, env)
-            for item in list(items or []):
+            for item in rt.iterate(items, _where(s)):
+                rt.step(frame, _where(s))
                 env[s.var.text] = item
                 try:
                     self.exec_block(s.body, frame, env)
@@ -65,13 +80,15 @@ class Interpreter:
             while rt.truthy(self.eval(s.test, frame, env)):
                 count += 1
                 rt.loop_guard(count, _where(s))
+                rt.step(frame, _where(s))
                 try:
                     self.exec_block(s.body, frame, env)
                 except BreakLoop:
                     break
         elif isinstance(s, ast.Repeat):
             n = self.eval(s.count, frame, env)
-            for _ in range(min(int(n or 0), rt.MAX_LOOP)):
+            for _ in rt.repeat_count(n, _where(s)):
+                rt.step(frame, _where(s))
                 try:
                     self.exec_block(s.body, frame, env)
                 except BreakLoop:
@@ -99,7 +116,7 @@ class Interpreter:
                 return env[e.ident]
             if kind == "const" or kind == "card":
                 return value
-            if kind == "general":
+            if kind == "general" and value in self.generals:
                 return self.generals[value]
             if kind == "skill":
                 return frame.game.program.skill_named(value)
@@ -113,17 +130,19 @@ class Interpreter:
             if e.ref == "value":
                 return frame.game.value(e.func.text, *args)
             kwargs = {k.text: self.eval(v, frame, env) for k, v in e.kwargs}
-            prim = reg.PRIMITIVES[e.func.text]
+            prim = reg.PRIMITIVES.get(e.func.text)
+            if prim is None:
+                raise RuleError(f"{_where(e)}: unknown function '{e.func.text}'")
             return prim.impl(frame, *args, **kwargs)
         if isinstance(e, ast.BinOp):
             return self.binop(e, frame, env)
         if isinstance(e, ast.Unary):
             v = self.eval(e.operand, frame, env)
-            return (not rt.truthy(v)) if e.op == "not" else -v
+            return (not rt.truthy(v)) if e.op == "not" else rt.neg(v, _where(e))
         if isinstance(e, ast.IsFamily):
             return rt.is_family(self.eval(e.operand, frame, env), e.family.text)
         if isinstance(e, ast.RangeLit):
-            return rt.inclusive_range(self.eval(e.low, frame, env), self.eval(e.high, frame, env))
+            return rt.inclusive_range(self.eval(e.low, frame, env), self.eval(e.high, frame, env), _where(e))
         if isinstance(e, ast.ListLit):
             return [self.eval(i, frame, env) for i in e.items]
         if isinstance(e, ast.CondExpr):
@@ -149,11 +168,11 @@ class Interpreter:
         if a is None or b is None:
             raise RuleError(f"{_where(e)}: '{op}' on none")
         if op == "+":
-            return rt.add(a, b)
+            return rt.add(a, b, _where(e))
         if op == "-":
-            return a - b
+            return rt.sub(a, b, _where(e))
         if op == "*":
-            return a * b
+            return rt.mul(a, b, _where(e))
         if op == "<":
             return a < b
         if op == "<=":

@@ -8,7 +8,7 @@ from ..engine import registry as reg
 from . import ast
 from .diagnostics import did_you_mean
 from .scope import _Scope
-from .types import _ELEMENT, COLLECTIONS, STRINGY, UNDERSTOOD, _article, _known, assignable, comparable
+from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
 
 if TYPE_CHECKING:
     from .checker import Checker
@@ -62,6 +62,8 @@ class BodyChecker:
         obj_type = self.expr(target.obj, scope)
         value_type = self.expr(s.value, scope)
         field_name = target.name.text
+        if self.private(field_name, target.name.span):
+            return
         if obj_type and obj_type.startswith("event:"):
             tm = reg.TIMINGS.get(obj_type[6:])
             if tm is None:
@@ -83,9 +85,28 @@ class BodyChecker:
                 elif not assignable(want, value_type):
                     self.error("SGS-E301", f"{field_name} is {_article(want)}, not {_article(value_type or '')}",
                                s.value.span)
-        elif obj_type in reg.ATTRIBUTES:
-            self.error("SGS-E302", f"the {field_name} of a {obj_type} cannot be assigned", target.name.span,
-                       "use an action such as damage, recover or set_max_hp")
+        elif obj_type is None or obj_type in ("any", "item", "event"):
+            # a value of unknown type (first(), choose(), mark_value()…): only a field something lets rules change
+            writable = reg.writable_fields()
+            if field_name not in writable:
+                self.error("SGS-E302", f"'{field_name}' is not a field any rule may change", target.name.span,
+                           f"changeable fields (of some timing's event): {', '.join(sorted(writable))}")
+        else:
+            spec = reg.ATTRIBUTES.get(obj_type, {}).get(field_name)
+            if spec is None or not spec[1]:
+                self.error("SGS-E302", f"the {field_name} of {_article(obj_type)} cannot be assigned",
+                           target.name.span, "use an action such as damage, recover or set_max_hp")
+            elif not assignable(spec[0], value_type):
+                self.error("SGS-E301", f"{field_name} is {_article(spec[0])}, not {_article(value_type or '')}",
+                           s.value.span)
+
+    def private(self, field_name: str, span) -> bool:
+        """Names starting with `_` are never fields (the sandbox's rule); report and say so."""
+        if field_name.startswith("_"):
+            self.error("SGS-E207", f"'{field_name}' is not a field: names starting with '_' are never fields",
+                       span, "fields are listed by `sgsdsl vocab`")
+            return True
+        return False
 
     # ------------------------------------------------------------ expressions
     def expect(self, e: ast.Expr, want: str | None, scope: _Scope, what: str) -> str | None:
@@ -232,7 +253,16 @@ class BodyChecker:
     def attr(self, e: ast.Attr, scope: _Scope) -> str | None:
         t = self.expr(e.obj, scope)
         field_name = e.name.text
-        if t is None or t in ("any", "item"):
+        if self.private(field_name, e.name.span):
+            return None
+        if t is None or t in ("any", "item", "event"):
+            # a value of unknown type (first(), choose(), mark_value()…) or an event of unknown timing: only a
+            # field some value (some timing) declares; the engine checks the rest at run time
+            pool = reg.event_fields() if t == "event" else reg.all_fields()
+            if field_name not in pool:
+                best = did_you_mean(field_name, sorted(pool))
+                self.error("SGS-E207", f"no {'event' if t == 'event' else 'value'} has a field '{field_name}'",
+                           e.name.span, f"did you mean '{best}'?" if best else None)
             return None
         if t.startswith("event:"):
             tm = reg.TIMINGS[t[6:]]
@@ -245,12 +275,9 @@ class BodyChecker:
                            f"did you mean '{best}'?" if best else f"its fields: {fields}")
                 return None
             return tm.fields[field_name]
-        if t == "event":
-            return None
         attrs = reg.ATTRIBUTES.get(t)
         if attrs is None:
-            if t in UNDERSTOOD or t == "none":
-                self.error("SGS-E207", f"{_article(t)} has no field '{field_name}'", e.name.span)
+            self.error("SGS-E207", f"{_article(t)} has no field '{field_name}'", e.name.span)
             return None
         if field_name not in attrs:
             self.unknown("SGS-E207", f"field of a {t}", field_name, e.name.span, attrs)

@@ -17,6 +17,8 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
+MAX_SEATS = 100  # the most seats a mode may be for (docs/language.md, Limits)
+
 
 class Checker(BodyChecker):
     def __init__(self, modules: list[ast.Module]):
@@ -365,9 +367,9 @@ class Checker(BodyChecker):
         if players.players is None and chain[0].base is None:  # (a broken `extends` is reported above)
             self.error("SGS-E209", f"mode '{m.name.text}' does not say how many players it is for", m.name.span,
                        "add a line such as: players 4..10")
-        elif m.players is not None and (m.players[0] > m.players[1] or m.players[0] < 2):
+        elif m.players is not None and (m.players[0] > m.players[1] or m.players[0] < 2 or m.players[1] > MAX_SEATS):
             self.error("SGS-E209", f"player range {m.players[0]}..{m.players[1]} is not valid",
-                       m.players_span or m.name.span)
+                       m.players_span or m.name.span, f"a game has 2 to {MAX_SEATS} seats")
         scope = _Scope(reg.SCOPE_NAMES.get("setup", {}), kind="setup")
         scope.options = self._mode_options
         counts = {r.players for md in chain[:-1] for r in md.roles if r.condition is None}
@@ -379,7 +381,8 @@ class Checker(BodyChecker):
             if len(r.roles) != r.players:
                 self.error("SGS-E209", f"roles for {r.players} players list {len(r.roles)} roles", r.span)
         has_roles = any(md.roles for md in chain)
-        if players.players is not None and has_roles and (m.roles or m.players is not None):
+        if players.players is not None and has_roles and (m.roles or m.players is not None) \
+                and players.players[1] <= MAX_SEATS:
             missing = [n for n in range(players.players[0], players.players[1] + 1) if n not in counts]
             if missing:
                 self.error("SGS-E209", f"mode '{m.name.text}' has no roles for {_counts(missing)} players",

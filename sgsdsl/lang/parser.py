@@ -9,6 +9,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from ..engine.runtime import INT_MAX as MAX_INT  # the language's numbers: -MAX_INT..MAX_INT (docs/language.md)
 from . import ast
 from .diagnostics import Diagnostic, Span
 
@@ -143,6 +144,18 @@ def _check_tree_depth(file: str, tree: Tree) -> Diagnostic | None:
     return None
 
 
+def _check_numbers(file: str, tree: Tree) -> Diagnostic | None:
+    """Number literals outside the language's range, found before anything converts them (a literal of
+    thousands of digits would otherwise cost time, or fail Python's int conversion limit)."""
+    for tok in tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"):
+        if len(tok) > len(str(MAX_INT)) or int(tok) > MAX_INT:
+            shown = tok if len(tok) <= 20 else f"{tok[:8]}…({len(tok)} digits)"
+            return Diagnostic("SGS-E209", f"number {shown} is outside the language's range "
+                              f"-{MAX_INT}..{MAX_INT}", Span.point(file, tok.line or 1, tok.column or 1),
+                              suggestion="use `unlimited` for 'no limit'")
+    return None
+
+
 def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic]]:
     """Parse one file's text. Returns the module (None on a syntax error) and its diagnostics.
 
@@ -179,7 +192,7 @@ def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic
         break
     if diags:
         return None, diags
-    too_deep = _check_tree_depth(file, tree)
+    too_deep = _check_tree_depth(file, tree) or _check_numbers(file, tree)
     if too_deep:
         return None, [too_deep]
     try:

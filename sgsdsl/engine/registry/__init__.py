@@ -24,6 +24,7 @@ from .core import (  # noqa: F401 - the public tables
     SUIT_NAMES,
     TIMINGS,
     USE_CONTEXTS,
+    VALUE_CLASSES,
     VIEW_SOURCES,
     EngineValue,
     Param,
@@ -33,9 +34,12 @@ from .core import (  # noqa: F401 - the public tables
     _g,
     _need,
     _params,
+    all_fields,
     engine_value,
+    event_fields,
     primitive,
     timing,
+    writable_fields,
 )
 
 # Importing a module registers its vocabulary; this order is the order of every table (and of `sgsdsl vocab`).

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..events import UNLIMITED, Event
-from ..model import PHASES, Card, VirtualCard
-from ..program import Frame
+from ..model import PHASES, Card, Player, UseRecord, VirtualCard
+from ..program import Frame, GeneralRule, SkillRule
 
 
 # ---------------------------------------------------------------- declarations
@@ -109,7 +109,11 @@ def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc
 
 
 # ---------------------------------------------------------------- types and attributes
-# type name -> attribute -> (type, mutable)
+# THE one declaration of the fields a rule may read or write (the language is a sandbox): the checker types
+# `x.name` from it, and both engines reach values only through `engine.runtime.get_attr/set_attr`, which
+# allow exactly these fields (and an event's: its timing's `fields`, writable where the timing lists it
+# `mutable`). A new field is one line here (type name -> attribute -> (type, writable)); a new kind of
+# value also adds its Python class to VALUE_CLASSES below. Names starting with `_` are never fields.
 ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
     "player": {
         "hp": ("int", False), "max_hp": ("int", False), "alive": ("bool", False), "dying": ("bool", False),
@@ -132,6 +136,29 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
     "skill": {"name": ("str", False), "ident": ("str", False), "locked": ("bool", False),
               "limited": ("bool", False), "awakening": ("bool", False), "leader": ("bool", False)},
 }
+
+# The Python classes of runtime values whose fields ATTRIBUTES declares (an Event's come from TIMINGS).
+VALUE_CLASSES: dict[type, str] = {
+    Player: "player", Card: "card", VirtualCard: "card", UseRecord: "use", GeneralRule: "general",
+    SkillRule: "skill",
+}
+
+
+def event_fields() -> frozenset[str]:
+    """Every field some timing's event has (plus `cancelled`): what a read of an event of unknown timing may name."""
+    return frozenset({"cancelled"}.union(*(t.fields for t in TIMINGS.values())))
+
+
+def all_fields() -> frozenset[str]:
+    """Every field any value has: what a read of a value of unknown type may name."""
+    return event_fields().union(*(a.keys() for a in ATTRIBUTES.values()))
+
+
+def writable_fields() -> frozenset[str]:
+    """Every field some value or some timing's event lets a rule assign: what a write of an unknown value may name."""
+    out = {f for attrs in ATTRIBUTES.values() for f, (_, w) in attrs.items() if w}
+    return frozenset(out.union(*(t.mutable for t in TIMINGS.values())))
+
 
 # Names that are values in every program. Kingdoms, genders and roles come from the rules files.
 CONSTANTS: dict[str, tuple[str, Any]] = {

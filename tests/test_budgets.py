@@ -1,0 +1,96 @@
+"""Budgets: numbers in range, lazy ranges, a per-game step budget and bounded nesting — a hostile or buggy rule
+ends its game with a located rule error (the same on both engines), never a hang or an unbounded allocation."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from sgsdsl.api import check_paths, program_for
+from sgsdsl.engine import runtime
+from sgsdsl.engine.agents import RandomAgent
+from sgsdsl.engine.errors import RuleError
+from sgsdsl.engine.events import STEP_BUDGET
+from sgsdsl.engine.game import Game
+
+MINI = Path(__file__).resolve().parent / "fixtures" / "mini.sgs"
+
+
+def write(tmp_path: Path, body: str, extra: str = "") -> Path:
+    path = tmp_path / "b.sgs"
+    path.write_text(f'import "{MINI.as_posix()}"\n{extra}\nrule 测 t {{\n  on turn_start {{ {body} }}\n}}\n',
+                    encoding="utf-8")
+    return path
+
+
+def run_both(path: Path) -> dict[str, tuple[str | None, int]]:
+    loaded = check_paths([str(path)])
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    out = {}
+    for engine in ("compiled", "interpreted"):
+        game = Game(program_for(loaded, engine), "identity", 4, 1, [RandomAgent(i) for i in range(4)], round_cap=3)
+        try:
+            game.run()
+            out[engine] = (None, game.steps)
+        except RuleError as err:
+            out[engine] = (" ".join([str(err), *getattr(err, "__notes__", [])]), game.steps)
+    assert out["compiled"] == out["interpreted"]
+    return out
+
+
+def test_nested_repeat_exhausts_the_step_budget(tmp_path: Path) -> None:
+    path = write(tmp_path, 'repeat 1000 { repeat 1000 { repeat 1000 { log("x") } } }')
+    error, steps = run_both(path)["compiled"]
+    assert error is not None and error.startswith(f"{path.name}:") or ":4: the game's step budget" in error
+    assert "step budget" in error and steps == STEP_BUDGET + 1
+
+
+def test_a_value_defined_by_itself_is_a_located_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "mark(none, \"n\", f(1))", "value f(n: int) = f(n + 1)")
+    error, _ = run_both(path)["compiled"]
+    assert error is not None and "b.sgs:" in error and ("deep" in error or "step budget" in error)
+
+
+def test_ranges_are_lazy(tmp_path: Path) -> None:
+    assert isinstance(runtime.inclusive_range(1, 10**9), range)
+    path = write(tmp_path, 'for i in 1..1000000000 { if i > 3 { break } } mark(none, "n", count(1..1000000000))')
+    tracemalloc.start()
+    try:
+        run_both(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20  # a list of 10^9 ints would be gigabytes
+
+
+def test_a_long_walk_spends_steps_not_memory(tmp_path: Path) -> None:
+    path = write(tmp_path, "for i in 1..1000000000 { }")
+    error, steps = run_both(path)["interpreted"]
+    assert error is not None and "step budget" in error and steps == STEP_BUDGET + 1
+
+
+@pytest.mark.parametrize("body", ["mark(none, \"n\", 1000000000 + 1)", "mark(none, \"n\", 0 - 1000000000 - 1)",
+                                  "mark(none, \"n\", 1000000000) mark(none, \"m\", mark_value(none, \"n\") * 2)"])
+def test_arithmetic_stays_in_range(tmp_path: Path, body: str) -> None:
+    error, _ = run_both(write(tmp_path, body))["compiled"]
+    assert error is not None and "outside the language's range" in error and "b.sgs:" in error
+
+
+def test_huge_literals_and_player_counts_are_located_check_errors(tmp_path: Path) -> None:
+    for text, needle in (("value v(p: player) = " + "9" * 5000, "outside the language's range"),
+                         ("value v(p: player) = 1000000001", "outside the language's range"),
+                         ("mode 测试 m {\n  players 2..999999999\n  roles 2 { lord rebel }\n  win lord when true\n}",
+                          "player range")):
+        path = tmp_path / "n.sgs"
+        path.write_text(text + "\n", encoding="utf-8")
+        tracemalloc.start()
+        try:
+            loaded = check_paths([str(path)])
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        errors = [d for d in loaded.diagnostics if d.severity == "error"]
+        assert errors and needle in errors[0].message and errors[0].code == "SGS-E209"
+        assert errors[0].span.line >= 1 and peak < 100 * 2**20
