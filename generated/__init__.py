@@ -6,6 +6,9 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '4'
 INDEX = {
-    'sha256:cfee9eb4b6d59bdbc33a5908284577e80ec04decc59da09cec7361e1c38653ba': 'junzheng',
-    'sha256:15ccab3c6129c07df3c4cced408713a09a31607fc9c66d93b072320da65a7f1f': 'standard',
+    'sha256:f5c5327b6d16e3b612127311bc06d44e292d01d38e3aaa5ebbf3e5a52ef27d25': 'endgame',
+    'sha256:95c8a5e790b5b25fb968c6dd12b855ed1ee131f46cf6c341e578281c46925aa1': 'junzheng',
+    'sha256:b25f82772be7adfc83b157dbcc74323e1fa521a2ad3f3ae76d4d09c25add83aa': 'protection',
+    'sha256:f9c6911d0f4c30e718bb62a6aae79c240482a16058692195290b132de192eb23': 'seats_by_lot',
+    'sha256:7076b9b8255e0e2481bb6a7d070fc5bd9cf39a65ba7d70a618bbfb3286e91c10': 'standard',
 }
