@@ -145,6 +145,23 @@ class Interpreter:
             return rt.inclusive_range(self.eval(e.low, frame, env), self.eval(e.high, frame, env), _where(e))
         if isinstance(e, ast.ListLit):
             return [self.eval(i, frame, env) for i in e.items]
+        if isinstance(e, ast.ListComp):
+            items = self.eval(e.iterable, frame, env)
+            name = e.var.text
+            missing = object()
+            saved = env.get(name, missing)  # the variable lives only inside the comprehension
+            out = []
+            try:
+                for item in list(items or []):
+                    env[name] = item
+                    if e.cond is None or rt.truthy(self.eval(e.cond, frame, env)):
+                        out.append(self.eval(e.elem, frame, env))
+            finally:
+                if saved is missing:
+                    env.pop(name, None)
+                else:
+                    env[name] = saved
+            return out
         if isinstance(e, ast.CondExpr):
             if rt.truthy(self.eval(e.test, frame, env)):
                 return self.eval(e.then, frame, env)

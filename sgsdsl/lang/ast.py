@@ -92,6 +92,16 @@ class ListLit(Expr):
 
 
 @dataclass
+class ListComp(Expr):
+    """`[ELEM for VAR in ITEMS if COND]`: a list made from another, filtered and mapped. VAR is bound only inside."""
+
+    elem: Expr
+    var: Ident
+    iterable: Expr
+    cond: Expr | None
+
+
+@dataclass
 class CondExpr(Expr):
     test: Expr
     then: Expr

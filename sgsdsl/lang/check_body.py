@@ -155,6 +155,17 @@ class BodyChecker:
             if types == {"card"}:
                 return "cards"
             return "list"
+        if isinstance(e, ast.ListComp):
+            t = self.expr(e.iterable, scope)
+            if _known(t) is not None and _known(t) not in COLLECTIONS:
+                self.error("SGS-E305", f"a list comprehension walks a list, but this is {_article(_known(t) or '')}",
+                           e.iterable.span)
+            inner = scope.child()
+            inner.names[e.var.text] = _ELEMENT.get(t or "", "any")
+            if e.cond is not None:
+                self.expr(e.cond, inner)
+            et = _known(self.expr(e.elem, inner))
+            return {"player": "players", "card": "cards"}.get(et or "", "list")
         if isinstance(e, ast.CondExpr):
             self.expr(e.test, scope)
             a = self.expr(e.then, scope)

@@ -741,6 +741,10 @@ class _ToAst(Transformer):
     def name(self, meta, children):
         return ast.Name(self.sp(meta), str(children[0]))
 
+    def list_comp(self, meta, children):
+        e = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.ListComp(self.sp(meta), e[0], self.idents(children)[0], e[1], e[2] if len(e) > 2 else None)
+
     def list_lit(self, meta, children):
         return ast.ListLit(self.sp(meta), [c for c in children if isinstance(c, ast.Expr)])
 

@@ -294,3 +294,24 @@ def _skills_of(f, of):
     if isinstance(of, GeneralRule):
         return list(of.skills)
     return f.game.own_skills(of)
+
+
+@primitive("any", "function", "items:list", "bool", "some item is true (any([c.suit == ♥ for c in hand(p)]))")
+def _any(f, items):
+    from ..runtime import truthy
+
+    return any(truthy(x) for x in (items or []))
+
+
+@primitive("all", "function", "items:list", "bool", "every item is true (true for an empty list)")
+def _all(f, items):
+    from ..runtime import truthy
+
+    return all(truthy(x) for x in (items or []))
+
+
+@primitive("div", "function", "a:int, b:int", "int", "a divided by b, rounded down (half a hand: div(n, 2))")
+def _div(f, a, b):
+    if not b:
+        raise RuleError("div by zero")
+    return a // b
