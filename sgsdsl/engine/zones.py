@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import EngineError, GameOver
+from .errors import EngineError, GameOver, RuleError
 from .events import Event
-from .model import Card, Player, VirtualCard
+from .model import EQUIP_SLOTS, Card, Player, VirtualCard
 
 
 class Zones:
@@ -112,6 +112,7 @@ class Zones:
         if phys:
             self.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
             self.move(phys, "discard", None)
+            self.emit("discarded", Event("discarded", cards=phys, by=by))
 
     def obtain(self, p: Player, cards: Iterable[Any]) -> None:
         phys = []
@@ -120,3 +121,23 @@ class Zones:
         if phys:
             self.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
             self.move(phys, "hand", p)
+
+    def place_equip(self, p: Player, card: Any) -> None:
+        """Put an equipment card into p's equipment area without using it (no card_used): the slot's old card,
+        if any, goes to the discard pile. Its former holder loses it (lost_cards) like any other move."""
+        if card.category not in EQUIP_SLOTS:
+            raise RuleError(f"{card.label()} is not equipment")
+        phys = card.physical[0]
+        old = p.equips.get(card.category)
+        if old is not None and old is not phys:
+            self.discard([old], p)
+        holder, zone = phys.holder, phys.zone
+        self._take_out(phys)
+        phys.zone, phys.holder = "equip", p
+        p.equips[card.category] = phys
+        self.emit_log("equip", player=p.label(), card=phys.label(), placed=True)
+        if holder is not None and zone in ("hand", "equip"):
+            if zone == "equip":
+                self.refresh_skills(holder)
+            self.emit("lost_cards", Event("lost_cards", player=holder, cards=[phys], zone=zone))
+        self.refresh_skills(p)

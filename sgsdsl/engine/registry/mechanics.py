@@ -19,6 +19,8 @@ timing("pindian_done", "initiator:player, target:player, initiator_card:card, ta
        "won:bool, reason:str",
        doc="a 拼点 has its result: winner (none on a tie), won (the initiator won); the cards go to the "
            "discard pile after this timing")
+timing("discarded", "cards:cards, by:player",
+       doc="cards were discarded (弃置) into the discard pile; by: who discarded them (none: a rule did)")
 
 
 # ---------------------------------------------------------------- face up / face down, whole turns
@@ -62,8 +64,8 @@ def _can_pindian(f, initiator, target):
 
 
 # ---------------------------------------------------------------- piles on a general
-@primitive("put_on_pile", "action", "player:player, name:str, items:list, public:bool=true",
-           doc="put cards (from wherever they are) or general cards (from the pool) on a named pile on the "
+@primitive("put_on_pile", "action", "player:player, name:str, items:any, public:bool=true",
+           doc="put a card or a list of cards (from wherever they are) or general cards (from the pool) on a named pile on the "
                "player's general; a public pile shows in every view, a private one only to its owner. Pile cards "
                "leave it by any move (obtain, discard, use_virtual); at death they go to the discard pile and "
                "general cards back to the pool")
@@ -77,3 +79,26 @@ def _put_on_pile(f, player, name, items, public=True):
            "the cards (or general cards) on the player's named pile, oldest first")
 def _pile(f, player, name):
     return list(_need(player, "pile's player").piles.get(name, []))
+
+
+# ---------------------------------------------------------------- placing cards, identity
+@primitive("put_in_equip", "action", "player:player, card:card",
+           doc="put an equipment card into the player's equipment area without using it (no card_used); the "
+               "slot's old card goes to the discard pile. Its former holder loses it (lost_cards)")
+def _put_in_equip(f, player, card):
+    f.game.place_equip(_need(player, "put_in_equip's player"), _need(card, "put_in_equip's card"))
+
+
+@primitive("set_kingdom", "action", "player:player, kingdom:kingdom",
+           doc="the character's kingdom becomes this one (化身 takes its general's)")
+def _set_kingdom(f, player, kingdom):
+    player = _need(player, "set_kingdom's player")
+    player.kingdom = str(kingdom)
+    f.game.emit_log("kingdom", player=player.label(), kingdom=player.kingdom)
+
+
+@primitive("set_gender", "action", "player:player, gender:gender", doc="the character's gender becomes this one")
+def _set_gender(f, player, gender):
+    player = _need(player, "set_gender's player")
+    player.gender = str(gender)
+    f.game.emit_log("gender", player=player.label(), gender=player.gender)
