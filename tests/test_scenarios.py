@@ -159,6 +159,22 @@ def test_every_junzheng_card_skill_and_rule_has_a_scenario() -> None:
     assert not missing, f"no scenario on rules/junzheng.sgs covers: {', '.join(missing)}"
 
 
+SHAN = ROOT / "rules" / "shan.sgs"
+
+
+@pytest.mark.skipif(not SHAN.exists(), reason="rules/shan.sgs is not written yet")
+def test_every_shan_skill_has_a_scenario() -> None:
+    """Every skill of the 山 generals (and 急袭, gained through 凿险) is covered by a scenario that loads
+    rules/shan.sgs."""
+    from sgsdsl.lang.loader import load
+
+    module = load([SHAN]).modules[-1]
+    skills = {s.name.text for g in module.generals for s in g.skills} | {s.name.text for s in module.skills}
+    assert len(module.generals) == 8 and len(skills) == 18, sorted(skills)  # 17 printed skills + 急袭
+    missing = sorted(skills - _covered(SHAN))
+    assert not missing, f"no scenario on rules/shan.sgs covers: {', '.join(missing)}"
+
+
 def test_every_scenario_cites_a_rule() -> None:
     for f in sorted(SCENARIOS.rglob("*.scenario")):
         sc = read_scenario(f)

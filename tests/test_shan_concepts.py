@@ -93,3 +93,10 @@ def test_random_games_with_the_examples_keep_the_invariants() -> None:
     prog = program(str(EXAMPLES / "piles.sgs"))
     for seed in range(3):
         play_checked(prog, 5, seed)
+
+
+def test_random_games_with_shan_keep_the_invariants() -> None:
+    """The 山 generals in checked random games: cards in exactly one place (田 and 化身 piles included)."""
+    prog = program(str(ROOT / "rules" / "shan.sgs"))
+    for seed in range(4):
+        play_checked(prog, 8, seed)
