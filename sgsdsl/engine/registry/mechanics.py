@@ -67,8 +67,8 @@ def _can_pindian(f, initiator, target):
 @primitive("put_on_pile", "action", "player:player, name:str, items:any, public:bool=true",
            doc="put a card or a list of cards (from wherever they are) or general cards (from the pool) on a "
                "named pile on the player's general; a public pile shows in every view, a private one only to its "
-               "owner. Pile cards leave it by any move (obtain, discard, use_virtual); at death they go to the discard pile and "
-               "general cards back to the pool")
+               "owner. Pile cards leave it by any move (obtain, discard, use_virtual); at death they go to the "
+               "discard pile and general cards back to the pool")
 def _put_on_pile(f, player, name, items, public=True):
     if isinstance(items, (Card, VirtualCard, GeneralRule)):
         items = [items]
