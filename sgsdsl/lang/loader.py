@@ -79,8 +79,9 @@ def _point_at(shown: str, data: bytes, offset: int) -> Span:
     return Span.point(shown, line, col)
 
 
-def load(paths: list[Path]) -> LoadResult:
-    """Load files and, transitively, what they import. A module appears once, after its imports."""
+def load(paths: list[Path], overlay: dict[Path, str] | None = None) -> LoadResult:
+    """Load files and, transitively, what they import. A module appears once, after its imports.
+    `overlay` maps resolved paths to texts used instead of the files (an editor's unsaved buffers)."""
     result = LoadResult()
     done: dict[Path, ast.Module | None] = {}
     stack: list[Path] = []
@@ -100,7 +101,10 @@ def load(paths: list[Path]) -> LoadResult:
             return
         if real in done:
             return
-        text, err = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
+        if overlay and real in overlay:
+            text, err = overlay[real], None
+        else:
+            text, err = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
         if err is not None:
             result.diagnostics.append(err)
             done[real] = None

@@ -1,0 +1,19 @@
+"""`sgsdsl lsp`: run the language server on stdin/stdout (editors start it; see editors/README.md)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("lsp")
+def lsp() -> None:
+    """Run the .sgs language server over stdio (needs the extra: pip install 'sgsdsl[lsp]')."""
+    try:
+        from ..lsp.server import main
+    except ImportError as err:
+        raise click.UsageError(f"the language server needs pygls ({err.name} is missing): "
+                               "pip install 'sgsdsl[lsp]'") from None
+    main()
+
+
+COMMANDS = [lsp]

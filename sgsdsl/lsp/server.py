@@ -1,0 +1,136 @@
+"""`sgsdsl lsp`: the language server (pygls). Each handler translates between the protocol and analysis.py.
+
+Documents are re-checked on open and on every change (full text sync), with the unsaved text standing in for
+the file, so the diagnostics are exactly those `sgsdsl check` would print for that text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..fmt import format_text
+from ..lang.diagnostics import Diagnostic, Span
+from . import analysis as an
+
+_SYMBOL_KIND = {"card": lsp.SymbolKind.Class, "general": lsp.SymbolKind.Object, "skill": lsp.SymbolKind.Function,
+                "mode": lsp.SymbolKind.Module, "value": lsp.SymbolKind.Constant, "rule": lsp.SymbolKind.Event}
+_COMPLETION_KIND = {"card": lsp.CompletionItemKind.Class, "general": lsp.CompletionItemKind.Struct,
+                    "skill": lsp.CompletionItemKind.Method, "mode": lsp.CompletionItemKind.Module,
+                    "value": lsp.CompletionItemKind.Constant, "rule": lsp.CompletionItemKind.Event,
+                    "action": lsp.CompletionItemKind.Function, "function": lsp.CompletionItemKind.Function,
+                    "constant": lsp.CompletionItemKind.Constant, "timing": lsp.CompletionItemKind.Event,
+                    "field": lsp.CompletionItemKind.Field}
+
+
+class SgsServer(LanguageServer):
+    """Keeps the latest analysis of each open document."""
+
+    def __init__(self) -> None:
+        super().__init__("sgsdsl", "0.1")
+        self.analyses: dict[str, an.Analysis] = {}
+
+    def refresh(self, uri: str) -> an.Analysis:
+        doc = self.workspace.get_text_document(uri)
+        path = Path(to_fs_path(uri) or uri)
+        try:
+            result = an.analyze(path, doc.source)
+        except Exception as err:  # the editor must get a diagnostic, never a dead server
+            result = an.Analysis(an.display_path(path), doc.source, [Diagnostic(
+                "SGS-E000", f"internal error in sgsdsl ({type(err).__name__}); please report it",
+                Span.point(an.display_path(path), 1, 1))])
+        self.analyses[uri] = result
+        mine = [d for d in result.diagnostics if d.span.file == result.shown]
+        others = [d for d in result.diagnostics if d.span.file != result.shown]
+        if others:  # a broken import: show it at the top of this file too, so it is not invisible
+            first = others[0]
+            mine.append(Diagnostic(first.code, f"in {first.span.file}:{first.span.line}: {first.message}",
+                                   Span.point(result.shown, 1, 1), first.severity))
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, [_diagnostic(d) for d in mine]))
+        return result
+
+    def analysis(self, uri: str) -> an.Analysis:
+        return self.analyses.get(uri) or self.refresh(uri)
+
+
+def _range(span: Span) -> lsp.Range:
+    return lsp.Range(lsp.Position(span.line - 1, span.col - 1), lsp.Position(span.end_line - 1, span.end_col - 1))
+
+
+def _diagnostic(d: Diagnostic) -> lsp.Diagnostic:
+    severity = lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning
+    message = d.message + (f"\n{d.suggestion}" if d.suggestion else "")
+    return lsp.Diagnostic(_range(d.span), message, severity=severity, code=d.code, source="sgsdsl")
+
+
+server = SgsServer()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: SgsServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    ls.refresh(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: SgsServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.refresh(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: SgsServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    ls.analyses.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: SgsServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    pos = params.position
+    found = an.hover(ls.analysis(params.text_document.uri), pos.line, pos.character)
+    if found is None:
+        return None
+    text, (start, end) = found
+    return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text),
+                     lsp.Range(lsp.Position(pos.line, start), lsp.Position(pos.line, end)))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
+def completion(ls: SgsServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+    pos = params.position
+    items = [lsp.CompletionItem(label, kind=_COMPLETION_KIND.get(kind), detail=detail)
+             for label, kind, detail in an.completions(ls.analysis(params.text_document.uri), pos.line, pos.character)]
+    return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: SgsServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+    pos = params.position
+    span = an.definition_at(ls.analysis(params.text_document.uri), pos.line, pos.character)
+    return lsp.Location(from_fs_path(span.file) or span.file, _range(span)) if span else None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbols(ls: SgsServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    def sym(name: str, kind: str, node, children) -> lsp.DocumentSymbol:
+        name_span = node.name.span
+        return lsp.DocumentSymbol(name, _SYMBOL_KIND[kind], _range(node.span), _range(name_span), detail=kind,
+                                  children=[sym(n, k, c, []) for n, k, c in children])
+
+    return [sym(*s) for s in an.symbols(ls.analysis(params.text_document.uri).module)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: SgsServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    result = format_text(doc.source)
+    if result.text is None or result.text == doc.source:
+        return [] if result.text is not None else None
+    lines = doc.source.split("\n")
+    end = lsp.Position(len(lines) - 1, len(lines[-1]))
+    return [lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), result.text)]
+
+
+def main() -> None:
+    server.start_io()
