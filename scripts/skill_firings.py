@@ -1,0 +1,77 @@
+"""Count how often each skill fires over many simulated games, read from the event logs.
+
+    python scripts/skill_firings.py --rules standard,junzheng,lin,shan --players 8 --games 500
+    python scripts/skill_firings.py --rules standard,junzheng,shan --only rules/shan.sgs
+
+A firing is a `skill` log entry (a trigger that ran, an active or granted action used, a provider that ran),
+an `awaken`/`limited` entry, and a `pindian`, `turn_over`, `extra_turn` or `pile` entry for the mechanics behind
+them. `--only FILE` lists the skills of the generals that file defines (and its top-level skills), with zeros.
+Games that end in an engine error are counted and named; the exit status is 1 when there is one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sgsdsl.api import check_paths, program_for  # noqa: E402
+from sgsdsl.cli.loading import rule_paths  # noqa: E402
+from sgsdsl.engine.errors import EngineError  # noqa: E402
+from sgsdsl.sim import play_one  # noqa: E402
+
+MECHANICS = ("pindian", "turn_over", "turn_skipped", "extra_turn", "pile")
+
+
+def skills_defined_in(path: str) -> list[str]:
+    from sgsdsl.lang.loader import load
+
+    module = load([Path(path)]).modules[-1]
+    return [s.name.text for g in module.generals for s in g.skills] + [s.name.text for s in module.skills]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="standard")
+    ap.add_argument("--players", type=int, default=8)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mode", default="identity")
+    ap.add_argument("--only", default="", help="list only the skills this .sgs file defines (zeros included)")
+    args = ap.parse_args()
+    loaded = check_paths(rule_paths([], args.rules))
+    if not loaded.ok:
+        print("the rules do not check", file=sys.stderr)
+        return 2
+    program = program_for(loaded, "compiled")
+    fired: Counter[str] = Counter()
+    mechanics: Counter[str] = Counter()
+    errors: list[str] = []
+    for i in range(args.games):
+        try:
+            g = play_one(program, args.mode, args.players, args.seed + i, record=True)
+        except EngineError as err:
+            errors.append(f"seed {args.seed + i}: {err}")
+            continue
+        for e in g.log:
+            kind = e.get("e")
+            if kind == "skill":
+                fired[str(e["skill"])] += 1
+            elif kind in MECHANICS:
+                mechanics[kind] += 1
+    names = skills_defined_in(args.only) if args.only else sorted(fired)
+    print(f"{args.games} games · {args.players} players · rules {args.rules} · engine errors {len(errors)}")
+    for name in names:
+        print(f"  {name}\t{fired.get(name, 0)}")
+    print("  " + " · ".join(f"{k} {mechanics[k]}" for k in MECHANICS))
+    for e in errors[:10]:
+        print("  error:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
