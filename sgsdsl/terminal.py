@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.cells import cell_len
+
 from .engine.agents import Agent, Request
 from .engine.errors import GameAborted
 
@@ -65,6 +67,7 @@ def parse_answer(raw: str, request: Request) -> tuple[list[int], str | None]:
 def render_view(view: Any) -> str:
     """The seat's view as a few lines: everyone's public state, then its own hand."""
     lines = ["", "─" * 60]
+    width = max([6, *(cell_len(str(q["general"])) for q in view["players"])])
     for q in view["players"]:
         me = "*" if q["seat"] == view["seat"] else " "
         state = f"{q['hp']}/{q['max_hp']} HP" if q["alive"] else "dead"
@@ -73,8 +76,14 @@ def render_view(view: Any) -> str:
             extra.append("equip " + ", ".join(q["equips"]))
         if q["judge"]:
             extra.append("judge " + ", ".join(q["judge"]))
-        lines.append(f"{me} P{q['seat']} {q['general']:<6} {q['role']:<9} {state:<9} {q['hand']} cards "
+        lines.append(f"{me} P{q['seat']} {_pad(q['general'], width)} {q['role']:<9} {state:<9} {q['hand']} cards "
                      + ("· " + " · ".join(extra) if extra else ""))
     lines.append(f"  draw pile {view['draw_pile']} · discard top {', '.join(view['discard_top']) or '—'}")
     lines.append(f"  your hand ({view['role']}): {', '.join(view['hand']) or '—'}")
     return "\n".join(lines)
+
+
+def _pad(text: object, width: int) -> str:
+    """Left-aligned in `width` terminal cells: a CJK character takes two, so str.ljust would misalign."""
+    t = str(text)
+    return t + " " * max(0, width - cell_len(t))

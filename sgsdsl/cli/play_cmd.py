@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ..engine.errors import EngineError
 from ..engine.game import Game
+from ..narrate import NarratedAgent, Narrator
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .loading import load_program_or_exit, parse_options
+from .simulate_cmd import write_log
 
 
 @click.command("play")
@@ -22,27 +26,40 @@ from .loading import load_program_or_exit, parse_options
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
               help="the agents at the other seats")
-def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents) -> None:
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="write the finished game's log (JSONL) for `sgsdsl replay` and `replay --show`")
+def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents, log_path) -> None:
     """Play a game in the terminal: you answer for one seat, agents for the others."""
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     program = load_program_or_exit(list(rules), rule_names, "compiled")
     options = parse_options(opts)
-    human = TerminalAgent(_read_line, click.echo)
+    narrator = Narrator(seat)
+    human = NarratedAgent(TerminalAgent(_read_line, click.echo), narrator, click.echo)
     others = make_agents((opponents,), players, seed)
     agents = [human if i == seat else others[i] for i in range(players)]
     try:
-        game = Game(program, mode, players, seed, agents, options, round_cap=round_cap, record=False)
+        # recorded: the log is what the narration reads (and what --log writes)
+        game = Game(program, mode, players, seed, agents, options, round_cap=round_cap, record=True)
     except EngineError as err:
         raise click.UsageError(str(err)) from None
+    narrator.follow(game.log)
     try:
         game.run()
     except PlayerQuit as why:
-        click.echo(f"game abandoned ({why})")
+        click.echo(f"game abandoned ({why})" + ("; no log written" if log_path else ""))
         raise SystemExit(1) from None
     except EngineError as err:
         click.echo(f"engine error: {err}", err=True)
         raise SystemExit(1) from None
+    for line in narrator.new_lines():
+        click.echo(line)
+    if log_path:
+        write_log(game, Path(log_path), {"rules": list(rules), "rule_names": rule_names, "mode": mode,
+                                         "agents": [opponents if i != seat else "human" for i in range(players)],
+                                         "players": players, "seed": seed, "options": options,
+                                         "round_cap": round_cap, "human_seat": seat})
+        click.echo(f"log written to {log_path} (sgsdsl replay {log_path} --show)")
     winners, reason = game.result or ((), "unfinished")
     you = game.players[seat]
     if winners:

@@ -114,9 +114,20 @@ def write_log(g, path: Path, header: dict[str, Any]) -> None:
 @click.command("replay")
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
-def replay_cmd(log: str, engine: str) -> None:
+@click.option("--show", is_flag=True, help="print the game as a readable transcript instead of re-running it")
+def replay_cmd(log: str, engine: str, show: bool) -> None:
     """Re-run a logged game with its recorded answers; verify every step's state hash."""
     from ..replay import ReplayMismatch, replay_file
+
+    if show:
+        from ..narrate import show_log
+
+        try:
+            click.echo("\n".join(show_log(Path(log))))
+        except ReplayMismatch as err:
+            click.echo(f"cannot read the log: {err}", err=True)
+            raise SystemExit(1) from None
+        return
 
     try:
         n = replay_file(Path(log), engine)

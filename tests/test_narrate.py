@@ -1,0 +1,71 @@
+"""Narrated play and readable replays: `play` tells what the other seats did, `play --log` writes a log that
+`replay` verifies, and `replay --show` prints it as a transcript (one narration for both)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+from rich.cells import cell_len
+
+from sgsdsl.cli import main
+from sgsdsl.narrate import narrate, transcript
+from sgsdsl.terminal import render_view
+
+
+def test_play_narrates_logs_and_the_log_replays(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    runner = CliRunner()
+    r = runner.invoke(main, ["play", "--players", "4", "--seat", "1", "--seed", "2", "--round-cap", "3",
+                             "--log", str(log)], input="0\n" * 3000, catch_exceptions=False)
+    assert r.exit_code == 0, r.output[-2000:]
+    out = r.output
+    # what opponents did, in sentences, with the human as "you"
+    assert re.search(r"^P[023] \S+ uses \S+ on (you|P\d \S+)$", out, re.M), out[-3000:]
+    assert re.search(r"^P[023] \S+ draws 2 cards$", out, re.M)
+    assert re.search(r"^you draw \d+ cards?$", out, re.M)
+    assert "#" not in "\n".join(line for line in out.splitlines() if line.startswith(("P0 ", "P2 ", "P3 ")))
+    assert f"log written to {log}" in out
+    ok = runner.invoke(main, ["replay", str(log)])
+    assert ok.exit_code == 0 and "every state hash matches" in ok.output, ok.output
+    shown = runner.invoke(main, ["replay", str(log), "--show"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    assert lines[0].startswith("game.jsonl: identity, 4 players, seed 2")
+    assert any(re.fullmatch(r"  P1 — choose your general: \S+", x) for x in lines)  # the human's answers too
+    assert any(re.fullmatch(r"P\d \S+ uses \S+ on P\d \S+", x) for x in lines)
+    assert lines[-1].startswith("game over")
+
+
+def test_replay_show_refuses_garbage(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["replay", str(bad), "--show"])
+    assert r.exit_code == 1 and "cannot read the log" in r.output
+
+
+def test_sentences_for_a_viewer() -> None:
+    use = {"e": "use", "user": "P3:许褚", "card": "决斗♦A#19", "targets": ["P0:曹操"], "context": "play"}
+    assert narrate(use, viewer=0) == "P3 许褚 uses 决斗♦A on you"
+    assert narrate(use, viewer=None) == "P3 许褚 uses 决斗♦A on P0 曹操"
+    took = {"e": "obtain", "player": "P1:甘宁", "cards": ["闪♦2#3"]}
+    assert narrate(took, viewer=0) == "P1 甘宁 obtains 1 card"  # another seat's hand stays hidden
+    assert narrate(took, viewer=1) == "you obtain 闪♦2"
+    hurt = {"e": "damage", "target": "P0:曹操", "source": "P3:许褚", "amount": 2, "hp": 1, "nature": "fire",
+            "card": "杀♠7#1"}
+    assert narrate(hurt, viewer=0) == "you take 2 fire damage from P3 许褚 (杀♠7) → 1 HP"
+    assert narrate({"e": "brand_new_event", "x": 1}) == "brand_new_event: x=1"  # never dropped silently
+    assert transcript([{"ask": 0, "prompt": "p", "options": ["a", "b"], "answer": [1], "kind": "choose"}],
+                      ) == ["  P0 — p: b"]
+
+
+def test_board_aligns_cjk_names_by_cell_width() -> None:
+    def player(seat: int, general: str) -> dict:
+        return {"seat": seat, "general": general, "role": "hidden", "hp": 4, "max_hp": 4, "alive": True,
+                "equips": [], "judge": [], "hand": 3}
+
+    view = {"seat": 0, "role": "lord", "hand": [], "draw_pile": 80, "discard_top": [],
+            "players": [player(0, "诸葛亮"), player(1, "seat1"), player(2, "SP貂蝉")]}
+    rows = [x for x in render_view(view).splitlines() if "hidden" in x]
+    assert len({cell_len(x[: x.index("hidden")]) for x in rows}) == 1, rows
