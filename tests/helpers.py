@@ -39,3 +39,35 @@ def play_checked(prog, players: int, seed: int, options: dict[str, Any] | None =
     game.run()
     check_invariants(game)
     return game
+
+
+def rule_file(tmp_path: Path, body: str, extra: str = "", timing: str = "turn_start") -> Path:
+    """A rules file: the mini rules plus one `rule` whose trigger at `timing` runs `body` (and `extra` lines)."""
+    path = tmp_path / "b.sgs"
+    path.write_text(f'import "{MINI.as_posix()}"\n{extra}\nrule 测 t {{\n  on {timing} {{ {body} }}\n}}\n',
+                    encoding="utf-8")
+    return path
+
+
+def run_both_engines(path: Path, round_cap: int = 3) -> dict[str, tuple[str | None, int]]:
+    """Play one 4-player game of a rules file on each engine: (rule error text with its notes, or None; steps).
+    Both engines must agree exactly; any error other than a rule error fails the test."""
+    from sgsdsl.engine.errors import RuleError
+
+    loaded = check_paths([str(path)])
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    out = {}
+    for engine in ("compiled", "interpreted"):
+        game = Game(program_for(loaded, engine), "identity", 4, 1, [RandomAgent(i) for i in range(4)],
+                    round_cap=round_cap)
+        try:
+            game.run()
+            out[engine] = (None, game.steps)
+        except RuleError as err:
+            out[engine] = (" ".join([str(err), *getattr(err, "__notes__", [])]), game.steps)
+        out[engine + "_game"] = game  # type: ignore[assignment]
+    games = (out.pop("compiled_game"), out.pop("interpreted_game"))
+    assert out["compiled"] == out["interpreted"]
+    assert games[0].log == games[1].log
+    out["game"] = games[0]  # type: ignore[assignment]
+    return out

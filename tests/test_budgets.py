@@ -8,36 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sgsdsl.api import check_paths, program_for
+from helpers import rule_file as write
+from helpers import run_both_engines as run_both
+from sgsdsl.api import check_paths
 from sgsdsl.engine import runtime
-from sgsdsl.engine.agents import RandomAgent
-from sgsdsl.engine.errors import RuleError
 from sgsdsl.engine.events import STEP_BUDGET
-from sgsdsl.engine.game import Game
-
-MINI = Path(__file__).resolve().parent / "fixtures" / "mini.sgs"
-
-
-def write(tmp_path: Path, body: str, extra: str = "") -> Path:
-    path = tmp_path / "b.sgs"
-    path.write_text(f'import "{MINI.as_posix()}"\n{extra}\nrule 测 t {{\n  on turn_start {{ {body} }}\n}}\n',
-                    encoding="utf-8")
-    return path
-
-
-def run_both(path: Path) -> dict[str, tuple[str | None, int]]:
-    loaded = check_paths([str(path)])
-    assert loaded.ok, [d.message for d in loaded.diagnostics]
-    out = {}
-    for engine in ("compiled", "interpreted"):
-        game = Game(program_for(loaded, engine), "identity", 4, 1, [RandomAgent(i) for i in range(4)], round_cap=3)
-        try:
-            game.run()
-            out[engine] = (None, game.steps)
-        except RuleError as err:
-            out[engine] = (" ".join([str(err), *getattr(err, "__notes__", [])]), game.steps)
-    assert out["compiled"] == out["interpreted"]
-    return out
 
 
 def test_nested_repeat_exhausts_the_step_budget(tmp_path: Path) -> None:

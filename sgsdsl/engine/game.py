@@ -291,7 +291,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
 
     def _phase_play(self, p: Player) -> None:
         for _ in range(MAX_PLAY_ACTIONS):
-            if not p.alive or self.current is not p:
+            if not p.alive or self.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
             options = self.play_options(p)
             labels = [o[0] for o in options] + ["end play phase"]

@@ -32,6 +32,7 @@ from .core import (  # noqa: F401 - the public tables
     Timing,
     _cards,
     _g,
+    _holder,
     _need,
     _params,
     all_fields,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..errors import BreakLoop, GameOver, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..events import Event
-from ..model import Card, Player, UseRecord, VirtualCard
+from ..model import PHASES, Card, Player, UseRecord, VirtualCard
 from ..program import Frame
+from .arguments import alive_arg, count_arg
 from .core import (
     _cards,
+    _holder,
     _marks_of,
     _need,
     primitive,
@@ -19,24 +21,25 @@ from .core import (
 # ---------------------------------------------------------------- actions
 @primitive("draw", "action", "player:player, n:int", "cards", "the player draws n cards")
 def _draw(f: Frame, player: Player, n: int) -> list[Card]:
-    return f.game.draw(_need(player, "draw's player"), n)
+    return f.game.draw(_need(player, "draw's player"), count_arg(n, "draw's count", len(f.game.cards)))
 
 
 @primitive("damage", "action",
            "target:player, amount:int, source:player=none, card:card=none, nature:nature=normal, chain:bool=false, "
            "use:use=none", "int", "deal damage; returns the damage actually dealt")
 def _damage(f, target, amount, source=None, card=None, nature="normal", chain=False, use=None):
-    return f.game.damage(_need(target, "damage's target"), amount, source, card, nature, chain, use)
+    return f.game.damage(_need(target, "damage's target"), count_arg(amount, "damage's amount"), source, card, nature,
+                         chain, use)
 
 
 @primitive("recover", "action", "target:player, amount:int, source:player=none, card:card=none", "int")
 def _recover(f, target, amount, source=None, card=None):
-    return f.game.recover(_need(target, "recover's target"), amount, source, card)
+    return f.game.recover(_need(target, "recover's target"), count_arg(amount, "recover's amount"), source, card)
 
 
 @primitive("lose_hp", "action", "player:player, n:int")
 def _lose_hp(f, player, n):
-    f.game.lose_hp(_need(player, "lose_hp's player"), n)
+    f.game.lose_hp(_need(player, "lose_hp's player"), count_arg(n, "lose_hp's count"))
 
 
 @primitive("discard", "action", "cards:cards, by:player=none", doc="put cards into the discard pile")
@@ -46,13 +49,19 @@ def _discard(f, cards, by=None):
 
 @primitive("obtain", "action", "player:player, cards:cards", doc="move cards into the player's hand")
 def _obtain(f, player, cards):
-    f.game.obtain(_need(player, "obtain's player"), _cards(cards))
+    f.game.obtain(alive_arg(player, "obtain's player"), _cards(cards))
 
 
 @primitive("give", "action", "from_player:player, to:player, cards:cards", doc="hand cards change owner")
 def _give(f, from_player, to, cards):
-    f.game.emit_log("give", by=from_player.label(), to=to.label(), n=len(_cards(cards)))
-    f.game.obtain(_need(to, "give's receiver"), _cards(cards))
+    giver = _need(from_player, "give's giver")
+    to = alive_arg(to, "give's receiver")
+    for c in (x for card in _cards(cards) for x in card.physical):
+        if c.holder is not giver:
+            raise RuleError(f"give: {c.label()} is not {giver.label()}'s to give (it is in {c.zone}"
+                            f"{' of ' + c.holder.label() if c.holder is not None else ''})")
+    f.game.emit_log("give", by=giver.label(), to=to.label(), n=len(_cards(cards)))
+    f.game.obtain(to, _cards(cards))
 
 
 @primitive("put_on_top", "action", "cards:cards", doc="put cards on top of the draw pile (last one on top)")
@@ -181,7 +190,7 @@ def _targets_for(f, user, family):
 @primitive("reveal", "action", "n:int", "cards",
            "turn the top n cards of the draw pile face up into the processing area; returns them, top first")
 def _reveal(f, n):
-    return [f.game.reveal_top() for _ in range(max(0, int(n)))]
+    return [f.game.reveal_top() for _ in range(count_arg(n, "reveal's count", len(f.game.cards)))]
 
 
 @primitive("cancel", "action", "event:event", doc="cancel a cancellable event (prevent, skip, nullify)")
@@ -191,6 +200,9 @@ def _cancel(f, event):
 
 @primitive("skip_phase", "action", "player:player, phase:phase", doc="the player skips that phase this turn")
 def _skip_phase(f, player, phase):
+    player = _need(player, "skip_phase's player")
+    if phase not in PHASES:
+        raise RuleError(f"skip_phase: {phase!r} is not a phase ({', '.join(PHASES)})")
     f.game.set_mark(player, "skip_" + phase, True, "turn")
     f.game.emit_log("skip", player=player.label(), phase=phase)
 
@@ -199,7 +211,7 @@ def _skip_phase(f, player, phase):
            doc="set a mark on a player, a use, an event or the game, kept until the end of a phase/turn/round or "
                "forever (a use's or an event's marks live as long as it does)")
 def _mark(f, holder, name, value=1, until="forever"):
-    target = f.game if holder is None else holder
+    target = _holder(f, holder)
     if until not in ("phase", "turn", "round", "forever"):
         raise RuleError(f"mark lifetime must be phase, turn, round or forever, not {until!r}")
     if isinstance(target, (UseRecord, Event)):
@@ -210,7 +222,7 @@ def _mark(f, holder, name, value=1, until="forever"):
 
 @primitive("unmark", "action", "holder:any, name:str", doc="remove a mark")
 def _unmark(f, holder, name):
-    target = f.game if holder is None else holder
+    target = _holder(f, holder)
     _marks_of(target).pop(name, None)
     if hasattr(target, "mark_scopes"):
         target.mark_scopes.pop(name, None)
@@ -239,26 +251,39 @@ def _of_suit(f, cards, suit):
 
 @primitive("set_chained", "action", "player:player, chained:bool", doc="chain (横置) or unchain (重置) a character")
 def _set_chained(f, player, chained):
+    player = _need(player, "set_chained's player")
     player.chained = bool(chained)
     f.game.emit_log("chain", player=player.label(), chained=bool(chained))
 
 
 @primitive("move_to_judge", "action", "card:card, player:player", doc="move a judge-area card to a player's judge area")
 def _move_to_judge(f, card, player):
+    card = _need(card, "move_to_judge's card")
+    player = alive_arg(player, "move_to_judge's receiver")
+    if not any(card in p.judge for p in f.game.players):
+        where = card.physical[0].zone if card.physical else "nowhere"
+        raise RuleError(f"move_to_judge: {card.label()} is not in a judge area (it is in {where})")
+    if card not in player.judge and any(c.name == card.name for c in player.judge):
+        raise RuleError(f"move_to_judge: {player.label()} already has a {card.name} in the judge area")
     f.game.move_judge(card, player)
 
 
 @primitive("end_phase", "action", "", doc="end the current play phase")
 def _end_phase(f):
-    f.game.current = f.game.current  # play loop re-checks; mark ends it
-    f.game.set_mark(f.game.current, "end_play", True, "phase")
+    g = f.game
+    if g.phase != "play":
+        raise RuleError(f"end_phase() ends a play phase, but this is the {g.phase} phase")
+    g.set_mark(g.current, "end_play", True, "phase")  # the play loop stops before the next action
 
 
 @primitive("win", "action", "roles:any", doc="end the game; the given roles win")
 def _win(f, roles):
-    from .errors import GameOver
-
-    raise GameOver(tuple(roles) if isinstance(roles, list) else (roles,), "win")
+    winners = tuple(roles) if isinstance(roles, (list, tuple)) else (roles,)
+    known = {p.role for p in f.game.players}
+    for r in winners:
+        if not isinstance(r, str) or r not in known:
+            raise RuleError(f"win: {str(r)[:40]!r} is not a role in this game ({', '.join(sorted(known))})")
+    raise GameOver(winners, "win")
 
 
 @primitive("log", "action", "text:str", doc="write a line into the event log")

@@ -11,6 +11,7 @@ from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exporte
 from ..events import UNLIMITED, Event
 from ..model import PHASES, Card, Player, UseRecord, VirtualCard
 from ..program import Frame, GeneralRule, SkillRule
+from .arguments import validated
 
 
 # ---------------------------------------------------------------- declarations
@@ -86,8 +87,10 @@ def _params(sig: str) -> tuple[Param, ...]:
 def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = "", variadic: bool = False,
               contexts: tuple[str, ...] = ()):
     def deco(fn):
-        PRIMITIVES[name] = Primitive(name, kind, _params(sig), returns, fn, doc or (fn.__doc__ or "").strip(), variadic,
-                                     contexts)
+        params = _params(sig)
+        # impl checks its arguments against the declared types (a rule error, never a Python one deep inside)
+        PRIMITIVES[name] = Primitive(name, kind, params, returns, validated(name, params, fn, variadic),
+                                     doc or (fn.__doc__ or "").strip(), variadic, contexts)
         return fn
 
     return deco
@@ -255,6 +258,15 @@ def _need(x: Any, what: str) -> Any:
 
 def _g(f: Frame):
     return f.game
+
+
+def _holder(f: Frame, holder: Any) -> Any:
+    """What a mark is kept on: a player, a use, an event, or the game (holder none); else a rule error."""
+    if holder is None:
+        return f.game
+    if type(holder) in (Player, UseRecord, Event):
+        return holder
+    raise RuleError(f"marks are kept on a player, a use, an event or the game (none), not on {str(holder)[:40]!r}")
 
 
 def _marks_of(target: Any) -> dict[str, Any]:

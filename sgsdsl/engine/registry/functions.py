@@ -9,6 +9,7 @@ from ..events import Event
 from ..model import SUITS, color_of
 from .core import (
     USE_CONTEXTS,
+    _holder,
     _marks_of,
     primitive,
 )
@@ -128,13 +129,13 @@ def _is_wounded(f, player):
 
 @primitive("has_mark", "function", "holder:any, name:str", "bool", "the mark is set")
 def _has_mark(f, holder, name):
-    target = f.game if holder is None else holder
+    target = _holder(f, holder)
     return name in _marks_of(target)
 
 
 @primitive("mark_value", "function", "holder:any, name:str", "any", "the mark's value, or 0")
 def _mark_value(f, holder, name):
-    target = f.game if holder is None else holder
+    target = _holder(f, holder)
     return _marks_of(target).get(name, 0)
 
 

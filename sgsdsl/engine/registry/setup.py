@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from ..program import Frame
+from ..program import Frame, GeneralRule
+from .arguments import count_arg
 from .core import (
     _need,
     primitive,
@@ -41,7 +44,7 @@ def _deal_roles(f):
 def _take_generals(f, generals):
     g = f.game
     out = []
-    for gen in generals:
+    for gen in _generals(generals, "take_generals"):
         if gen in g.general_pool:
             g.general_pool.remove(gen)
             out.append(gen)
@@ -51,6 +54,7 @@ def _take_generals(f, generals):
 @primitive("random_generals", "action", "n:int", "list", doc="take n random generals from the pool")
 def _random_generals(f, n):
     g = f.game
+    count_arg(n, "random_generals' count")
     out = g.general_pool[:n]
     del g.general_pool[:n]
     return out
@@ -58,7 +62,9 @@ def _random_generals(f, n):
 
 @primitive("return_generals", "action", "generals:any", doc="put generals back into the pool (off any pile)")
 def _return_generals(f, generals):
-    for x in generals:
+    for x in _generals(generals, "return_generals"):
+        if any(x is y for y in f.game.general_pool):
+            raise RuleError(f"return_generals: {x.name} is already in the pool")
         if x is not None:
             f.game.take_general_out(x)  # from a pile, when it lay on one
             f.game.general_pool.append(x)
@@ -66,15 +72,31 @@ def _return_generals(f, generals):
 
 @primitive("set_general", "action", "player:player, general:general", doc="the player becomes this general")
 def _set_general(f, player, general):
-    f.game.set_general(player, general)
+    f.game.set_general(_need(player, "set_general's player"), general)
 
 
 @primitive("set_max_hp", "action", "player:player, n:int, heal:bool=true", doc="set max HP (and HP, when heal)")
 def _set_max_hp(f, player, n, heal=True):
+    player = _need(player, "set_max_hp's player")
+    if count_arg(n, "set_max_hp's max HP") == 0:  # max HP 0 kills, as losing the last max HP does (§0.3)
+        if player.alive:
+            f.game.change_max_hp(player, -player.max_hp)
+        return
     player.max_hp = n
     if heal:
         player.hp = n
     player.hp = min(player.hp, player.max_hp)
+
+
+def _generals(items: Any, what: str) -> list[Any]:
+    """The generals of a list argument (none items skipped); anything else is a rule error."""
+    out = []
+    for x in items if isinstance(items, (list, tuple)) else [items]:
+        if x is not None and not isinstance(x, GeneralRule):
+            raise RuleError(f"{what}: {str(x)[:40]!r} is not a general")
+        if x is not None:
+            out.append(x)
+    return out
 
 
 # ---------------------------------------------------------------- turn order and the end of the game

@@ -1,0 +1,114 @@
+"""Run-time checks of primitive arguments against their declared types.
+
+The checker types every argument it can, but values of unknown type (first(), choose(), mark_value() …) and
+programs that skipped the checker reach primitives too. Every primitive is wrapped (by `core.primitive`) so
+that an argument of the wrong kind is a rule error naming the primitive and the parameter — never a Python
+error deep in the engine, never a silently broken invariant. Domain checks (a count below zero, a card held
+elsewhere, a dead receiver) live in the primitives themselves, with the helpers at the end of this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from ..errors import RuleError
+from ..events import Event
+from ..model import Card, Player, UseRecord, VirtualCard
+from ..program import GeneralRule, SkillRule
+
+INT_LIMIT = 1_000_000_000  # the language's numbers (engine.runtime.INT_MAX; not imported: runtime imports us)
+_CARDS = (Card, VirtualCard)
+_SEQ = (list, tuple)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and -INT_LIMIT <= v <= INT_LIMIT
+
+
+def _cards_ok(v: Any) -> bool:
+    if v is None or isinstance(v, _CARDS):
+        return True
+    return isinstance(v, _SEQ) and all(isinstance(c, _CARDS) for c in v)
+
+
+# declared type -> (test, what it should be). None is accepted for every entity (the primitives say what a
+# missing one means); numbers must be numbers. `list`, `bool`, `any` and `item` take anything (the primitives
+# taking a list also take a single item).
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "int": (_is_int, "a number in -1000000000..1000000000"),
+    "player": (lambda v: v is None or type(v) is Player, "a player"),
+    "players": (lambda v: v is None or (isinstance(v, _SEQ) and all(type(p) is Player for p in v)),
+                "a list of players"),
+    "card": (lambda v: v is None or isinstance(v, _CARDS), "a card"),
+    "cards": (_cards_ok, "a card or a list of cards"),
+    "general": (lambda v: v is None or type(v) is GeneralRule, "a general"),
+    "event": (lambda v: v is None or type(v) is Event, "an event"),
+    "use": (lambda v: v is None or type(v) is UseRecord, "a use"),
+    "skill": (lambda v: v is None or isinstance(v, (SkillRule, str)), "a skill"),
+}
+for _t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit", "zone"):
+    _CHECKS[_t] = (lambda v: v is None or isinstance(v, str), "a name or text")
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, int):
+        return "number" if _is_int(v) else "number out of range"
+    for cls, word in ((str, "text"), (Player, "player"), (_CARDS, "card"), (Event, "event"),
+                      (GeneralRule, "general"), (SkillRule, "skill"), (UseRecord, "use"), (_SEQ, "list")):
+        if isinstance(v, cls):
+            return word
+    return "value"
+
+
+def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variadic: bool) -> Callable[..., Any]:
+    """fn, checking each argument against its parameter's declared type first."""
+    checks = [(i, p.name, _CHECKS[p.type]) for i, p in enumerate(params) if p.type in _CHECKS]
+    if not checks:
+        return fn
+    by_name = {pname: (i, check) for i, pname, check in checks}
+    count = len(params)
+
+    @wraps(fn)
+    def run(f: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(args) > count and not variadic:
+            raise RuleError(f"{name}() takes at most {count} arguments, got {len(args)}")
+        for i, pname, (test, want) in checks:
+            if i < len(args) and not test(args[i]):
+                raise RuleError(f"argument '{pname}' of {name}() must be {want}, not {_kind(args[i])}")
+        for k, v in kwargs.items():
+            spec = by_name.get(k)
+            if spec is not None and not spec[1][0](v):
+                raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {_kind(v)}")
+        try:
+            return fn(f, *args, **kwargs)
+        except TypeError as err:
+            if err.__traceback__ is not None and err.__traceback__.tb_next is None:  # the call itself: bad names
+                raise RuleError(f"{name}(): {err}") from None
+            raise
+
+    return run
+
+
+# ---------------------------------------------------------------- domain checks used by the primitives
+def count_arg(n: int, what: str, most: int | None = None) -> int:
+    """A count (cards, HP, generals …): at least 0, at most `most` when given."""
+    if n < 0:
+        raise RuleError(f"{what} cannot be negative ({n})")
+    if most is not None and n > most:
+        raise RuleError(f"{what} is {n}, more than the {most} this game allows")
+    return n
+
+
+def alive_arg(p: Player | None, what: str) -> Player:
+    """A character that must be present and alive (a receiver of cards, a target of a judge-area move)."""
+    if p is None:
+        raise RuleError(f"{what} is none")
+    if not p.alive:
+        raise RuleError(f"{what} {p.label()} is dead")
+    return p
