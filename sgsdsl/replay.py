@@ -37,6 +37,8 @@ def replay_file(path: Path, engine: str) -> int:
         seed = int(header["seed"])
         mode = str(header["mode"])
         round_cap = int(header.get("round_cap", 60))
+        pinned = {int(k): str(v) for k, v in (header.get("pinned") or {}).items()}
+        pool = header.get("pool")
         asks = [e for e in entries if isinstance(e, dict) and "ask" in e]
         answers = [list(e["answer"]) for e in asks]
     except (KeyError, TypeError, ValueError) as err:
@@ -47,7 +49,7 @@ def replay_file(path: Path, engine: str) -> int:
     program = program_for(loaded, engine)
     agent = ReplayAgent(answers)
     game = Game(program, mode, players, seed, [agent] * players, header.get("options") or {},
-                round_cap=round_cap, record=True)
+                round_cap=round_cap, record=True, pinned=pinned, pool=pool)
     try:
         game.run()
     except EngineError as err:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -108,4 +109,6 @@ def test_simulate_compiled_uses_generated_code(tmp_path: Path, monkeypatch: pyte
     assert res.exit_code == 0, res.output
     interp = CliRunner().invoke(main, ["simulate", str(MINI), "--players", "4", "--games", "3", "--engine",
                                        "interpreted", "--json"])
-    assert res.output == interp.output
+    a, b = json.loads(res.output), json.loads(interp.output)
+    assert (a["settings"]["engine"], b["settings"]["engine"]) == ("compiled", "interpreted")
+    assert a["stats"] == b["stats"]

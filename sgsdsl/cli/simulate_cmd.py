@@ -1,104 +1,167 @@
-"""`sgsdsl simulate` and `sgsdsl replay`: many seeded games with a summary table; logs and their replay."""
+"""`sgsdsl simulate` and `sgsdsl replay`: seeded games in parallel with win rates and their intervals per side,
+role, general, seat and kingdom, skill firings and game length; exports; logs and their replay."""
 
 from __future__ import annotations
 
 import json
-import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from ..engine.errors import EngineError
-from ..sim import AGENT_KINDS, play_one, simulate
-from .loading import load_program_or_exit, parse_options
+from ..lab.export import ExportError, versions, write_csv, write_parquet
+from ..lab.report import simulate_report
+from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
+from ..sim import play_one
+from .lab_common import Prepared, parse_agents, play, prepare, variant_options
+from .loading import rule_paths
 
 
 @click.command("simulate")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
-@click.option("--mode", default="identity", show_default=True, help="mode id")
-@click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True)
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True, help="first game's seed; game i uses seed+i")
 @click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
-@click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
-@click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
+@variant_options
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="write the first game's event log (JSONL)")
-@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-@click.option("--agents", "agent_spec", default="random", show_default=True,
-              help="agent per seat: random, heuristic, or a comma list cycled over the seats (heuristic,random)")
-def simulate_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, log_path, as_json,
-                 agent_spec) -> None:
-    """Play GAMES seeded games with random agents and summarise the results."""
-    program = load_program_or_exit(list(rules), rule_names, engine)
-    options = parse_options(opts)
+@click.option("--json", "as_json", is_flag=True, help="print every setting, versions, rules digest and figures as JSON")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game (CSV)")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
+              help="write one row per game (Parquet; needs pip install -e '.[parquet]')")
+@click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False),
+              help="write a self-contained HTML report (tables and charts)")
+@click.option("--detail/--no-detail", default=True, show_default=True,
+              help="print the per-role, general, seat, kingdom and skill tables")
+def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap, engine, agent_spec, pins, pool_spec,
+                 jobs, backend, address, log_path, as_json, csv_path, parquet_path, html_path, detail) -> None:
+    """Play GAMES seeded games and report win rates with 95% intervals (same seeds, same table, any --jobs)."""
     agents = parse_agents(agent_spec)
-    console = Console(stderr=True)
-    _check_mode(program, mode, players, options)
+    prep = prepare(rule_paths(list(rules), rule_names), engine, mode, players, opts, round_cap, agents, pins,
+                   pool_spec)
+    v = prep.variant
     if log_path:
-        g = play_one(program, mode, players, seed, options, record=True, round_cap=round_cap, agents=agents)
+        g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
+                     agents=agents, pinned=dict(v.pinned), pool=v.pool)
         write_log(g, Path(log_path), {"rules": list(rules), "rule_names": rule_names, "mode": mode,
-                                      "agents": list(agents), "players": players, "seed": seed, "options": options,
-                                      "round_cap": round_cap})
-    show_bar = games >= 50 and sys.stderr.isatty()
-    if show_bar:
-        with Progress(console=console, transient=True) as bar:
-            task = bar.add_task("simulating", total=games)
-            summary = simulate(program, mode, players, games, seed, options, round_cap,
-                               progress=lambda n: bar.update(task, completed=n), agents=agents)
-    else:
-        summary = simulate(program, mode, players, games, seed, options, round_cap, agents=agents)
+                                      "agents": list(agents), "players": players, "seed": seed,
+                                      "options": dict(v.options), "round_cap": round_cap,
+                                      **({"pinned": {str(s): gen for s, gen in v.pinned}} if v.pinned else {}),
+                                      **({"pool": list(v.pool)} if v.pool is not None else {})})
+    seeds = list(range(seed, seed + games))
+    start = time.perf_counter()
+    records = play(v, seeds, jobs, backend, address)
+    seconds = time.perf_counter() - start
+    sides = mode_sides(roles for roles, _ in prep.program.modes[mode].wins)
+    stats = summarise(records, sides, v.designer)
+    doc = document(prep, stats, seeds)
+    try:
+        if csv_path:
+            write_csv(Path(csv_path), [("", records)])
+        if parquet_path:
+            write_parquet(Path(parquet_path), [("", records)])
+        if html_path:
+            from ..compiler.cache import write_atomic
+
+            headline = max(stats.sides, key=lambda s: stats.sides[s].k) if stats.sides else ""
+            meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
+                    "rules": ", ".join(Path(p).name for p in v.paths), "options": _opts(v.options),
+                    "agents": ",".join(agents), "rules digest": prep.digest, **_pins(v)}
+            write_atomic(Path(html_path), simulate_report(stats, meta, convergence(records, headline), headline))
+    except (ExportError, OSError) as err:
+        click.echo(f"error: {err}", err=True)
+        raise SystemExit(1) from None
     if as_json:
-        click.echo(json.dumps(summary.as_dict(), ensure_ascii=False, sort_keys=True))
+        click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
     else:
-        _print_table(summary, mode, players, seed, engine)
-    for e in summary.errors[:5]:
+        print_tables(stats, doc, seconds, detail)
+    for e in stats.errors[:5]:
         click.echo(f"engine error: {e}", err=True)
-    raise SystemExit(1 if summary.errors else 0)
+    raise SystemExit(1 if stats.errors else 0)
 
 
-def parse_agents(spec: str) -> tuple[str, ...]:
-    kinds = tuple(k.strip() for k in spec.split(",") if k.strip())
-    bad = [k for k in kinds if k not in AGENT_KINDS]
-    if not kinds or bad:
-        raise click.UsageError(f"--agents takes {' or '.join(AGENT_KINDS)} (comma separated), not {spec!r}")
-    return kinds
+def document(prep: Prepared, stats: Stats, seeds: list[int]) -> dict[str, Any]:
+    """The JSON form: the classic summary keys, then every setting, versions, the rules digest and the figures."""
+    d = stats.as_dict()
+    return {
+        "games": stats.games, "errors": len(stats.errors),
+        "wins": {s: r.k for s, r in stats.sides.items()}, "draws": dict(sorted(stats.draws.items())),
+        "avg_rounds": round(stats.rounds, 2), "avg_turns": round(stats.turns, 2),
+        **({"avg_score": stats.scores} if stats.scores else {}),
+        "settings": {**prep.variant.settings(), "seeds": [seeds[0], seeds[-1]] if seeds else []},
+        "versions": versions(), "rules_digest": prep.digest, "stats": d,
+    }
 
 
-def _check_mode(program, mode: str, players: int, options: dict[str, Any]) -> None:
-    if mode not in program.modes:
-        raise click.UsageError(f"unknown mode {mode!r}; the rules define: {', '.join(sorted(program.modes))}")
-    m = program.modes[mode]
-    if not m.players[0] <= players <= m.players[1]:
-        raise click.UsageError(f"mode {mode} is for {m.players[0]}-{m.players[1]} players, not {players}")
-    for k in options:
-        if k not in m.options:
-            known = ", ".join(sorted(m.options)) or "none"
-            raise click.UsageError(f"mode {mode} has no option {k!r}; options: {known}")
+def _opts(options) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options) or "defaults"
 
 
-def _print_table(s, mode: str, players: int, seed: int, engine: str) -> None:
-    click.echo(f"{s.games} games · mode {mode} · {players} players · seed {seed} · {engine} rules")
+def _pins(v) -> dict[str, str]:
+    out = {}
+    if v.pinned:
+        out["pinned"] = ", ".join(f"P{s}={g}" for s, g in v.pinned)
+    if v.pool is not None:
+        out["pool"] = ", ".join(v.pool)
+    return out
+
+
+def _fmt(r: Rate) -> tuple[str, str, str]:
+    lo, hi = r.interval
+    return (f"{r.k}/{r.n}", f"{100 * r.rate:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%")
+
+
+def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = ()) -> Table:
+    t = Table(title=title, title_justify="left")
+    for col, just in ((title.split()[-1], "left"), ("wins", "right"), ("win rate", "right"), ("95% CI", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for name, r in rates.items():
+        label = f"{name} (designer)" if name in designer else name
+        t.add_row(label, *_fmt(r), style="bold yellow" if name in designer else None)
+    return t
+
+
+def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) -> None:
+    st = doc["settings"]
+    click.echo(f"{s.games} games · mode {st['mode']} · {st['players']} players · seed {st['seeds'][0]} · "
+               f"{st['engine']} rules · agents {','.join(st['agents'])}")
+    console = Console()
     t = Table()
-    t.add_column("result")
-    t.add_column("games", justify="right")
-    t.add_column("share", justify="right")
-    for side, n in sorted(s.wins.items()):
-        t.add_row(f"win: {side}", str(n), f"{100 * n / max(1, s.games):.1f}%")
+    for col, just in (("result", "left"), ("games", "right"), ("share", "right"), ("95% CI", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for side, r in s.sides.items():
+        t.add_row(f"win: {side}", str(r.k), *_fmt(r)[1:])
     for reason, n in sorted(s.draws.items()):
-        t.add_row(f"draw: {reason}", str(n), f"{100 * n / max(1, s.games):.1f}%")
-    t.add_row("engine errors", str(len(s.errors)), "")
-    for role, avg in s.average_scores().items():
-        t.add_row(f"average score: {role}", f"{avg:.2f}", "")
-    Console().print(t)
-    finished = max(1, s.games - len(s.errors))
-    secs = max(s.seconds, 1e-9)
-    click.echo(f"average rounds {s.rounds / finished:.2f} · average turns {s.turns / finished:.2f} · "
-               f"{s.games / secs:.1f} games/s · {s.turns / secs:.0f} turns/s")
+        t.add_row(f"draw: {reason}", str(n), *_fmt(Rate(n, s.finished))[1:])
+    t.add_row("engine errors", str(len(s.errors)), "", "")
+    for role, avg in s.scores.items():
+        t.add_row(f"average score: {role}", f"{avg:.2f}", "", "")
+    console.print(t)
+    if detail:
+        console.print(rate_table("win rate per role", s.roles))
+        if s.designer:
+            console.print(rate_table("designer's generals", {g: s.generals[g] for g in s.designer
+                                                             if g in s.generals}, s.designer))
+        if s.generals:
+            console.print(rate_table("win rate per general", s.generals, s.designer))
+        console.print(rate_table("win rate per seat", s.seats))
+        if s.kingdoms:
+            console.print(rate_table("win rate per kingdom", s.kingdoms))
+        if s.skills:
+            sk = Table(title="skill firings per game", title_justify="left")
+            sk.add_column("skill")
+            sk.add_column("per game", justify="right")
+            for name, per in s.skills.items():
+                sk.add_row(name, f"{per:.3f}")
+            console.print(sk)
+    finished = max(1, s.finished)
+    secs = max(seconds, 1e-9)
+    lo, hi = s.rounds_ci
+    click.echo(f"average rounds {s.rounds:.2f} (95% CI {lo:.2f}–{hi:.2f}) · average turns "
+               f"{s.turns:.2f} · {s.games / secs:.1f} games/s · {s.turns * finished / secs:.0f} turns/s")
 
 
 def write_log(g, path: Path, header: dict[str, Any]) -> None:

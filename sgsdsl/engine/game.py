@@ -40,6 +40,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         round_cap: int = 60,
         record: bool = True,
         carry: Carry | None = None,
+        pinned: dict[int, str] | None = None,
+        pool: Sequence[str] | None = None,
     ):
         if mode not in program.modes:
             raise EngineError(f"unknown mode {mode!r}; known: {', '.join(sorted(program.modes))}")
@@ -95,6 +97,9 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
         for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
             self.global_triggers.setdefault(t.timing, []).append(t)
+        # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
+        self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
+        self.pool = None if pool is None else frozenset(pool)
         self.cards: list[Card] = []
         self._build_deck()
 
@@ -110,7 +115,9 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
                 cid += 1
         self.draw_pile = list(self.cards)
         self.rng.shuffle(self.draw_pile)
-        self.general_pool = [self.program.generals[k] for k in sorted(self.program.generals)]
+        taken = {g.ident for g in self.pinned.values()}
+        self.general_pool = [self.program.generals[k] for k in sorted(self.program.generals)
+                             if (self.pool is None or k in self.pool) and k not in taken]
         self.rng.shuffle(self.general_pool)
 
     def _replacements(self) -> dict[str, CardRule]:
@@ -315,6 +322,11 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)
     def set_general(self, p: Player, g: GeneralRule | None) -> None:
+        pinned = self.pinned.get(p.seat)
+        if pinned is not None and g is not pinned:
+            if g is not None:
+                self.general_pool.append(g)  # the seat's own pick goes back: the pinned general takes its place
+            g = pinned
         p.general = g
         if g is not None:
             p.hp = p.max_hp = g.hp

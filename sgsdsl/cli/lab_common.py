@@ -1,0 +1,168 @@
+"""Shared plumbing of `simulate` and `compare`: options that describe a variant, checked up front into a
+`Variant` (bad input is a usage error, never a traceback), and the run with a progress bar."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..api import bundled_rules_dir, check_paths, program_for
+from ..engine.program import Program
+from ..lab.records import GameRecord
+from ..lab.runner import BACKENDS, run
+from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
+from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
+from .loading import parse_options
+
+
+@dataclass
+class Prepared:
+    variant: Variant
+    program: Program
+    digest: str
+
+
+def variant_options(f: Callable) -> Callable:
+    """Options every balance command takes to describe how games are played and run."""
+    for opt in reversed([
+        click.option("--mode", default="identity", show_default=True, help="mode id"),
+        click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True),
+        click.option("--seed", type=int, default=1, show_default=True, help="first game's seed; game i uses seed+i"),
+        click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True),
+        click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled",
+                     show_default=True),
+        click.option("--agents", "agent_spec", default="random", show_default=True,
+                     help="agent per seat: random, heuristic, or a comma list cycled over the seats"),
+        click.option("--general", "pins", multiple=True, metavar="P0=caopi",
+                     help="pin a general to a seat (repeatable)"),
+        click.option("--pool", "pool_spec", default=None, metavar="FILE|IDS",
+                     help="the generals on offer: a file of ids (one per line or comma separated) or a comma list"),
+        click.option("--jobs", "-j", type=click.IntRange(1, 1024), default=None,
+                     help="worker processes (default: all cores); the results never depend on it"),
+        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                     help="local processes, or Ray (pip install -e '.[ray]')"),
+        click.option("--address", default=None, help="Ray cluster address (default: start a local instance)"),
+    ]):
+        f = opt(f)
+    return f
+
+
+def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Sequence[str], round_cap: int,
+            agents: tuple[str, ...], pins: Sequence[str], pool_spec: str | None, label: str = "A") -> Prepared:
+    """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input."""
+    absolute = tuple(str(Path(p).resolve()) for p in paths)
+    loaded = check_paths(list(absolute))
+    errors = [d for d in loaded.diagnostics if d.severity == "error"]
+    if errors:
+        click.echo(render_text(errors, loaded.sources), err=True)
+        raise SystemExit(1)
+    try:
+        program = program_for(loaded, engine)
+    except DiagnosticError as err:
+        click.echo(render_text(err.diagnostics, loaded.sources), err=True)
+        raise SystemExit(1) from None
+    options = parse_options(tuple(opts))
+    check_mode(program, mode, players, options)
+    pinned = parse_pins(program, pins, players)
+    pool = parse_pool(program, pool_spec, players) if pool_spec is not None else None
+    v = Variant(absolute, mode, players, tuple(sorted(options.items())), engine, round_cap, agents,
+                tuple(sorted(pinned.items())), pool, label, designer_generals(loaded, bundled_rules_dir()))
+    remember_program(v, program)
+    return Prepared(v, program, rules_digest(loaded.sources))
+
+
+def check_mode(program: Program, mode: str, players: int, options: dict[str, Any]) -> None:
+    if mode not in program.modes:
+        raise click.UsageError(f"unknown mode {mode!r}; the rules define: {', '.join(sorted(program.modes))}")
+    m = program.modes[mode]
+    if not m.players[0] <= players <= m.players[1]:
+        raise click.UsageError(f"mode {mode} is for {m.players[0]}-{m.players[1]} players, not {players}")
+    for k in options:
+        if k not in m.options:
+            known = ", ".join(sorted(m.options)) or "none"
+            raise click.UsageError(f"mode {mode} has no option {k!r}; options: {known}")
+
+
+def general_ident(program: Program, name: str, where: str) -> str:
+    """A general by id or display name; a usage error with a suggestion otherwise."""
+    name = name.strip()
+    if name in program.generals:
+        return name
+    for ident, g in program.generals.items():
+        if g.name == name:
+            return ident
+    known = list(program.generals) + [g.name for g in program.generals.values()]
+    best = did_you_mean(name, known)
+    hint = f"; did you mean {best!r}?" if best else ""
+    raise click.UsageError(f"{where}: no general {name!r} in these rules{hint}")
+
+
+def parse_pins(program: Program, pins: Sequence[str], players: int) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for spec in pins:
+        seat_text, eq, name = spec.partition("=")
+        seat_text = seat_text.strip().upper().removeprefix("P")
+        if not eq or not seat_text.isdigit():
+            raise click.UsageError(f"--general takes SEAT=GENERAL such as P0=caopi, not {spec!r}")
+        seat = int(seat_text)
+        if seat >= players:
+            raise click.UsageError(f"--general {spec}: there are only seats P0-P{players - 1}")
+        if seat in out:
+            raise click.UsageError(f"--general {spec}: seat P{seat} is pinned twice")
+        ident = general_ident(program, name, f"--general {spec}")
+        if ident in out.values():
+            raise click.UsageError(f"--general {spec}: {ident} is already pinned to another seat")
+        out[seat] = ident
+    return out
+
+
+def parse_pool(program: Program, spec: str, players: int) -> tuple[str, ...]:
+    path = Path(spec)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise click.UsageError(f"--pool {spec}: cannot read the file ({err})") from None
+        words = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
+        where = f"--pool {spec}"
+    else:
+        words = [w for w in spec.split(",") if w.strip()]
+        where = "--pool"
+    idents = sorted({general_ident(program, w, where) for w in words})
+    if len(idents) < players:
+        raise click.UsageError(f"{where}: {len(idents)} generals cannot seat {players} players")
+    return tuple(idents)
+
+
+def parse_agents(spec: str) -> tuple[str, ...]:
+    from ..sim import AGENT_KINDS
+
+    kinds = tuple(k.strip() for k in spec.split(",") if k.strip())
+    bad = [k for k in kinds if k not in AGENT_KINDS]
+    if not kinds or bad:
+        raise click.UsageError(f"--agents takes {' or '.join(AGENT_KINDS)} (comma separated), not {spec!r}")
+    return kinds
+
+
+def play(variant: Variant, seeds: Sequence[int], jobs: int | None, backend: str, address: str | None,
+         what: str = "simulating") -> list[GameRecord]:
+    """Run the seeds, with a progress bar on a terminal for long runs; Ray problems are usage errors."""
+    from ..lab.ray_backend import RayUnavailable
+
+    console = Console(stderr=True)
+    try:
+        if len(seeds) >= 50 and sys.stderr.isatty():
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=console, transient=True) as bar:
+                task = bar.add_task(what, total=len(seeds))
+                return run(variant, seeds, jobs, backend, address, lambda n: bar.update(task, completed=n))
+        return run(variant, seeds, jobs, backend, address)
+    except RayUnavailable as err:
+        raise click.UsageError(str(err)) from None

@@ -1,0 +1,67 @@
+"""One game → one plain record (picklable, JSON-able): who sat where, who won, how long, which skills fired."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..engine.errors import EngineError
+from ..engine.program import Program
+from .variant import Variant
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    seed: int
+    generals: tuple[str, ...]  # per seat: general ident ("" when none)
+    roles: tuple[str, ...]
+    kingdoms: tuple[str, ...]
+    winners: tuple[str, ...]  # winning roles (empty: a draw or an error)
+    winner_seats: tuple[int, ...]
+    reason: str  # win | round_cap | … | error
+    rounds: int
+    turns: int
+    decisions: int
+    skills: dict[str, int] = field(default_factory=dict)  # skill ident -> firings, sorted by ident
+    error: str = ""
+    scores: tuple[int, ...] = ()  # per seat, when the mode keeps score
+
+    @property
+    def side(self) -> str:
+        """The winning side as the mode names it (its `win` line's roles joined by +); "" for a draw."""
+        return "+".join(self.winners)
+
+    def won(self, seat: int) -> bool:
+        return seat in self.winner_seats
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
+    """Play the variant's game for this seed; an engine error becomes a record with reason "error"."""
+    from ..engine.game import Game
+    from ..sim import make_agents
+
+    agents = make_agents(variant.agents, variant.players, seed)
+    try:
+        g = Game(program, variant.mode, variant.players, seed, agents, dict(variant.options),
+                 round_cap=variant.round_cap, record=False, pinned=dict(variant.pinned),
+                 pool=variant.pool).run()
+    except EngineError as err:
+        return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, f"seed {seed}: {err}")
+    winners, reason = g.result or ((), "unfinished")
+    return GameRecord(
+        seed=seed,
+        generals=tuple(p.general.ident if p.general else "" for p in g.players),
+        roles=tuple(str(p.role) for p in g.players),
+        kingdoms=tuple(str(p.kingdom or "") for p in g.players),
+        winners=tuple(winners),
+        winner_seats=tuple(g.winners_seats),
+        reason=reason,
+        rounds=g.round if winners else g.round - 1,
+        turns=g.turns,
+        decisions=g.decisions,
+        skills=dict(sorted(g.skill_uses.items())),
+        scores=tuple(g.scores) if g.scores is not None else (),
+    )

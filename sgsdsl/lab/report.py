@@ -1,0 +1,131 @@
+"""A self-contained HTML report (no script, no network): tables of every figure and SVG charts of win rates
+with their intervals and of the headline figure converging as games accumulate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from .compare import Comparison, Diff
+from .stats import Rate, Stats
+
+STYLE = """
+body{font-family:system-ui,'Noto Sans CJK SC',sans-serif;margin:2em;color:#222;max-width:1100px}
+h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}
+th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.sig{font-weight:bold;color:#b00}
+.meta{color:#555}svg{display:block;margin:.5em 0}.designer{background:#fff6d5}
+"""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _rate_table(title: str, rates: dict[str, Rate], designer: Sequence[str] = (), cls: str = "") -> str:
+    rows = []
+    for name, r in rates.items():
+        lo, hi = r.interval
+        mark = ' class="designer"' if name in designer else ""
+        rows.append(f"<tr{mark}><td>{escape(name)}{' (designer)' if mark else ''}</td><td>{r.k}</td><td>{r.n}</td>"
+                    f"<td>{_pct(r.rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td></tr>")
+    return (f'<h2>{escape(title)}</h2><table class="{cls}"><tr><th>{escape(title.split()[-1])}</th><th>wins</th>'
+            f"<th>of</th><th>win rate</th><th>95% interval (Wilson)</th></tr>{''.join(rows)}</table>")
+
+
+def bar_chart(rates: dict[str, Rate], width: int = 640) -> str:
+    """Horizontal bars (win rate) with the interval drawn as a whisker."""
+    if not rates:
+        return ""
+    row_h, left = 22, 150
+    h = row_h * len(rates) + 30
+    scale = width - left - 20
+    parts = [f'<svg width="{width}" height="{h}" role="img">']
+    for t in range(0, 101, 25):
+        x = left + scale * t / 100
+        parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{h - 20}" stroke="#ddd"/>'
+                     f'<text x="{x:.1f}" y="{h - 5}" font-size="11" text-anchor="middle">{t}%</text>')
+    for i, (name, r) in enumerate(rates.items()):
+        y = i * row_h + 4
+        lo, hi = r.interval
+        parts.append(f'<text x="{left - 6}" y="{y + 13}" font-size="12" text-anchor="end">{escape(name)}</text>'
+                     f'<rect x="{left}" y="{y}" width="{scale * r.rate:.1f}" height="{row_h - 8}" fill="#4a7fb5"/>'
+                     f'<line x1="{left + scale * lo:.1f}" y1="{y + 7}" x2="{left + scale * hi:.1f}" y2="{y + 7}" '
+                     f'stroke="#111" stroke-width="2"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def line_chart(points: Sequence[tuple[int, float, float, float]], width: int = 640, height: int = 220) -> str:
+    """The headline win rate (line) and its interval (band) against the number of games played."""
+    if not points:
+        return ""
+    left, bottom = 50, 25
+    n_max = points[-1][0]
+    sx = (width - left - 10) / max(1, n_max)
+    sy = height - bottom - 10
+
+    def xy(n: int, v: float) -> str:
+        return f"{left + n * sx:.1f},{10 + sy * (1 - v):.1f}"
+
+    band = " ".join(xy(n, hi) for n, _, _, hi in points) + " " + " ".join(xy(n, lo) for n, _, lo, _ in reversed(points))
+    line = " ".join(xy(n, v) for n, v, _, _ in points)
+    parts = [f'<svg width="{width}" height="{height}" role="img">',
+             f'<polygon points="{band}" fill="#c9daf0"/>', f'<polyline points="{line}" fill="none" stroke="#1f4e8c" '
+             'stroke-width="2"/>']
+    for t in (0, 0.25, 0.5, 0.75, 1.0):
+        y = 10 + sy * (1 - t)
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" stroke="#eee"/>'
+                     f'<text x="{left - 5}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{int(t * 100)}%</text>')
+    parts.append(f'<text x="{width - 10}" y="{height - 5}" font-size="11" text-anchor="end">{n_max} games</text>'
+                 "</svg>")
+    return "".join(parts)
+
+
+def _diff_table(title: str, diffs: Sequence[Diff]) -> str:
+    rows = []
+    for d in diffs:
+        def fmt(x: float, d: Diff = d) -> str:
+            return _pct(x) if d.kind == "rate" else f"{x:.2f}"
+
+        def sign(x: float) -> str:
+            return ("+" if x > 0 else "") + fmt(x)
+
+        cls = ' class="sig"' if d.significant else ""
+        rows.append(f"<tr><td>{escape(d.figure)}</td><td>{fmt(d.a)}</td><td>{fmt(d.b)}</td><td{cls}>{sign(d.diff)}"
+                    f"</td><td>{sign(d.low)} … {sign(d.high)}</td><td>{'yes' if d.significant else 'no'}</td></tr>")
+    return (f"<h2>{escape(title)}</h2><table><tr><th>figure</th><th>A</th><th>B</th><th>B − A</th>"
+            f"<th>95% interval</th><th>significant</th></tr>{''.join(rows)}</table>")
+
+
+def page(title: str, meta: dict[str, Any], body: str) -> str:
+    info = "".join(f"<tr><td>{escape(str(k))}</td><td>{escape(str(v))}</td></tr>" for k, v in meta.items())
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
+            f'<table class="meta">{info}</table>{body}</body></html>\n')
+
+
+def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tuple[int, float, float, float]],
+                    headline: str) -> str:
+    body = [_rate_table("Win rate per side", stats.sides), bar_chart(stats.sides),
+            f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>", line_chart(convergence),
+            _rate_table("Win rate per role", stats.roles), bar_chart(stats.roles),
+            _rate_table("Win rate per general", stats.generals, stats.designer), bar_chart(stats.generals),
+            _rate_table("Win rate per seat", stats.seats), _rate_table("Win rate per kingdom", stats.kingdoms)]
+    skills = "".join(f"<tr><td>{escape(k)}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
+    body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")
+    lo, hi = stats.rounds_ci
+    body.append(f"<h2>Game length</h2><p>average rounds {stats.rounds:.2f} (95% interval {lo:.2f} – {hi:.2f}), "
+                f"average turns {stats.turns:.2f}; draws {escape(str(stats.draws or 'none'))}; engine errors "
+                f"{len(stats.errors)}</p>")
+    return page("sgsdsl balance report", meta, "".join(body))
+
+
+def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats) -> str:
+    body = ["<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
+            _diff_table("Win rate per side (paired, B − A)", cmp.headline),
+            "<h2>Win rate per side: A</h2>" + bar_chart(a.sides), "<h2>Win rate per side: B</h2>" + bar_chart(b.sides),
+            _diff_table("Win rate per role (paired, B − A)", cmp.roles),
+            _diff_table("Game length (paired, B − A)", cmp.length)]
+    return page("sgsdsl variant comparison", meta, "".join(body))

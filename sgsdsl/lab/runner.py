@@ -1,0 +1,66 @@
+"""Spread seeds over workers and gather the records in seed order, so the results never depend on how many
+workers ran them or where: one process, a process pool (concurrent.futures), or a Ray instance or cluster."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from .records import GameRecord, play_record
+from .variant import Variant, load_program
+
+BACKENDS = ("local", "ray")
+Progress = Callable[[int], None]
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return max(1, os.cpu_count() or 1)
+
+
+def play_chunk(variant: Variant, seeds: Sequence[int]) -> list[GameRecord]:
+    """A worker's unit: the records of these seeds (the program is loaded once per process)."""
+    program = load_program(variant)
+    return [play_record(program, variant, s) for s in seeds]
+
+
+def chunks(seeds: Sequence[int], jobs: int) -> list[list[int]]:
+    """Small enough that workers stay busy to the end, large enough that dispatch costs little."""
+    size = max(1, min(50, len(seeds) // (jobs * 8) or 1))
+    return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
+
+
+def run(variant: Variant, seeds: Sequence[int], jobs: int | None = None, backend: str = "local",
+        address: str | None = None, progress: Progress | None = None) -> list[GameRecord]:
+    """Every seed's record, in the order of `seeds`, whatever the backend and the number of jobs."""
+    jobs = jobs or default_jobs()
+    if backend == "ray":
+        from .ray_backend import run_ray
+
+        return run_ray(variant, seeds, address, progress)
+    if backend != "local":
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if jobs == 1 or len(seeds) < 2:
+        out: list[GameRecord] = []
+        program = load_program(variant)
+        for s in seeds:
+            out.append(play_record(program, variant, s))
+            if progress:
+                progress(len(out))
+        return out
+    load_program(variant)  # once here: forked workers inherit it
+    parts = chunks(seeds, jobs)
+    done: dict[int, list[GameRecord]] = {}
+    finished = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(play_chunk, variant, part): i for i, part in enumerate(parts)}
+        for fut in as_completed(futures):
+            done[futures[fut]] = fut.result()
+            finished += len(done[futures[fut]])
+            if progress:
+                progress(finished)
+    return [r for i in range(len(parts)) for r in done[i]]

@@ -1,0 +1,187 @@
+"""Win rates with Wilson 95% intervals per side, role, general, seat and kingdom; skill firings; game length.
+
+Sides and roles are counted per game (did that side win this game); generals, seats and kingdoms per seat
+(did the seat holding it win). Per-seat counts within one game are correlated (two loyalists win together),
+so their intervals are a little optimistic; per-game figures are exact binomial proportions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .records import GameRecord
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k successes out of n, with its Wilson 95% interval."""
+
+    k: int
+    n: int
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.k, self.n)
+
+    @property
+    def width(self) -> float:
+        lo, hi = self.interval
+        return hi - lo
+
+    def as_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {"wins": self.k, "n": self.n, "rate": round(self.rate, 4), "low": round(lo, 4), "high": round(hi, 4)}
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval: sensible near 0 and 1 and for small n (unlike the normal approximation)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95% interval (for paired differences and game lengths)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = sum(values) / n
+    if n == 1:
+        return (m, m, m)
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (m, m - half, m + half)
+
+
+def mode_sides(wins: Iterable[Sequence[str]]) -> list[str]:
+    """The mode's declared winner sides, in `win`-line order, each once: the rows every summary shows."""
+    out: list[str] = []
+    for roles in wins:
+        side = "+".join(roles)
+        if side not in out:
+            out.append(side)
+    return out
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+    draws: dict[str, int] = field(default_factory=dict)
+    sides: dict[str, Rate] = field(default_factory=dict)
+    roles: dict[str, Rate] = field(default_factory=dict)
+    generals: dict[str, Rate] = field(default_factory=dict)
+    seats: dict[str, Rate] = field(default_factory=dict)
+    kingdoms: dict[str, Rate] = field(default_factory=dict)
+    skills: dict[str, float] = field(default_factory=dict)  # firings per game, over finished games
+    rounds: float = 0.0
+    turns: float = 0.0
+    rounds_ci: tuple[float, float] = (0.0, 0.0)
+    designer: tuple[str, ...] = ()
+    scores: dict[str, float] = field(default_factory=dict)  # role -> average score (modes with `score` lines)
+
+    @property
+    def finished(self) -> int:
+        return self.games - len(self.errors)
+
+    def headline(self) -> dict[str, Rate]:
+        """The figures `--until-ci` watches and charts lead with: win rate per side."""
+        return dict(self.sides)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games, "errors": len(self.errors), "draws": dict(sorted(self.draws.items())),
+            "sides": {k: v.as_dict() for k, v in self.sides.items()},
+            "roles": {k: v.as_dict() for k, v in self.roles.items()},
+            "generals": {k: v.as_dict() for k, v in self.generals.items()},
+            "seats": {k: v.as_dict() for k, v in self.seats.items()},
+            "kingdoms": {k: v.as_dict() for k, v in self.kingdoms.items()},
+            "skills_per_game": {k: round(v, 4) for k, v in self.skills.items()},
+            "avg_rounds": round(self.rounds, 3), "avg_rounds_ci": [round(x, 3) for x in self.rounds_ci],
+            "avg_turns": round(self.turns, 3),
+            "designer_generals": list(self.designer),
+            **({"avg_score": dict(self.scores)} if self.scores else {}),
+        }
+
+
+def _rates(counts: dict[str, list[int]]) -> dict[str, Rate]:
+    return {k: Rate(w, n) for k, (w, n) in sorted(counts.items())}
+
+
+def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Sequence[str] = ()) -> Stats:
+    """Aggregate records (in any order: the result depends only on the multiset of records)."""
+    st = Stats(games=len(records), designer=tuple(designer))
+    ok = [r for r in records if r.reason != "error"]
+    st.errors = [r.error for r in records if r.reason == "error"]
+    side_wins = {s: 0 for s in sides}
+    roles: dict[str, list[int]] = {}
+    generals: dict[str, list[int]] = {}
+    seats: dict[str, list[int]] = {}
+    kingdoms: dict[str, list[int]] = {}
+    skills: dict[str, int] = {}
+    scores: dict[str, list[int]] = {}
+    for r in ok:
+        if r.winners:
+            side_wins[r.side] = side_wins.get(r.side, 0) + 1
+        else:
+            st.draws[r.reason] = st.draws.get(r.reason, 0) + 1
+        for role in sorted(set(r.roles)):
+            e = roles.setdefault(role, [0, 0])
+            e[0] += role in r.winners
+            e[1] += 1
+        for seat, (gen, kingdom) in enumerate(zip(r.generals, r.kingdoms, strict=True)):
+            won = int(r.won(seat))
+            for table, key in ((generals, gen), (seats, f"P{seat}"), (kingdoms, kingdom)):
+                if key:
+                    e = table.setdefault(key, [0, 0])
+                    e[0] += won
+                    e[1] += 1
+        for sk, n in r.skills.items():
+            skills[sk] = skills.get(sk, 0) + n
+        for role, score in zip(r.roles, r.scores, strict=False):
+            e = scores.setdefault(role, [0, 0])
+            e[0] += score
+            e[1] += 1
+    n = len(ok)
+    st.sides = {s: Rate(k, n) for s, k in side_wins.items()}
+    st.roles = _rates(roles)
+    st.generals = _rates(generals)
+    st.seats = dict(sorted(_rates(seats).items(), key=lambda kv: int(kv[0][1:])))
+    st.kingdoms = _rates(kingdoms)
+    st.skills = {k: v / max(1, n) for k, v in sorted(skills.items())}
+    lengths = [float(r.rounds) for r in ok]
+    st.rounds, lo, hi = mean_interval(lengths)
+    st.rounds_ci = (lo, hi)
+    st.turns = sum(r.turns for r in ok) / max(1, n)
+    st.scores = {role: round(total / k, 2) for role, (total, k) in sorted(scores.items()) if k}
+    return st
+
+
+def convergence(records: Sequence[GameRecord], side: str, points: int = 40) -> list[tuple[int, float, float, float]]:
+    """(games, rate, low, high) of one side's win rate as games accumulate, in seed order: the chart that shows
+    whether more games would still move the figure."""
+    ok = [r for r in records if r.reason != "error"]
+    if not ok:
+        return []
+    step = max(1, len(ok) // points)
+    out = []
+    k = 0
+    for i, r in enumerate(ok, 1):
+        k += r.side == side
+        if i % step == 0 or i == len(ok):
+            lo, hi = wilson(k, i)
+            out.append((i, k / i, lo, hi))
+    return out

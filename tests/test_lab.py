@@ -1,0 +1,132 @@
+"""The balance lab: Wilson intervals, results independent of --jobs, pinned generals and pools, exports."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import STANDARD
+from sgsdsl.cli import main
+from sgsdsl.lab.compare import paired, what_changed
+from sgsdsl.lab.runner import run
+from sgsdsl.lab.stats import Rate, summarise, wilson
+from sgsdsl.lab.variant import Variant
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(171, 200)  # the rebels' 171 of 200 from issue 12
+    assert round(lo, 3) == 0.800 and round(hi, 3) == 0.897
+    assert wilson(0, 10)[0] == 0.0 and 0.27 < wilson(0, 10)[1] < 0.28
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert Rate(5, 10).rate == 0.5 and Rate(5, 10).width > Rate(50, 100).width
+
+
+def test_paired_difference() -> None:
+    d = paired("x", [0, 0, 1, 1] * 50, [1, 0, 1, 1] * 50)
+    assert d.diff == 0.25 and d.significant and d.low > 0
+    same = paired("x", [0, 1] * 50, [0, 1] * 50)
+    assert same.diff == 0 and not same.significant
+
+
+def variant(**kw) -> Variant:
+    base = dict(paths=(str(STANDARD.resolve()),), players=5, agents=("random",))
+    base.update(kw)
+    return Variant(**base)
+
+
+def test_results_are_identical_whatever_the_number_of_jobs() -> None:
+    v = variant(agents=("heuristic", "random"))
+    seeds = list(range(11, 41))
+    one = run(v, seeds, jobs=1)
+    two = run(v, seeds, jobs=2)
+    three = run(v, seeds, jobs=3)
+    assert one == two == three
+    assert [r.seed for r in two] == seeds
+    sides = ["lord+loyalist", "renegade", "rebel"]
+    assert summarise(one, sides).as_dict() == summarise(three, sides).as_dict()
+
+
+def test_simulate_json_is_identical_for_any_jobs() -> None:
+    args = ["simulate", "--players", "6", "--games", "24", "--seed", "4", "--json"]
+    a, b = invoke(*args, "--jobs", "1"), invoke(*args, "--jobs", "2")
+    assert a.exit_code == 0, a.output
+    assert a.output == b.output
+    doc = json.loads(a.output)
+    assert set(doc["stats"]["sides"]) == {"lord+loyalist", "renegade", "rebel"}
+    assert doc["stats"]["sides"]["rebel"]["low"] <= doc["stats"]["sides"]["rebel"]["rate"]
+    assert doc["rules_digest"] and doc["versions"]["python"] and doc["settings"]["players"] == 6
+    assert len(doc["stats"]["generals"]) > 10 and doc["stats"]["skills_per_game"]
+
+
+def test_pinned_general_sits_in_its_seat_and_pool_limits_the_offer() -> None:
+    pool = ("caocao", "liubei", "sunquan", "guanyu", "zhangfei", "zhaoyun", "lvbu", "diaochan")
+    v = variant(pinned=((2, "huatuo"),), pool=pool)
+    records = run(v, list(range(1, 13)), jobs=1)
+    assert all(r.generals[2] == "huatuo" for r in records)
+    assert all(set(r.generals) <= set(pool) | {"huatuo"} for r in records)
+    assert all(r.reason != "error" for r in records)
+
+
+def test_bad_pins_and_pools_are_usage_errors(tmp_path: Path) -> None:
+    assert invoke("simulate", "--general", "P0=nobody").exit_code == 2
+    assert invoke("simulate", "--general", "P9=caocao", "--players", "5").exit_code == 2
+    assert invoke("simulate", "--general", "P0=caocao", "--general", "P1=曹操").exit_code == 2
+    assert invoke("simulate", "--general", "seat=caocao").exit_code == 2
+    assert invoke("simulate", "--pool", "caocao,liubei", "--players", "5").exit_code == 2
+    pool = tmp_path / "pool.txt"
+    pool.write_text("# my pool\ncaocao liubei\nsunquan, guanyu\nzhangfei\n", encoding="utf-8")
+    ok = invoke("simulate", "--pool", str(pool), "--players", "4", "--games", "3", "--json", "--jobs", "1")
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["settings"]["pool"] == ["caocao", "guanyu", "liubei", "sunquan", "zhangfei"]
+
+
+def test_designer_general_reported_on_its_own_line(tmp_path: Path) -> None:
+    design = tmp_path / "maliang.sgs"
+    design.write_text(f'import "{STANDARD.resolve()}"\n'
+                      "general 马良 maliang : 蜀 male 3 {\n  skill 应援 yingyuan { tags help\n"
+                      "    on card_used where event.user == owner and event.card.category == trick optional {\n"
+                      "      draw(owner, 1)\n    }\n  }\n}\n", encoding="utf-8")
+    r = invoke("simulate", str(design), "--players", "5", "--games", "10", "--general", "P1=maliang",
+               "--engine", "interpreted", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert "designer's generals" in r.output and "maliang (designer)" in r.output
+    j = json.loads(invoke("simulate", str(design), "--players", "5", "--games", "4", "--general", "P1=maliang",
+                          "--engine", "interpreted", "--json", "--jobs", "1").output)
+    assert j["stats"]["designer_generals"] == ["maliang"] and j["stats"]["generals"]["maliang"]["n"] == 4
+
+
+def test_csv_parquet_json_and_html_exports(tmp_path: Path) -> None:
+    out = {k: tmp_path / f"run.{k}" for k in ("csv", "html")}
+    r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--csv", str(out["csv"]),
+               "--html", str(out["html"]))
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out["csv"].open(encoding="utf-8")))
+    assert [int(x["seed"]) for x in rows] == list(range(1, 9))
+    assert {"p0_general", "p4_role", "winners", "rounds"} <= set(rows[0])
+    assert any(k.startswith("skill_") for k in rows[0])
+    html = out["html"].read_text(encoding="utf-8")
+    assert "<svg" in html and "Win rate per general" in html and "http" not in html and "src=" not in html
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq_path = tmp_path / "run.parquet"
+    assert invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--parquet", str(pq_path)).exit_code == 0
+    table = pq.read_table(pq_path)
+    assert table.num_rows == 8 and table.column("seed").to_pylist() == list(range(1, 9))
+
+
+def test_what_changed_says_it_plainly() -> None:
+    a = {"rules": ["r.sgs"], "options": {}, "players": 8}
+    b = {"rules": ["r.sgs", "mine.sgs"], "options": {"two_renegades": True}, "players": 8}
+    lines = what_changed(a, b)
+    assert "B adds the rules file mine.sgs" in lines
+    assert "option two_renegades: default in A, true in B" in lines
+    assert what_changed(a, a)[0].startswith("nothing")
