@@ -17,7 +17,7 @@ from ..lab.export import ExportError, versions, write_csv, write_parquet
 from ..lab.report import simulate_report
 from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
 from ..sim import play_one
-from .lab_common import Prepared, parse_agents, play, prepare, variant_options
+from .lab_common import Prepared, check_mode, parse_agents, play, prepare, variant_options
 from .loading import rule_paths
 
 
@@ -202,5 +202,8 @@ def replay_cmd(log: str, engine: str, show: bool) -> None:
         raise SystemExit(1) from None
     click.echo(f"replay ok: {n} decisions, every state hash matches")
 
+
+_check_mode = check_mode  # `league` checks its mode the same way
+__all__ = ["COMMANDS", "_check_mode", "parse_agents", "write_log"]
 
 COMMANDS = [simulate_cmd, replay_cmd]
