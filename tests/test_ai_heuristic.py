@@ -73,3 +73,29 @@ def test_cli_agents_option() -> None:
     ok = run(main, ["simulate", "--players", "5", "--games", "3", "--agents", "heuristic,random", "--json"])
     assert ok.exit_code == 0, ok.output
     assert run(main, ["simulate", "--players", "5", "--agents", "clever"]).exit_code == 2
+
+
+def test_stance_reads_healing_and_a_lone_side_shields_the_revealed_seats() -> None:
+    agent = HeuristicAgent(1)
+    six = ["lord", "loyalist", "loyalist", "rebel", "rebel", "renegade"]
+    plain = agent.stance(view(3, "rebel", {0: "lord"}, six))
+    healer = agent.stance({**view(3, "rebel", {0: "lord"}, six), "recover_history": [(2, 0, 1)]})
+    assert healer[2] < plain[2]  # seat 2 healed the rebels' foe
+    lone = agent.stance(view(5, "renegade", {0: "lord"}, six))
+    assert lone[0] > 0 and lone[1] < 0  # the renegade keeps the revealed lord alive while others live
+
+
+def test_skill_hints_steer_choices() -> None:
+    agent = HeuristicAgent(3)
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    v = view(0, "lord", {0: "lord", 2: "rebel"}, roles, history=[(3, 0, 1)])
+    seats = (1, 2, 3, 4)
+    helping = Request(0, "choose", "仁德: to whom", ("P1", "P2", "P3", "P4"), about=("heal", "help", "skill"),
+                      option_seats=seats)
+    hurting = Request(0, "choose", "反间: target", ("P1", "P2", "P3", "P4"), about=("attack", "skill"),
+                      option_seats=seats)
+    assert agent.decide(helping, v) != [1]  # never hand cards to the revealed rebel
+    assert agent.decide(hurting, v) in ([1], [2])  # the revealed rebel or the one who hurt the lord
+    risky = Request(0, "confirm", "use 苦肉?", ("yes", "no"), about=("draw", "risk", "skill"))
+    low = {**v, "players": [dict(p, hp=1) for p in v["players"]]}
+    assert agent.decide(risky, low) == [1]

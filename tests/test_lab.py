@@ -44,7 +44,7 @@ def variant(**kw) -> Variant:
 
 def test_results_are_identical_whatever_the_number_of_jobs() -> None:
     v = variant(agents=("heuristic", "random"))
-    seeds = list(range(11, 41))
+    seeds = list(range(11, 31))
     one = run(v, seeds, jobs=1)
     two = run(v, seeds, jobs=2)
     three = run(v, seeds, jobs=3)
@@ -130,3 +130,41 @@ def test_what_changed_says_it_plainly() -> None:
     assert "B adds the rules file mine.sgs" in lines
     assert "option two_renegades: default in A, true in B" in lines
     assert what_changed(a, a)[0].startswith("nothing")
+
+
+def test_compare_option_sets_paired_and_plain() -> None:
+    r = invoke("compare", "--players", "6", "--games", "12", "--b-option", "two_renegades=true", "--jobs", "2")
+    assert r.exit_code == 0, r.output
+    assert "option two_renegades: default in A, true in B" in r.output
+    assert "win: renegade" in r.output and "significant" in r.output
+    doc = json.loads(invoke("compare", "--players", "6", "--games", "12", "--b-option", "two_renegades=true",
+                            "--json", "--jobs", "1").output)
+    assert doc["comparison"]["games"] == 12 and doc["A"]["settings"]["options"] == {}
+    assert doc["B"]["settings"]["options"] == {"two_renegades": True}
+    assert doc["A"]["rules_digest"] == doc["B"]["rules_digest"]
+    same = json.loads(invoke("compare", "--players", "5", "--games", "10", "--json", "--jobs", "1").output)
+    assert all(d["diff"] == 0 and not d["significant"] for d in same["comparison"]["sides"])
+    assert same["changed"][0].startswith("nothing")
+
+
+def test_compare_until_ci_doubles_until_narrow_or_capped() -> None:
+    doc = json.loads(invoke("compare", "--players", "4", "--games", "4", "--until-ci", "0.01", "--max-games", "16",
+                            "--b-option", "beginner=true", "--json").output)
+    assert doc["comparison"]["games"] == 16 and doc["seeds"] == [1, 16]
+    wide = json.loads(invoke("compare", "--players", "4", "--games", "4", "--until-ci", "0.999", "--json",
+                             "--jobs", "1").output)
+    assert wide["comparison"]["games"] == 4
+
+
+def test_compare_designer_file_with_and_without(tmp_path: Path) -> None:
+    design = tmp_path / "mine.sgs"
+    design.write_text(f'import "{STANDARD.resolve()}"\ngeneral 测试 ceshi : 群 male 5 {{ has mashu }}\n',
+                      encoding="utf-8")
+    r = invoke("compare", "--with", str(design), "--players", "5", "--games", "20", "--jobs", "1",
+               "--engine", "interpreted", "--html", str(tmp_path / "cmp.html"), "--csv", str(tmp_path / "cmp.csv"))
+    assert r.exit_code == 0, r.output
+    assert f"B adds the rules file {design.resolve()}" in r.output
+    assert "designer's general ceshi" in r.output
+    rows = list(csv.DictReader((tmp_path / "cmp.csv").open(encoding="utf-8")))
+    assert [x["variant"] for x in rows] == ["A"] * 20 + ["B"] * 20
+    assert "What changed from A to B" in (tmp_path / "cmp.html").read_text(encoding="utf-8")

@@ -1,9 +1,10 @@
 """A heuristic, side-aware agent driven by the AI hints written in .sgs.
 
 It knows no card, skill or role by name. Allegiance comes from the mode's `win` lines (roles that win
-together are allies) and the public role table; what an option does comes from the `tags` written next
-to each card (attack, control, heal, draw, defence, risk) and its category. It decides from its seat's
-view and the request only, like every agent.
+together are allies), the public role table and public behaviour: who damaged whom, who healed whom. What an
+option does comes from the `tags` written next to each card and skill (attack, control, heal, draw, help,
+defence, risk, passive) and its category. It decides from its seat's view and the request only, like every
+agent: the view is a plain mapping, never the game.
 """
 
 from __future__ import annotations
@@ -16,27 +17,34 @@ from ..engine.agents import Agent, Request
 from ..engine.model import EQUIP_SLOTS
 
 HARMFUL = frozenset({"attack", "control", "risk"})
-HELPFUL = frozenset({"heal", "draw"})
+HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
+# how far one point of damage (or healing) moves the onlookers' reading of the one who dealt it
+EVIDENCE = 0.45
 
 
 class HeuristicAgent(Agent):
     name = "heuristic"
 
-    def __init__(self, seed: int, skill_rate: float = 0.35):
+    def __init__(self, seed: int, skill_rate: float = 0.35, focus: float = 0.6):
         self.rng = random.Random(seed)
         self.skill_rate = skill_rate
+        self.focus = focus  # how much a foe's wounds draw attacks (spreading versus finishing)
 
     # ------------------------------------------------------------ allegiance
-    def stance(self, view: Any) -> dict[int, float]:
-        """Per seat: +1 surely an ally, -1 surely a foe, in between by the odds of the hidden roles.
-        Roles that share a `win` line are allies (so are two holders of one role)."""
-        me = view["seat"]
+    def allies(self, view: Any) -> set[str]:
         mine = view["role"]
-        allies = {mine}
+        out = {mine}
         for side in view["sides"]:
             if mine in side:
-                allies.update(side)
+                out.update(side)
+        return out
+
+    def stance(self, view: Any) -> dict[int, float]:
+        """Per seat: +1 surely an ally, -1 surely a foe, in between by the odds of the hidden roles, moved by
+        public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile)."""
+        me = view["seat"]
+        allies = self.allies(view)
         hidden = Counter(view["roles_in_play"])
         for q in view["players"]:
             if q["role"] != "hidden":
@@ -45,20 +53,30 @@ class HeuristicAgent(Agent):
         friendly = sum(n for r, n in hidden.items() if n > 0 and r in allies)
         guess = (2 * friendly / hidden_total - 1) if hidden_total else -1.0
         out: dict[int, float] = {}
+        revealed: list[int] = []
         for q in view["players"]:
             if q["seat"] == me:
                 out[q["seat"]] = 1.0
             elif q["role"] != "hidden":
                 out[q["seat"]] = 1.0 if q["role"] in allies else -1.0
+                revealed.append(q["seat"])
             else:
                 out[q["seat"]] = guess
-        # evidence: whoever hurt a friend leans foe, whoever hurt a foe leans friend (known roles stay put)
+        alive = sum(1 for q in view["players"] if q.get("alive", True))
+        if sum(1 for r in view["roles_in_play"] if r in allies) == 1 and alive > 2:
+            # a side of one seat must outlast everyone: while others live it shields the revealed seats
+            for s in revealed:
+                out[s] = 0.5
         known = {q["seat"] for q in view["players"] if q["role"] != "hidden" or q["seat"] == me}
         base = dict(out)
         for source, target, amount in view.get("damage_history", ()):
             if source in known or source == target:
                 continue
-            out[source] = max(-1.0, min(1.0, out[source] - 0.4 * amount * base.get(target, 0.0)))
+            out[source] = max(-1.0, min(1.0, out[source] - EVIDENCE * amount * base.get(target, 0.0)))
+        for source, target, amount in view.get("recover_history", ()):
+            if source in known or source == target:
+                continue
+            out[source] = max(-1.0, min(1.0, out[source] + EVIDENCE * amount * base.get(target, 0.0)))
         return out
 
     # ------------------------------------------------------------ decisions
@@ -75,21 +93,52 @@ class HeuristicAgent(Agent):
     def _decline(self, r: Request) -> list[int]:
         return [len(r.options) - 1]
 
+    @staticmethod
+    def _me(view: Any) -> dict[str, Any]:
+        return view["players"][view["seat"]]
+
+    def _healthy(self, view: Any) -> bool:
+        me = self._me(view)
+        return me["hp"] >= 3 or me["hp"] >= me["max_hp"]
+
     def on_confirm(self, r: Request, view: Any) -> list[int]:
-        return [0]  # optional skills are written to help their owner
+        """Optional skills help their owner, except the ones hinted as risky: those only when healthy."""
+        about = set(r.about)
+        if "risk" in about and not about & {"passive"}:
+            return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
+        return [0]
+
+    def _skill_score(self, t: set[str], view: Any, stance: dict[int, float], wounded: bool) -> float:
+        """How much a skill in the play menu is worth now, by its hints."""
+        me = view["seat"]
+        friends_hurt = any(v > 0.3 and q["hp"] < q["max_hp"] and q.get("alive", True)
+                           for q in view["players"] for s, v in [(q["seat"], stance.get(q["seat"], 0.0))]
+                           if s != me)
+        if "risk" in t and not self._healthy(view):
+            return 0.0
+        if "heal" in t and (wounded or ("help" in t and friends_hurt)):
+            return 3.0
+        if "draw" in t:
+            return 2.0 if "risk" not in t else (1.2 if self.rng.random() < 0.5 else 0.0)
+        if t & {"attack", "control"}:
+            return 1.6 if any(v < -0.3 for s, v in stance.items() if s != me) else 0.0
+        if "help" in t:
+            return 1.0 if any(v > 0.3 for s, v in stance.items() if s != me) else 0.0
+        return 1.0 if self.rng.random() < self.skill_rate else 0.0
 
     def on_play(self, r: Request, view: Any) -> list[int]:
-        me = view["players"][view["seat"]]
+        me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
         stance = self.stance(view)
-        has_foe = any(v < 0 for s, v in stance.items() if s != view["seat"])
+        has_foe = any(v < -0.2 for s, v in stance.items() if s != view["seat"])
         best, best_score = len(r.options) - 1, 0.0
         for i, tags in enumerate(r.option_tags):
             t = set(tags)
             if "end" in t:
                 continue
-            score = 0.0
-            if "heal" in t:
+            if "skill" in t:
+                score = self._skill_score(t, view, stance, wounded)
+            elif "heal" in t:
                 score = 3.0 if wounded else 0.0
             elif "draw" in t:
                 score = 2.5
@@ -98,26 +147,41 @@ class HeuristicAgent(Agent):
             elif "risk" in t:
                 score = 0.2 if self.rng.random() < 0.3 else 0.0
             elif t & {"attack", "control"}:
-                score = 1.5 if has_foe else 0.0
-            elif "skill" in t or "recast" in t:
+                score = 1.5 if has_foe else (0.6 if self.rng.random() < 0.5 else 0.0)  # probe when unsure
+            elif "recast" in t:
                 score = 1.0 if self.rng.random() < self.skill_rate else 0.0
             elif "conversion" in t:
                 score = 0.8 if has_foe and self.rng.random() < self.skill_rate else 0.0
             else:
                 score = 0.5 if self.rng.random() < 0.5 else 0.0
-            score += self.rng.random() * 0.1
+            if score > 0:
+                score += self.rng.random() * 0.1
             if score > best_score:
                 best, best_score = i, score
         return [best]
+
+    def _target_weight(self, seat: int, sign: float, stance: dict[int, float], view: Any) -> float:
+        """Harmful requests favour sure foes, then wounded ones, with a little noise so a side spreads its
+        attacks instead of all piling on one seat; helpful ones favour sure friends, then wounded ones."""
+        q = view["players"][seat]
+        hurt = 1.0 - q["hp"] / max(1, q["max_hp"])
+        return sign * stance.get(seat, 0.0) + self.focus * hurt + self.rng.random() * 0.3
 
     def on_choose(self, r: Request, view: Any) -> list[int] | None:
         n = len(r.options)
         if r.option_seats and any(s is not None for s in r.option_seats):
             stance = self.stance(view)
-            helpful = bool(set(r.about) & HELPFUL) and not set(r.about) & HARMFUL
+            about = set(r.about)
+            helpful = bool(about & HELPFUL) and not about & HARMFUL
             sign = 1.0 if helpful else -1.0
-            ranked = sorted(range(n), key=lambda i: (-sign * stance.get(r.option_seats[i], 0.0), i))
-            wanted = [i for i in ranked if sign * stance.get(r.option_seats[i], 0.0) > 0]
+            seats = r.option_seats
+
+            def weight(i: int) -> float:
+                s = seats[i]
+                return self._target_weight(s, sign, stance, view) if s is not None else -9.0
+
+            ranked = sorted(range(n), key=lambda i: (-weight(i), i))
+            wanted = [i for i in ranked if seats[i] is not None and sign * stance.get(seats[i], 0.0) > 0.15]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
         if r.option_tags and "discard" in r.prompt:

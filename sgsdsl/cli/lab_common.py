@@ -151,6 +151,24 @@ def parse_agents(spec: str) -> tuple[str, ...]:
     return kinds
 
 
+def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: str | None,
+                  parquet_path: str | None, html_path: str | None, html: Callable[[], str]) -> None:
+    """The requested exports, each written whole or not at all; a failure is a clear error (exit 1)."""
+    from ..compiler.cache import write_atomic
+    from ..lab.export import ExportError, write_csv, write_parquet
+
+    try:
+        if csv_path:
+            write_csv(Path(csv_path), tables)
+        if parquet_path:
+            write_parquet(Path(parquet_path), tables)
+        if html_path:
+            write_atomic(Path(html_path), html())
+    except (ExportError, OSError) as err:
+        click.echo(f"error: {err}", err=True)
+        raise SystemExit(1) from None
+
+
 def play(variant: Variant, seeds: Sequence[int], jobs: int | None, backend: str, address: str | None,
          what: str = "simulating") -> list[GameRecord]:
     """Run the seeds, with a progress bar on a terminal for long runs; Ray problems are usage errors."""

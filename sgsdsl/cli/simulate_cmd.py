@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.table import Table
 
 from ..engine.errors import EngineError
-from ..lab.export import ExportError, versions, write_csv, write_parquet
+from ..lab.export import versions
 from ..lab.report import simulate_report
 from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
 from ..sim import play_one
-from .lab_common import Prepared, check_mode, parse_agents, play, prepare, variant_options
+from .lab_common import Prepared, check_mode, parse_agents, play, prepare, variant_options, write_outputs
 from .loading import rule_paths
 
 
@@ -58,22 +58,12 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     sides = mode_sides(roles for roles, _ in prep.program.modes[mode].wins)
     stats = summarise(records, sides, v.designer)
     doc = document(prep, stats, seeds)
-    try:
-        if csv_path:
-            write_csv(Path(csv_path), [("", records)])
-        if parquet_path:
-            write_parquet(Path(parquet_path), [("", records)])
-        if html_path:
-            from ..compiler.cache import write_atomic
-
-            headline = max(stats.sides, key=lambda s: stats.sides[s].k) if stats.sides else ""
-            meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
-                    "rules": ", ".join(Path(p).name for p in v.paths), "options": _opts(v.options),
-                    "agents": ",".join(agents), "rules digest": prep.digest, **_pins(v)}
-            write_atomic(Path(html_path), simulate_report(stats, meta, convergence(records, headline), headline))
-    except (ExportError, OSError) as err:
-        click.echo(f"error: {err}", err=True)
-        raise SystemExit(1) from None
+    headline = max(stats.sides, key=lambda s: stats.sides[s].k) if stats.sides else ""
+    meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
+            "rules": ", ".join(Path(p).name for p in v.paths), "options": _opts(v.options),
+            "agents": ",".join(agents), "rules digest": prep.digest, **_pins(v)}
+    write_outputs([("", records)], csv_path, parquet_path, html_path,
+                  lambda: simulate_report(stats, meta, convergence(records, headline), headline))
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
     else:
@@ -147,6 +137,8 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
                                                              if g in s.generals}, s.designer))
         if s.generals:
             console.print(rate_table("win rate per general", s.generals, s.designer))
+        if s.agents:
+            console.print(rate_table("win rate per agent and role", s.agents))
         console.print(rate_table("win rate per seat", s.seats))
         if s.kingdoms:
             console.print(rate_table("win rate per kingdom", s.kingdoms))

@@ -101,6 +101,8 @@ class Decisions:
             "roles_in_play": sorted(q.role for q in self.players),
             # public history: who has damaged whom (seat, seat, amount), oldest first
             "damage_history": list(self.damage_history),
+            # public history: who has healed whom (seat, seat, amount), oldest first
+            "recover_history": list(self.recover_history),
         }
 
     # ------------------------------------------------------------ log & hash

@@ -80,6 +80,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
         self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
+        self.recover_history: list[tuple[int, int, int]] = []  # public: (healer seat, healed seat, amount)
         self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)

@@ -86,6 +86,8 @@ class Health:
         if gained <= 0:
             return 0
         target.hp += gained
+        if source is not None and source is not target:
+            self.recover_history.append((source.seat, target.seat, gained))
         self.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
         self.emit("recovered", Event("recovered", target=target, amount=gained, source=source, card=card))
         return gained

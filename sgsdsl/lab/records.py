@@ -25,6 +25,7 @@ class GameRecord:
     skills: dict[str, int] = field(default_factory=dict)  # skill ident -> firings, sorted by ident
     error: str = ""
     scores: tuple[int, ...] = ()  # per seat, when the mode keeps score
+    agents: tuple[str, ...] = ()  # per seat: the kind of agent that played it
 
     @property
     def side(self) -> str:
@@ -64,4 +65,5 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
         decisions=g.decisions,
         skills=dict(sorted(g.skill_uses.items())),
         scores=tuple(g.scores) if g.scores is not None else (),
+        agents=tuple(variant.agents[i % len(variant.agents)] for i in range(variant.players)),
     )

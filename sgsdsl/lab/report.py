@@ -112,6 +112,7 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
             f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>", line_chart(convergence),
             _rate_table("Win rate per role", stats.roles), bar_chart(stats.roles),
             _rate_table("Win rate per general", stats.generals, stats.designer), bar_chart(stats.generals),
+            *([_rate_table("Win rate per agent and role", stats.agents)] if stats.agents else []),
             _rate_table("Win rate per seat", stats.seats), _rate_table("Win rate per kingdom", stats.kingdoms)]
     skills = "".join(f"<tr><td>{escape(k)}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
     body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")

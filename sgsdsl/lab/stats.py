@@ -92,6 +92,7 @@ class Stats:
     rounds_ci: tuple[float, float] = (0.0, 0.0)
     designer: tuple[str, ...] = ()
     scores: dict[str, float] = field(default_factory=dict)  # role -> average score (modes with `score` lines)
+    agents: dict[str, Rate] = field(default_factory=dict)  # "agent · role" -> per seat, when agents are mixed
 
     @property
     def finished(self) -> int:
@@ -114,6 +115,7 @@ class Stats:
             "avg_turns": round(self.turns, 3),
             "designer_generals": list(self.designer),
             **({"avg_score": dict(self.scores)} if self.scores else {}),
+            **({"agents": {k: v.as_dict() for k, v in self.agents.items()}} if self.agents else {}),
         }
 
 
@@ -133,6 +135,8 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     kingdoms: dict[str, list[int]] = {}
     skills: dict[str, int] = {}
     scores: dict[str, list[int]] = {}
+    agents: dict[str, list[int]] = {}
+    mixed = len({a for r in ok for a in r.agents}) > 1
     for r in ok:
         if r.winners:
             side_wins[r.side] = side_wins.get(r.side, 0) + 1
@@ -151,6 +155,11 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
                     e[1] += 1
         for sk, n in r.skills.items():
             skills[sk] = skills.get(sk, 0) + n
+        if mixed:
+            for seat, (kind, role) in enumerate(zip(r.agents, r.roles, strict=False)):
+                e = agents.setdefault(f"{kind} · {role}", [0, 0])
+                e[0] += r.won(seat)
+                e[1] += 1
         for role, score in zip(r.roles, r.scores, strict=False):
             e = scores.setdefault(role, [0, 0])
             e[0] += score
@@ -166,6 +175,7 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     st.rounds, lo, hi = mean_interval(lengths)
     st.rounds_ci = (lo, hi)
     st.turns = sum(r.turns for r in ok) / max(1, n)
+    st.agents = _rates(agents)
     st.scores = {role: round(total / k, 2) for role, (total, k) in sorted(scores.items()) if k}
     return st
 

@@ -1,0 +1,153 @@
+"""`sgsdsl compare`: two variants on the same seeds (paired) — rule files, option sets, or a designer's file with
+and without — and for each figure the difference B − A, its 95% interval and whether it is significant."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..lab.compare import Comparison, Diff, compare, what_changed
+from ..lab.export import versions
+from ..lab.records import GameRecord
+from ..lab.report import compare_report
+from ..lab.stats import mode_sides, summarise
+from .lab_common import Prepared, parse_agents, play, prepare, variant_options, write_outputs
+from .loading import rule_paths
+
+
+@click.command("compare")
+@click.argument("rules", nargs=-1)
+@click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
+@click.option("--option", "-o", "opts", multiple=True, help="mode option for both variants, name=value")
+@click.option("--a-option", "a_opts", multiple=True, help="mode option for variant A only (repeatable)")
+@click.option("--b-option", "b_opts", multiple=True, help="mode option for variant B only (repeatable)")
+@click.option("--a-file", "a_files", multiple=True, help="a rules file only variant A loads (repeatable)")
+@click.option("--b-file", "b_files", multiple=True, help="a rules file only variant B loads (repeatable)")
+@click.option("--with", "with_file", default=None, metavar="FILE",
+              help="a designer's file: B loads it, A does not (same as --b-file FILE)")
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+              help="paired games (each seed played under both variants)")
+@click.option("--until-ci", "until_ci", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+              metavar="W", help="keep doubling the games until every headline interval is narrower than W (0.04 "
+                                "= 4 points) or --max-games is reached")
+@click.option("--max-games", type=click.IntRange(1, 10_000_000), default=100_000, show_default=True)
+@variant_options
+@click.option("--json", "as_json", is_flag=True, help="print every setting, versions, digests and figures as JSON")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="one row per game and variant (CSV)")
+@click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False), help="the same rows as Parquet")
+@click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False), help="write an HTML report")
+def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_file, games, until_ci, max_games,
+                mode, players, seed, round_cap, engine, agent_spec, pins, pool_spec, jobs, backend, address,
+                as_json, csv_path, parquet_path, html_path) -> None:
+    """Play the same seeds under variants A and B and report what changed, with paired 95% intervals."""
+    agents = parse_agents(agent_spec)
+    b_files = tuple(b_files) + ((with_file,) if with_file else ())
+    common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []
+    if not common and not a_files:
+        common_a = rule_paths([], "")
+    else:
+        common_a = list(common)
+    paths_a = common_a + [f for f in a_files if f not in common_a]
+    paths_b = (common or rule_paths([], "")) + [f for f in b_files if f not in common]
+    a = prepare(paths_a, engine, mode, players, tuple(opts) + tuple(a_opts), round_cap, agents, pins, pool_spec, "A")
+    b = prepare(paths_b, engine, mode, players, tuple(opts) + tuple(b_opts), round_cap, agents, pins, pool_spec, "B")
+    sides = mode_sides([roles for roles, _ in a.program.modes[mode].wins]
+                       + [roles for roles, _ in b.program.modes[mode].wins])
+    designer = tuple(sorted(set(a.variant.designer) | set(b.variant.designer)))
+    start = time.perf_counter()
+    ra: list[GameRecord] = []
+    rb: list[GameRecord] = []
+    target = games
+    while True:
+        seeds = list(range(seed + len(ra), seed + target))
+        ra += play(a.variant, seeds, jobs, backend, address, "variant A")
+        rb += play(b.variant, seeds, jobs, backend, address, "variant B")
+        result = compare(ra, rb, sides, designer)
+        if until_ci is None or result.max_width() < until_ci or target >= max_games:
+            break
+        target = min(max_games, target * 2)
+    seconds = time.perf_counter() - start
+    changed = what_changed(a.variant.settings(), b.variant.settings())
+    doc = document(a, b, result, changed, ra, rb, sides, designer, until_ci)
+    meta = {"paired games": result.games, "seeds": f"{seed}–{seed + len(ra) - 1}", "mode": mode,
+            "players": players, "agents": ",".join(agents), "rules digest A": a.digest, "rules digest B": b.digest}
+    write_outputs([("A", ra), ("B", rb)], csv_path, parquet_path, html_path,
+                  lambda: compare_report(result, changed, meta, summarise(ra, sides, designer),
+                                         summarise(rb, sides, designer)))
+    if as_json:
+        click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
+    else:
+        print_comparison(result, changed, doc, seconds, until_ci)
+    raise SystemExit(1 if any(result.errors) else 0)
+
+
+def document(a: Prepared, b: Prepared, result: Comparison, changed: list[str], ra: list[GameRecord],
+             rb: list[GameRecord], sides: list[str], designer: tuple[str, ...], until_ci: float | None) -> dict:
+    return {"changed": changed, "comparison": result.as_dict(), "until_ci": until_ci,
+            "A": {"settings": a.variant.settings(), "rules_digest": a.digest,
+                  "stats": summarise(ra, sides, designer).as_dict()},
+            "B": {"settings": b.variant.settings(), "rules_digest": b.digest,
+                  "stats": summarise(rb, sides, designer).as_dict()},
+            "seeds": [ra[0].seed, ra[-1].seed] if ra else [], "versions": versions()}
+
+
+def _cells(d: Diff) -> list[str]:
+    if d.kind == "rate":
+        def f(x: float) -> str:
+            return f"{100 * x:.1f}%"
+
+        def s(x: float) -> str:
+            return f"{100 * x:+.1f}"
+    else:
+        def f(x: float) -> str:
+            return f"{x:.2f}"
+
+        def s(x: float) -> str:
+            return f"{x:+.2f}"
+    return [d.figure, f(d.a), f(d.b), s(d.diff), f"{s(d.low)} … {s(d.high)}", "yes" if d.significant else "no"]
+
+
+def _table(title: str, diffs: list[Diff]) -> Table:
+    t = Table(title=title, title_justify="left")
+    for col, just in (("figure", "left"), ("A", "right"), ("B", "right"), ("B − A", "right"), ("95% CI", "right"),
+                      ("significant", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for d in diffs:
+        t.add_row(*_cells(d), style="bold" if d.significant else None)
+    return t
+
+
+def print_comparison(result: Comparison, changed: list[str], doc: dict[str, Any], seconds: float,
+                     until_ci: float | None) -> None:
+    st = doc["A"]["settings"]
+    click.echo(f"compare · {result.games} paired games (seeds {doc['seeds'][0]}–{doc['seeds'][-1]}) · mode "
+               f"{st['mode']} · {st['players']} players · agents {','.join(st['agents'])} · {seconds:.1f} s")
+    click.echo("What changed from A to B:")
+    for line in changed:
+        click.echo(f"  - {line}")
+    console = Console()
+    console.print(_table("win rate per side (percentage points, B − A)", result.headline))
+    console.print(_table("win rate per role", result.roles))
+    console.print(_table("game length", result.length))
+    for g, (ra, rb) in result.designer.items():
+        def show(r) -> str:
+            if r is None:
+                return "not in play"
+            lo, hi = r.interval
+            return f"{100 * r.rate:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%, {r.n} seats)"
+
+        click.echo(f"designer's general {g}: A {show(ra)} · B {show(rb)}")
+    width = result.max_width()
+    verdict = "significant" if any(d.significant for d in result.headline) else "no significant"
+    click.echo(f"widest headline interval {100 * width:.1f} points"
+               + (f" (target {100 * until_ci:.1f})" if until_ci else "")
+               + f" · {verdict} change in who wins" + (f" · engine errors A {result.errors[0]}, B {result.errors[1]}"
+                                                       if any(result.errors) else ""))
+
+
+COMMANDS = [compare_cmd]

@@ -1,0 +1,60 @@
+"""The HTML report in a real headless browser (Debian's chromium via Selenium): the tables and the SVG charts
+render, and a screenshot is saved. Opt-in (`pytest -m browser`); `.ci/run` installs chromium and runs it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sgsdsl.cli import main
+
+pytestmark = pytest.mark.browser
+
+
+def _driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1200,2400"):
+        opts.add_argument(arg)
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=opts, service=service)
+
+
+def test_report_renders_tables_and_charts(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    report = tmp_path / "report.html"
+    r = CliRunner().invoke(main, ["simulate", "--players", "8", "--games", "40", "--jobs", "1", "--html",
+                                  str(report)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    driver = _driver()
+    try:
+        driver.get(report.as_uri())
+        assert driver.title == "sgsdsl balance report"
+        headings = [h.text for h in driver.find_elements(By.TAG_NAME, "h2")]
+        assert "Win rate per side" in headings and "Win rate per general" in headings
+        tables = driver.find_elements(By.TAG_NAME, "table")
+        assert len(tables) >= 6
+        general_rows = tables[3].find_elements(By.TAG_NAME, "tr")
+        assert len(general_rows) > 10  # one row per general that sat down
+        charts = driver.find_elements(By.TAG_NAME, "svg")
+        assert len(charts) >= 4
+        for svg in charts:  # laid out with a real size, and holding drawn shapes
+            assert svg.size["width"] > 300 and svg.size["height"] > 50
+            assert svg.find_elements(By.CSS_SELECTOR, "rect, polyline, polygon")
+        bars = charts[0].find_elements(By.TAG_NAME, "rect")
+        assert sum(b.size["width"] for b in bars) > 100  # the win-rate bars have length
+        shot = Path(os.environ.get("SGSDSL_SCREENSHOT_DIR", tmp_path)) / "report.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        assert driver.save_screenshot(str(shot))
+        assert shot.stat().st_size > 10_000
+    finally:
+        driver.quit()
