@@ -71,7 +71,7 @@ def test_view_hides_other_hands_and_hidden_roles() -> None:
     g.run()
     me, other = g.players[0], g.players[1]
     other.role_revealed = False
-    view = SeatView(g, me)
+    view = SeatView(g.view(me))
     assert view["seat"] == 0 and view["hand"] == [c.label() for c in me.hand]
     theirs = view["players"][1]
     assert isinstance(theirs["hand"], int)

@@ -48,6 +48,7 @@ class PreferringAgent(Agent):
     """A seeded random agent that picks its drawn general whenever it is offered (how specs draw generals)."""
 
     name = "preferring"
+    reads_view = False
 
     def __init__(self, seed: int, prefer: str | None):
         self.random = RandomAgent(seed)

@@ -33,6 +33,8 @@ class Request:
 
 class Agent:
     name = "agent"
+    # whether decide() reads its view: the engine snapshots the seat's view only for agents that do
+    reads_view = True
 
     def decide(self, request: Request, view: Any) -> list[int]:
         raise NotImplementedError
@@ -42,6 +44,7 @@ class RandomAgent(Agent):
     """Picks uniformly among legal answers with its own seeded RNG (so answers never touch the game's)."""
 
     name = "random"
+    reads_view = False
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
@@ -63,6 +66,7 @@ class ScriptedAgent(Agent):
         self.answers = list(answers)
         self.pos = 0
         self.fallback = fallback
+        self.reads_view = fallback is not None and fallback.reads_view
 
     def decide(self, request: Request, view: Any) -> list[int]:
         if self.pos >= len(self.answers):
@@ -87,6 +91,7 @@ class ReplayAgent(Agent):
     """Answers with the recorded answers of a logged game, in order."""
 
     name = "replay"
+    reads_view = False
 
     def __init__(self, answers: list[list[int]]):
         self.answers = answers

@@ -12,7 +12,7 @@ from .model import Card, Player
 from .program import GeneralRule, SkillRule
 
 if TYPE_CHECKING:
-    from .game import Game
+    pass
 
 
 class Decisions:
@@ -26,7 +26,9 @@ class Decisions:
                       subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags))
         agent = self.agents[p.seat]
         h = self.state_hash() if self.record else ""
-        answer = agent.decide(req, SeatView(self, p))
+        # a snapshot of plain data for agents that read it: nothing in it leads back to the game
+        view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND
+        answer = agent.decide(req, view)
         self._validate(agent, req, answer)
         self.decisions += 1
         self.answers.append(list(answer))
@@ -37,7 +39,8 @@ class Decisions:
         return list(answer)
 
     def _validate(self, agent: Agent, req: Request, answer: Any) -> None:
-        if not isinstance(answer, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in answer):
+        # exact types: an int subclass (or bool) could compare or hash as one number and index as another
+        if type(answer) is not list or not all(type(a) is int for a in answer):
             raise IllegalAnswer(agent.name, req.describe(), answer, "an answer is a list of option numbers")
         if len(set(answer)) != len(answer):
             raise IllegalAnswer(agent.name, req.describe(), answer, "an option was chosen twice")
@@ -139,23 +142,25 @@ def hints_of(card: Any) -> tuple[str, ...]:
 
 
 class SeatView(Mapping):
-    """The view of one seat, built only when an agent reads it (random agents never do)."""
+    """What one seat may see: a snapshot of plain data (texts, numbers, lists, dicts) taken when it is asked.
 
-    def __init__(self, game: Game, player: Player):
-        self._game = game
-        self._player = player
-        self._data: dict[str, Any] | None = None
+    It holds no reference to the game, a player or a card, so an agent cannot reach another hand, an unrevealed
+    role or the draw pile's order through it. Agents that never read views (`reads_view = False`: random,
+    scripted, replay) get an empty one, so a snapshot costs nothing where nobody looks."""
 
-    def _load(self) -> dict[str, Any]:
-        if self._data is None:
-            self._data = self._game.view(self._player)
-        return self._data
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict[str, Any]):
+        self._data = data
 
     def __getitem__(self, key: str) -> Any:
-        return self._load()[key]
+        return self._data[key]
 
     def __iter__(self):
-        return iter(self._load())
+        return iter(self._data)
 
     def __len__(self) -> int:
-        return len(self._load())
+        return len(self._data)
+
+
+BLIND = SeatView({})

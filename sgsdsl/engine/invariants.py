@@ -72,6 +72,7 @@ class CheckingAgent(Agent):
         self.inner = inner
         self.holder = holder
         self.name = f"checking({inner.name})"
+        self.reads_view = inner.reads_view
 
     def decide(self, request: Request, view: Any) -> list[int]:
         check_invariants(self.holder["game"])

@@ -231,6 +231,7 @@ class ScenarioAgent(Agent):
     """Answers every seat's requests from its script; checks the non-consuming steps on the way."""
 
     name = "scenario"
+    reads_view = False
 
     def __init__(self, sc: Scenario, stop_when_done: bool):
         self.steps = {seat: list(steps) for seat, steps in sc.scripts.items()}
