@@ -8,6 +8,7 @@ import click
 
 from ..api import Loaded, check_paths
 from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
+from ..lang.loader import expand_paths
 
 
 @click.command("check")
@@ -15,8 +16,11 @@ from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text for people, json for CI")
 def check(paths: tuple[str, ...], fmt: str) -> None:
-    """Check .sgs files or folders. Exit 0 when clean (warnings allowed), 1 on errors, 2 on bad usage."""
-    loaded = _check_guarded(list(paths))
+    """Check .sgs files or folders. Exit 0 when clean (warnings allowed), 1 on errors, 2 on bad usage.
+
+    Each file is checked as one program with what it imports — the way `compile` makes one module per file —
+    so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder."""
+    loaded = _check_each(list(paths))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if fmt == "json":
         click.echo(render_json(loaded.diagnostics))
@@ -26,6 +30,26 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
         warnings = len(loaded.diagnostics) - len(errors)
         click.echo(f"checked {len(loaded.sources)} file(s): {len(errors)} error(s), {warnings} warning(s)")
     raise SystemExit(1 if errors else 0)
+
+
+def _check_each(paths: list[str]) -> Loaded:
+    """Every file on its own (with its imports); a diagnostic reached from several files is reported once."""
+    files, diags = expand_paths(paths)
+    if not files:
+        return _check_guarded(paths)
+    sources: dict[str, str] = {}
+    seen: set[tuple] = set()
+    out = list(diags)
+    for f in files:
+        one = _check_guarded([str(f)])
+        sources.update(one.sources)
+        for d in one.diagnostics:
+            key = (d.code, d.severity, d.message, d.span)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    out.sort(key=lambda d: d.sort_key)
+    return Loaded(None, sources, out)
 
 
 def _check_guarded(paths: list[str]) -> Loaded:

@@ -23,6 +23,10 @@ RULE_SETS = {
     "mini": "tests/fixtures/mini.sgs",
     "camps": "tests/fixtures/camps.sgs",  # turn_order, replace, score (a 3v3-like mode)
     "league": "tests/fixtures/league.sgs",  # the scoring league's fourth-edition table
+    "beta": "rules/beta.sgs",  # the beta rules: a rule set of its own
+    "endgame": "rules/house/endgame.sgs",  # house rules: modes extending identity
+    "protection": "rules/house/protection.sgs",
+    "seats_by_lot": "rules/house/seats_by_lot.sgs",
 }
 ROOT = Path(__file__).resolve().parent.parent.parent
 
