@@ -34,6 +34,28 @@ def check_paths(args: list[str]) -> Loaded:
     return Loaded(checked, result.sources, diags)
 
 
+def check_each(args: list[str]) -> Loaded:
+    """Check every file named or found on its own, with what it imports — the way `compile` makes one module per
+    file — so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder. A diagnostic
+    reached from several files is reported once. The result holds no checked program (there may be several)."""
+    files, diags = expand_paths(args)
+    if not files:
+        return check_paths(args)
+    sources: dict[str, str] = {}
+    seen: set[tuple] = set()
+    out = list(diags)
+    for f in files:
+        one = check_paths([str(f)])
+        sources.update(one.sources)
+        for d in one.diagnostics:
+            key = (d.code, d.severity, d.message, d.span)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    out.sort(key=lambda d: d.sort_key)
+    return Loaded(None, sources, out)
+
+
 def interpreted_program(loaded: Loaded) -> Program:
     from .interp.build import build_program
 

@@ -83,7 +83,7 @@ def test_internal_error_is_a_diagnostic(monkeypatch: pytest.MonkeyPatch) -> None
     def boom(paths):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(check_cmd, "check_paths", boom)
+    monkeypatch.setattr(check_cmd, "check_each", boom)
     r = CliRunner().invoke(main, ["check", str(MINI)])
     assert r.exit_code == 1
     assert "SGS-E000" in r.stdout

@@ -6,9 +6,8 @@ import traceback
 
 import click
 
-from ..api import Loaded, check_paths
+from ..api import Loaded, check_each
 from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
-from ..lang.loader import expand_paths
 
 
 @click.command("check")
@@ -20,7 +19,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
     Each file is checked as one program with what it imports — the way `compile` makes one module per file —
     so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder."""
-    loaded = _check_each(list(paths))
+    loaded = _check_guarded(list(paths))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if fmt == "json":
         click.echo(render_json(loaded.diagnostics))
@@ -32,31 +31,11 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
     raise SystemExit(1 if errors else 0)
 
 
-def _check_each(paths: list[str]) -> Loaded:
-    """Every file on its own (with its imports); a diagnostic reached from several files is reported once."""
-    files, diags = expand_paths(paths)
-    if not files:
-        return _check_guarded(paths)
-    sources: dict[str, str] = {}
-    seen: set[tuple] = set()
-    out = list(diags)
-    for f in files:
-        one = _check_guarded([str(f)])
-        sources.update(one.sources)
-        for d in one.diagnostics:
-            key = (d.code, d.severity, d.message, d.span)
-            if key not in seen:
-                seen.add(key)
-                out.append(d)
-    out.sort(key=lambda d: d.sort_key)
-    return Loaded(None, sources, out)
-
-
 def _check_guarded(paths: list[str]) -> Loaded:
     """The promise is: never a Python traceback. Should the front end itself fail, the failure becomes
     an SGS-E000 diagnostic (with the internal detail on stderr) instead of a crash."""
     try:
-        return check_paths(paths)
+        return check_each(paths)
     except Exception as err:  # last-resort guard, reported as a diagnostic
         click.echo("".join(traceback.format_exception_only(type(err), err)).rstrip(), err=True)
         where = Span.point(paths[0] if paths else "<input>", 1, 1)
