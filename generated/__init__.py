@@ -11,5 +11,6 @@ INDEX = {
     'sha256:95c8a5e790b5b25fb968c6dd12b855ed1ee131f46cf6c341e578281c46925aa1': 'junzheng',
     'sha256:b25f82772be7adfc83b157dbcc74323e1fa521a2ad3f3ae76d4d09c25add83aa': 'protection',
     'sha256:f9c6911d0f4c30e718bb62a6aae79c240482a16058692195290b132de192eb23': 'seats_by_lot',
+    'sha256:ae902f03b25b2816f3d0a3210ac36b907af6d9876955bcd60fd5c7b95154726d': 'shan',
     'sha256:7076b9b8255e0e2481bb6a7d070fc5bd9cf39a65ba7d70a618bbfb3286e91c10': 'standard',
 }
