@@ -6,11 +6,10 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '4'
 INDEX = {
-    'sha256:67f5dbbc6243511a4147cfcff69fa9f1b38a0a352cbd0b5440b43733eaea308b': 'beta',
-    'sha256:f5c5327b6d16e3b612127311bc06d44e292d01d38e3aaa5ebbf3e5a52ef27d25': 'endgame',
-    'sha256:95c8a5e790b5b25fb968c6dd12b855ed1ee131f46cf6c341e578281c46925aa1': 'junzheng',
-    'sha256:b25f82772be7adfc83b157dbcc74323e1fa521a2ad3f3ae76d4d09c25add83aa': 'protection',
-    'sha256:f9c6911d0f4c30e718bb62a6aae79c240482a16058692195290b132de192eb23': 'seats_by_lot',
-    'sha256:52052ee52d9dfcad394f48ef945b2febe17006329b2d3fcf4b0191809d334970': 'shan',
-    'sha256:7076b9b8255e0e2481bb6a7d070fc5bd9cf39a65ba7d70a618bbfb3286e91c10': 'standard',
+    'sha256:6cd10d937e107a204bc40700cda1025a63a8125626e97c74e45828f2ae77c103': 'endgame',
+    'sha256:491dc7778503bafd32b3eaf801937dd863e480e0cd3a16825a5d6643bcf6d285': 'junzheng',
+    'sha256:6c088831c14c826e7543a059e155219e790e2129c21cade5d9c8f172d0c37510': 'protection',
+    'sha256:598d293705df240f2b8a01b073158e7dd6d93964f484886a02ad141d5caba4c5': 'seats_by_lot',
+    'sha256:fb0f129b66bc19cd842026b5fee9cccebc6b1a3d0c38a6b9b69b83e050a93d3c': 'shan',
+    'sha256:b7f839bf8eba568bc43c0d489f48d550fb6dc8b8ed6f99ef7d10014fad91b606': 'standard',
 }

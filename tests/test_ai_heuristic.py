@@ -99,3 +99,15 @@ def test_skill_hints_steer_choices() -> None:
     risky = Request(0, "confirm", "use 苦肉?", ("yes", "no"), about=("draw", "risk", "skill"))
     low = {**v, "players": [dict(p, hp=1) for p in v["players"]]}
     assert agent.decide(risky, low) == [1]
+
+
+def test_area_cards_only_when_they_hurt_more_foes_than_friends() -> None:
+    agent = HeuristicAgent(2)
+    menu = Request(0, "play", "choose", ("南蛮入侵", "end play phase"), option_tags=(("area", "attack", "trick"),
+                                                                                   ("end",)))
+    roles = ["lord", "loyalist", "loyalist", "rebel", "renegade"]
+    friends_around = view(0, "lord", {1: "loyalist", 2: "loyalist"}, roles)
+    assert agent.decide(menu, friends_around) == [1]  # two friends and two foes: not worth it
+    five = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    foes_around = view(1, "loyalist", {0: "lord"}, five)
+    assert agent.decide(menu, foes_around) == [0]  # three sure foes against the lord

@@ -126,6 +126,19 @@ class HeuristicAgent(Agent):
             return 1.0 if any(v > 0.3 for s, v in stance.items() if s != me) else 0.0
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
 
+    @staticmethod
+    def _area_score(t: set[str], view: Any, stance: dict[int, float]) -> float:
+        """A card that reaches everyone is worth what it does to foes minus what it does to friends."""
+        me = view["seat"]
+        alive = [q for q in view["players"] if q.get("alive", True)]
+        if t & {"attack", "control"}:
+            value = sum(-stance.get(q["seat"], 0.0) for q in alive if q["seat"] != me)
+        elif "heal" in t:
+            value = sum(stance.get(q["seat"], 0.0) for q in alive if q["hp"] < q["max_hp"])
+        else:
+            value = sum(stance.get(q["seat"], 0.0) for q in alive)
+        return 1.8 if value > 0.5 else 0.0
+
     def on_play(self, r: Request, view: Any) -> list[int]:
         me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
@@ -138,6 +151,8 @@ class HeuristicAgent(Agent):
                 continue
             if "skill" in t:
                 score = self._skill_score(t, view, stance, wounded)
+            elif "area" in t:
+                score = self._area_score(t, view, stance)
             elif "heal" in t:
                 score = 3.0 if wounded else 0.0
             elif "draw" in t:

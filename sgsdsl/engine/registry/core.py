@@ -202,6 +202,7 @@ AI_HINTS: dict[str, str] = {
     "defence": "keeps its holder alive: keep it when discarding",
     "risk": "costs its user (HP, cards) or may backfire: use sparingly, only when healthy",
     "passive": "fires by itself and asks nothing worth weighing: always accept",
+    "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 
