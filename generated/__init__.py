@@ -6,6 +6,7 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '4'
 INDEX = {
+    'sha256:67f5dbbc6243511a4147cfcff69fa9f1b38a0a352cbd0b5440b43733eaea308b': 'beta',
     'sha256:6cd10d937e107a204bc40700cda1025a63a8125626e97c74e45828f2ae77c103': 'endgame',
     'sha256:491dc7778503bafd32b3eaf801937dd863e480e0cd3a16825a5d6643bcf6d285': 'junzheng',
     'sha256:6c088831c14c826e7543a059e155219e790e2129c21cade5d9c8f172d0c37510': 'protection',
