@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import bundled
 from .engine.program import Program
 from .lang.checker import CheckedProgram, check
 from .lang.diagnostics import Diagnostic
@@ -76,5 +77,5 @@ def program_for(loaded: Loaded, engine: str) -> Program:
 
 
 def bundled_rules_dir() -> Path:
-    """The rules folder shipped beside the package (the repository's rules/)."""
-    return Path(__file__).resolve().parent.parent / "rules"
+    """The folder of bundled rule sets (the repository's rules/, or the wheel's package data)."""
+    return bundled.rules_dir()

@@ -179,7 +179,7 @@ def show_log(path: Path) -> list[str]:
     from .replay import read_log
 
     header, entries = read_log(path)
-    rules = ", ".join([*header.get("rules", []), *filter(None, str(header.get("rule_names", "")).split(","))])
+    rules = ", ".join([*header.get("rules", []), *header.get("rule_names", [])])
     agents = header.get("agents") or []
     lines = [f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
              f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else "")]

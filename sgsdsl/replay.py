@@ -1,69 +1,260 @@
-"""Replay a logged game: same rules, seed and answers; every decision's state hash must match."""
+"""Game logs: write one (`simulate --log`), read one strictly, and replay it decision by decision.
+
+A log is JSON lines: a header (how to re-run the game, and the digest of the rules it was played with),
+then every event and decision. `replay` refuses a log whose header or lines are malformed, whose file is
+not a regular UTF-8 file, or whose rules are not the ones it was recorded with (the digest differs); then
+it re-plays the recorded answers and compares each decision's state hash as it goes, stopping at the first
+decision that diverges. The rules files named in a header are relative to the log's folder, so a replay
+works from any working directory.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .api import check_paths, program_for
-from .cli.loading import rule_paths
-from .engine.agents import ReplayAgent
-from .engine.errors import EngineError
+from . import bundled
+from .api import Loaded, check_paths, program_for
+from .engine.agents import Agent, Request
+from .engine.errors import EngineError, GameAborted
 from .engine.game import Game
+from .files import read_regular_text, write_text_atomic
+from .modes import SetupError, check_setup
+
+LOG_VERSION = 2
+MAX_LOG_BYTES = 256 * 1024 * 1024
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_SEED_LIMIT = 2**63
 
 
 class ReplayMismatch(Exception):
-    pass
+    """The replay does not reproduce the log (or the log's rules are not the ones it was made with)."""
 
 
-def read_log(path: Path) -> tuple[dict, list[dict]]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines:
-        raise ReplayMismatch(f"{path} is empty")
+class LogError(ReplayMismatch):
+    """The file is not a well-formed sgsdsl log; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class LogHeader:
+    rules: list[str]
+    rule_names: list[str]
+    mode: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    round_cap: int
+    rules_digest: str
+    pinned: dict[int, str]  # seat -> general (simulate --general)
+    pool: list[str] | None  # the generals on offer (simulate --pool)
+
+
+def rules_digest(loaded: Loaded) -> str:
+    """The identity of the rules a game ran: every loaded module's text, in load order (paths left out, so
+    moving the files keeps the digest; changing a character changes it)."""
+    assert loaded.checked is not None
+    h = hashlib.sha256(b"sgsdsl rules\n")
+    for m in loaded.checked.modules:
+        data = loaded.sources.get(m.path, "").encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
+def log_header(loaded: Loaded, log_path: Path, rules: list[str], rule_names: str, **game: Any) -> dict[str, Any]:
+    """The header line of a log written to LOG_PATH: rules files relative to the log's folder."""
+    folder = log_path.resolve().parent
+    rel = [os.path.relpath(Path(r).resolve(), folder).replace(os.sep, "/") for r in rules]
+    names = [n.strip() for n in rule_names.split(",") if n.strip()]
+    return {"sgsdsl_log": LOG_VERSION, "rules": rel, "rule_names": names, "rules_digest": rules_digest(loaded),
+            **game}
+
+
+def write_log(game: Game, path: Path, header: dict[str, Any]) -> None:
+    """The header, then every event and decision, one JSON object per line; written atomically (see files)."""
+    lines = [json.dumps(header, ensure_ascii=False, sort_keys=True)]
+    lines += [json.dumps(entry, ensure_ascii=False, sort_keys=True) for entry in game.log]
+    write_text_atomic(path, "\n".join(lines) + "\n")
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header (as written) and entries of a log, every field checked; `LogError` says what is wrong and
+    where. `parse_header` gives the header's typed form."""
     try:
-        header = json.loads(lines[0])
-        entries = [json.loads(x) for x in lines[1:] if x.strip()]
-    except json.JSONDecodeError as err:
-        raise ReplayMismatch(f"{path}:{err.lineno}: not a JSON line ({err.msg})") from None
-    if not isinstance(header, dict) or header.get("sgsdsl_log") != 1:
-        raise ReplayMismatch(f"{path}: the first line is not an sgsdsl log header")
+        text = read_regular_text(path, MAX_LOG_BYTES)
+    except ValueError as err:
+        raise LogError(str(err)) from None
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise LogError(f"{path} is empty (or its first line is), not an sgsdsl log")
+    parsed: list[dict[str, Any]] = []
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            reason = err.msg if isinstance(err, json.JSONDecodeError) else "not readable JSON"
+            raise LogError(f"{path}:{no}: not a JSON line ({reason})") from None
+        if not isinstance(obj, dict):
+            raise LogError(f"{path}:{no}: each line of a log is a JSON object")
+        parsed.append(obj)
+    header = parsed[0]
+    parse_header(path, header)
+    entries = parsed[1:]
+    for no, entry in enumerate(entries, 2):
+        if "ask" in entry:
+            _decision(path, no, entry)
     return header, entries
 
 
+def parse_header(path: Path, h: dict[str, Any]) -> LogHeader:
+    version = h.get("sgsdsl_log")
+    if type(version) is not int:
+        raise LogError(f"{path}:1: the first line is not an sgsdsl log header")
+    if version != LOG_VERSION:
+        raise LogError(f"{path}:1: log format {version} is not supported (this sgsdsl reads format {LOG_VERSION}; "
+                       "older logs do not record the digest of their rules: record the game again)")
+
+    def field(name: str, ok: Any, what: str) -> Any:
+        value = h.get(name)
+        if not ok(value):
+            raise LogError(f"{path}:1: header field {name!r} must be {what}, not {_short(value)}")
+        return value
+
+    rules = field("rules", lambda v: isinstance(v, list) and all(isinstance(x, str) and x and "\0" not in x
+                                                                     for x in v), "a list of file names")
+    names = field("rule_names", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+                  "a list of bundled rule set names")
+    mode = field("mode", lambda v: isinstance(v, str) and v, "a mode name")
+    players = field("players", lambda v: type(v) is int and 2 <= v <= 12, "an integer from 2 to 12")
+    seed = field("seed", lambda v: type(v) is int and -_SEED_LIMIT < v < _SEED_LIMIT, "an integer")
+    options = field("options", lambda v: isinstance(v, dict) and all(
+        isinstance(k, str) and type(x) in (bool, int, str) for k, x in v.items()), "an object of option values")
+    round_cap = field("round_cap", lambda v: type(v) is int and 1 <= v <= 10_000, "an integer from 1 to 10000")
+    digest = field("rules_digest", lambda v: isinstance(v, str) and _DIGEST.fullmatch(v), "sha256:<64 hex digits>")
+    pinned = field("pinned", lambda v: v is None or isinstance(v, dict) and all(
+        isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 3 and isinstance(x, str)
+        for k, x in v.items()), "an object of seat numbers and generals")
+    pool = field("pool", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v),
+                 "a list of generals")
+    return LogHeader(rules, names, mode, players, seed, options, round_cap, digest,
+                     {int(k): x for k, x in (pinned or {}).items()}, pool)
+
+
+def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
+    checks = (("ask", lambda v: type(v) is int and 0 <= v < 12, "a seat number"),
+              ("kind", lambda v: isinstance(v, str), "a word"),
+              ("options", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of labels"),
+              ("answer", lambda v: isinstance(v, list) and all(type(x) is int for x in v), "a list of option numbers"),
+              ("hash", lambda v: isinstance(v, str), "a state hash"))
+    for name, ok, what in checks:
+        if not ok(e.get(name)):
+            raise LogError(f"{path}:{no}: decision field {name!r} must be {what}, not {_short(e.get(name))}")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if value is not None else "missing"
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+# ------------------------------------------------------------------ replaying
+
+
+class ReplayDiverged(GameAborted):
+    """Raised by the replaying agent at the first decision that differs from the log."""
+
+
+class CheckingReplayAgent(Agent):
+    """Answers with the recorded answers, first checking that the game asks what the log says it asked,
+    in the same state (hash), so a divergence is reported at the decision where it happens."""
+
+    name = "replay"
+
+    def __init__(self, asks: list[dict[str, Any]]):
+        self.asks = asks
+        self.pos = 0
+        self.game: Game | None = None
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        k = self.pos
+        if k >= len(self.asks):
+            raise ReplayDiverged(f"decision {k + 1}: the replay asks seat {request.seat} ({request.kind}) but the "
+                                 f"log ends after {len(self.asks)} decisions")
+        want = self.asks[k]
+        head = f"decision {k + 1} (seat {want['ask']}, {want['kind']})"
+        if (request.seat, request.kind, list(request.options)) != (want["ask"], want["kind"], want["options"]):
+            raise ReplayDiverged(f"{head}: the replay asks seat {request.seat} ({request.kind}) with options "
+                                 f"{list(request.options)[:6]}, the log {want['options'][:6]}")
+        if self.game is not None:
+            got = self.game.state_hash()
+            if got != want["hash"]:
+                raise ReplayDiverged(f"{head}: recorded state hash {want['hash']}, replayed {got}")
+        self.pos += 1
+        return list(want["answer"])
+
+
 def replay_file(path: Path, engine: str) -> int:
-    header, entries = read_log(path)
-    try:
-        players = int(header["players"])
-        seed = int(header["seed"])
-        mode = str(header["mode"])
-        round_cap = int(header.get("round_cap", 60))
-        pinned = {int(k): str(v) for k, v in (header.get("pinned") or {}).items()}
-        pool = header.get("pool")
-        asks = [e for e in entries if isinstance(e, dict) and "ask" in e]
-        answers = [list(e["answer"]) for e in asks]
-    except (KeyError, TypeError, ValueError) as err:
-        raise ReplayMismatch(f"{path}: the log header or a decision is malformed ({err})") from None
-    loaded = check_paths(rule_paths(header.get("rules", []), header.get("rule_names", "")))
+    """Replay the log at PATH; the number of decisions verified. Raises LogError or ReplayMismatch."""
+    raw, entries = read_log(path)
+    header = parse_header(path, raw)
+    loaded = check_paths(_rule_files(path, header))
     if not loaded.ok:
-        raise ReplayMismatch("the log's rules no longer check cleanly")
+        raise ReplayMismatch("the log's rules files no longer check cleanly (run `sgsdsl check` on them)")
+    digest = rules_digest(loaded)
+    if digest != header.rules_digest:
+        raise ReplayMismatch(f"the log was made with other rules (digest {header.rules_digest[:19]}…, these rules "
+                             f"{digest[:19]}…); a replay needs the rules it was recorded with")
     program = program_for(loaded, engine)
-    agent = ReplayAgent(answers)
-    game = Game(program, mode, players, seed, [agent] * players, header.get("options") or {},
-                round_cap=round_cap, record=True, pinned=pinned, pool=pool)
+    try:
+        options = check_setup(program, header.mode, header.players, header.options)
+    except SetupError as err:
+        raise LogError(f"{path}:1: {err}") from None
+    unknown = [g for g in [*header.pinned.values(), *(header.pool or [])] if g not in program.generals]
+    if unknown:
+        raise LogError(f"{path}:1: the log names general {unknown[0]!r}, which its rules do not define")
+    if any(seat >= header.players for seat in header.pinned):
+        raise LogError(f"{path}:1: the log pins a general to a seat beyond its {header.players} players")
+    asks = [e for e in entries if "ask" in e]
+    agent = CheckingReplayAgent(asks)
+    game = Game(program, header.mode, header.players, header.seed, [agent] * header.players, options,
+                round_cap=header.round_cap, record=True, pinned=header.pinned, pool=header.pool)
+    agent.game = game
     try:
         game.run()
+    except ReplayDiverged as err:
+        raise ReplayMismatch(str(err)) from None
     except EngineError as err:
-        raise ReplayMismatch(f"decision {agent.pos}: {err}") from None
-    replayed = [e for e in game.log if "ask" in e]
-    for i, (want, got) in enumerate(zip(asks, replayed, strict=False)):
-        if want["hash"] != got["hash"] or want["options"] != got["options"]:
-            raise ReplayMismatch(f"decision {i + 1} (seat {want['ask']}, {want['kind']}): recorded hash "
-                                 f"{want['hash']}, replayed {got['hash']}")
-    if len(asks) != len(replayed):
-        raise ReplayMismatch(f"the log has {len(asks)} decisions, the replay made {len(replayed)}")
+        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
+    if agent.pos != len(asks):
+        raise ReplayMismatch(f"the log has {len(asks)} decisions, the replay made {agent.pos}")
     json_log = [json.loads(json.dumps(e, ensure_ascii=False, sort_keys=True)) for e in game.log]
-    if json_log != entries:
-        first = next(i for i, (a, b) in enumerate(zip(json_log, entries, strict=False)) if a != b) \
-            if any(a != b for a, b in zip(json_log, entries, strict=False)) else min(len(json_log), len(entries))
-        raise ReplayMismatch(f"event {first + 1} differs from the log")
+    first = next((i for i, (a, b) in enumerate(zip(json_log, entries, strict=False)) if a != b), None)
+    if first is None and len(json_log) != len(entries):
+        first = min(len(json_log), len(entries))
+    if first is not None:
+        raise ReplayMismatch(f"event {first + 1} (log line {first + 2}) differs from the log")
     return len(asks)
+
+
+def _rule_files(path: Path, header: LogHeader) -> list[str]:
+    """The header's rules: files relative to the log's folder, then bundled sets by name (standard if none)."""
+    folder = path.resolve().parent
+    files = [str(folder / r) for r in header.rules]
+    for name in header.rule_names:
+        found = bundled.rule_set(name)
+        if found is None:
+            raise LogError(f"{path}:1: no bundled rule set {name!r}; bundled: {', '.join(bundled.rule_set_names())}")
+        files.append(str(found))
+    missing = [f for f in files if not Path(f).is_file()]
+    if missing:
+        raise ReplayMismatch(f"the log's rules file {missing[0]} is missing")
+    return files or [str(bundled.rules_dir() / "standard.sgs")]

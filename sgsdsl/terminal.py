@@ -51,7 +51,8 @@ def parse_answer(raw: str, request: Request) -> tuple[list[int], str | None]:
     if text.lower() in ("q", "quit", "exit"):
         raise PlayerQuit("quit")
     parts = text.replace(",", " ").split()
-    if not all(p.isdigit() for p in parts):
+    # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() then rejects or misreads
+    if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
         return [], "answer with option numbers, e.g. 0 or 1 3"
     picks = [int(p) for p in parts]
     if len(set(picks)) != len(picks):

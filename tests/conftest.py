@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+
+# Tests never touch the user's home: the compile cache, XDG folders and HOME itself point into one
+# temporary folder for the whole run (subprocesses inherit it). test_packaging.py proves it.
+_SANDBOX_HOME = Path(tempfile.mkdtemp(prefix="sgsdsl-test-home-"))
+REAL_HOME = os.environ.get("HOME", "")
+os.environ.update({
+    "HOME": str(_SANDBOX_HOME),
+    "SGSDSL_CACHE": str(_SANDBOX_HOME / "sgsdsl-cache"),
+    "XDG_CACHE_HOME": str(_SANDBOX_HOME / ".cache"),
+    "XDG_CONFIG_HOME": str(_SANDBOX_HOME / ".config"),
+    "XDG_DATA_HOME": str(_SANDBOX_HOME / ".local" / "share"),
+})
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_SANDBOX_HOME, ignore_errors=True)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

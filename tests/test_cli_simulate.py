@@ -79,7 +79,7 @@ def test_replay_rejects_garbage(tmp_path: Path) -> None:
     p = tmp_path / "x.jsonl"
     p.write_text("not json\n", encoding="utf-8")
     r = run("replay", str(p))
-    assert r.exit_code == 1 and "divergence" in r.output
+    assert r.exit_code == 1 and "not a valid log" in r.output and ":1: not a JSON line" in r.output
 
 
 def test_simulate_bundled_rule_sets_standard_and_junzheng() -> None:

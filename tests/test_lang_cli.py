@@ -72,9 +72,9 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
     assert "Usage:" in r.output
 
 
-def test_missing_path_and_directory_exit_1(tmp_path: Path) -> None:
+def test_missing_path_exits_2_and_empty_directory_exits_1(tmp_path: Path) -> None:
     r = invoke("check", str(tmp_path / "nope.sgs"))
-    assert r.exit_code == 1 and "SGS-E100" in r.output
+    assert r.exit_code == 2 and "cannot find" in r.output and ":1:1" not in r.output
     r = invoke("check", str(tmp_path))
     assert r.exit_code == 1 and "holds no .sgs files" in r.output
 

@@ -14,9 +14,20 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import check_cmd, compare_cmd, compile_cmd, fmt_cmd, league_cmd, play_cmd, simulate_cmd, test_cmd, vocab_cmd
+    from . import (
+        cache_cmd,
+        check_cmd,
+        compare_cmd,
+        compile_cmd,
+        fmt_cmd,
+        league_cmd,
+        play_cmd,
+        simulate_cmd,
+        test_cmd,
+        vocab_cmd,
+    )
 
-    for mod in (check_cmd, compile_cmd, league_cmd, play_cmd, simulate_cmd, compare_cmd, test_cmd, vocab_cmd,
+    for mod in (cache_cmd, check_cmd, compile_cmd, league_cmd, play_cmd, simulate_cmd, compare_cmd, test_cmd, vocab_cmd,
                 fmt_cmd):
         for cmd in mod.COMMANDS:
             main.add_command(cmd)

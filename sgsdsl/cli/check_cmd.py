@@ -8,6 +8,7 @@ import click
 
 from ..api import Loaded, check_each
 from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
+from .loading import require_paths
 
 
 @click.command("check")
@@ -19,6 +20,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
     Each file is checked as one program with what it imports — the way `compile` makes one module per file —
     so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder."""
+    require_paths(paths)
     loaded = _check_guarded(list(paths))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if fmt == "json":

@@ -7,19 +7,18 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ..api import bundled_rules_dir, check_paths, program_for
+from ..api import Loaded, bundled_rules_dir, check_paths, program_for
 from ..engine.program import Program
 from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
-from .loading import parse_options
+from .loading import require_paths, setup_or_exit
 
 
 @dataclass
@@ -27,6 +26,7 @@ class Prepared:
     variant: Variant
     program: Program
     digest: str
+    loaded: Loaded | None = None  # the checked rules (a log's header binds them by digest)
 
 
 def variant_options(f: Callable) -> Callable:
@@ -57,6 +57,7 @@ def variant_options(f: Callable) -> Callable:
 def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Sequence[str], round_cap: int,
             agents: tuple[str, ...], pins: Sequence[str], pool_spec: str | None, label: str = "A") -> Prepared:
     """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input."""
+    require_paths(paths)
     absolute = tuple(str(Path(p).resolve()) for p in paths)
     loaded = check_paths(list(absolute))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
@@ -68,26 +69,13 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
     except DiagnosticError as err:
         click.echo(render_text(err.diagnostics, loaded.sources), err=True)
         raise SystemExit(1) from None
-    options = parse_options(tuple(opts))
-    check_mode(program, mode, players, options)
+    options = setup_or_exit(program, mode, players, tuple(opts))  # the one mode and option validator
     pinned = parse_pins(program, pins, players)
     pool = parse_pool(program, pool_spec, players) if pool_spec is not None else None
     v = Variant(absolute, mode, players, tuple(sorted(options.items())), engine, round_cap, agents,
                 tuple(sorted(pinned.items())), pool, label, designer_generals(loaded, bundled_rules_dir()))
     remember_program(v, program)
-    return Prepared(v, program, rules_digest(loaded.sources))
-
-
-def check_mode(program: Program, mode: str, players: int, options: dict[str, Any]) -> None:
-    if mode not in program.modes:
-        raise click.UsageError(f"unknown mode {mode!r}; the rules define: {', '.join(sorted(program.modes))}")
-    m = program.modes[mode]
-    if not m.players[0] <= players <= m.players[1]:
-        raise click.UsageError(f"mode {mode} is for {m.players[0]}-{m.players[1]} players, not {players}")
-    for k in options:
-        if k not in m.options:
-            known = ", ".join(sorted(m.options)) or "none"
-            raise click.UsageError(f"mode {mode} has no option {k!r}; options: {known}")
+    return Prepared(v, program, rules_digest(loaded.sources), loaded)
 
 
 def general_ident(program: Program, name: str, where: str) -> str:

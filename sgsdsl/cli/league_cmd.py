@@ -10,8 +10,8 @@ from rich.table import Table
 
 from ..engine.errors import EngineError
 from ..league import League, run_league
-from .loading import load_program_or_exit, parse_options
-from .simulate_cmd import _check_mode, parse_agents
+from .loading import load_program_or_exit, setup_or_exit
+from .simulate_cmd import parse_agents
 
 
 @click.command("league")
@@ -32,9 +32,8 @@ from .simulate_cmd import _check_mode, parse_agents
 def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
     """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""
     program = load_program_or_exit(list(rules), rule_names, engine)
-    options = parse_options(opts)
+    options = setup_or_exit(program, mode, players, opts)
     agents = parse_agents(agent_spec)
-    _check_mode(program, mode, players, options)
     if not program.modes[mode].scores:
         raise click.UsageError(f"mode {mode} keeps no score (it has no `score` lines); a league needs them")
     try:

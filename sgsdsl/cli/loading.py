@@ -1,54 +1,67 @@
-"""Shared CLI plumbing: find rules files, check them (printing diagnostics), build a Program."""
+"""Shared CLI plumbing: find rules files, check them (printing diagnostics), build a Program, and validate a
+game's set-up (mode, players, options) through the one validator in `sgsdsl.modes`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ..api import bundled_rules_dir, check_paths, program_for
+from .. import bundled
+from ..api import Loaded, check_paths, program_for
+from ..engine.program import Program
 from ..lang.diagnostics import DiagnosticError, render_text
+from ..modes import SetupError, check_setup, parse_assignments
+
+
+def require_paths(paths: list[str] | tuple[str, ...]) -> None:
+    """A path argument that names nothing is a usage error (exit 2), reported without a made-up location."""
+    for p in paths:
+        try:
+            found = Path(p).exists()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise click.UsageError(f"cannot find {p!r} (no such file or folder)")
 
 
 def rule_paths(rules: list[str], rule_names: str) -> list[str]:
+    """The rules files: the paths given plus the bundled rule sets named; the standard set when neither."""
     paths = list(rules)
     for name in filter(None, (n.strip() for n in rule_names.split(","))):
-        candidate = bundled_rules_dir() / f"{name}.sgs"
-        if not candidate.exists():
-            known = sorted(p.stem for p in bundled_rules_dir().glob("*.sgs"))
-            raise click.UsageError(f"no bundled rule set {name!r}; bundled: {', '.join(known)}")
+        candidate = bundled.rule_set(name)
+        if candidate is None:
+            raise click.UsageError(f"no bundled rule set {name!r}; bundled: {', '.join(bundled.rule_set_names())}")
         paths.append(str(candidate))
     if not paths:
-        paths.append(str(bundled_rules_dir() / "standard.sgs"))
+        paths.append(str(bundled.rules_dir() / "standard.sgs"))
     return paths
 
 
-def load_program_or_exit(rules: list[str], rule_names: str, engine: str):
+def load_rules_or_exit(rules: list[str], rule_names: str, engine: str) -> tuple[Loaded, Program]:
+    """Check the rules (diagnostics on stderr, exit 1 on errors) and build their Program."""
+    require_paths(rules)
     loaded = check_paths(rule_paths(rules, rule_names))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
         click.echo(render_text(errors, loaded.sources), err=True)
         raise SystemExit(1)
     try:
-        return program_for(loaded, engine)
+        return loaded, program_for(loaded, engine)
     except DiagnosticError as err:
         click.echo(render_text(err.diagnostics, loaded.sources), err=True)
         raise SystemExit(1) from None
 
 
-def parse_options(opts: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for o in opts:
-        name, eq, raw = o.partition("=")
-        if not eq or not name.strip():
-            raise click.UsageError(f"--option takes name=value, not {o!r}")
-        value: Any = raw.strip()
-        low = value.lower()
-        if low in ("true", "yes", "on"):
-            value = True
-        elif low in ("false", "no", "off"):
-            value = False
-        elif low.lstrip("-").isdigit():
-            value = int(low)
-        out[name.strip()] = value
-    return out
+def load_program_or_exit(rules: list[str], rule_names: str, engine: str) -> Program:
+    return load_rules_or_exit(rules, rule_names, engine)[1]
+
+
+def setup_or_exit(program: Program, mode: str, players: int, opts: tuple[str, ...]) -> dict[str, Any]:
+    """`--mode`, `--players` and `--option name=value` checked against the rules: the typed options, or a usage
+    error (exit 2) saying what is wrong."""
+    try:
+        return check_setup(program, mode, players, parse_assignments(opts))
+    except SetupError as err:
+        raise click.UsageError(str(err)) from None

@@ -9,10 +9,11 @@ import click
 from ..engine.errors import EngineError
 from ..engine.game import Game
 from ..narrate import NarratedAgent, Narrator
+from ..replay import log_header
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
-from .loading import load_program_or_exit, parse_options
-from .simulate_cmd import write_log
+from .loading import load_rules_or_exit, setup_or_exit
+from .simulate_cmd import writable_or_exit, write_log_or_exit
 
 
 @click.command("play")
@@ -32,8 +33,10 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     """Play a game in the terminal: you answer for one seat, agents for the others."""
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
-    program = load_program_or_exit(list(rules), rule_names, "compiled")
-    options = parse_options(opts)
+    loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled")
+    options = setup_or_exit(program, mode, players, opts)
+    if log_path:
+        writable_or_exit(Path(log_path))
     narrator = Narrator(seat)
     human = NarratedAgent(TerminalAgent(_read_line, click.echo), narrator, click.echo)
     others = make_agents((opponents,), players, seed)
@@ -55,10 +58,10 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     for line in narrator.new_lines():
         click.echo(line)
     if log_path:
-        write_log(game, Path(log_path), {"rules": list(rules), "rule_names": rule_names, "mode": mode,
-                                         "agents": [opponents if i != seat else "human" for i in range(players)],
-                                         "players": players, "seed": seed, "options": options,
-                                         "round_cap": round_cap, "human_seat": seat})
+        header = log_header(loaded, Path(log_path), list(rules), rule_names, mode=mode,
+                            agents=[opponents if i != seat else "human" for i in range(players)], players=players,
+                            seed=seed, options=options, round_cap=round_cap, human_seat=seat)
+        write_log_or_exit(game, Path(log_path), header)
         click.echo(f"log written to {log_path} (sgsdsl replay {log_path} --show)")
     winners, reason = game.result or ((), "unfinished")
     you = game.players[seat]

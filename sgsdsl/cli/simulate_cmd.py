@@ -13,11 +13,13 @@ from rich.console import Console
 from rich.table import Table
 
 from ..engine.errors import EngineError
+from ..files import WriteRefused, check_writable
 from ..lab.export import versions
 from ..lab.report import simulate_report
 from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
+from ..replay import log_header, write_log
 from ..sim import play_one
-from .lab_common import Prepared, check_mode, parse_agents, play, prepare, variant_options, write_outputs
+from .lab_common import Prepared, parse_agents, play, prepare, variant_options, write_outputs
 from .loading import rule_paths
 
 
@@ -44,13 +46,16 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
                    pool_spec)
     v = prep.variant
     if log_path:
+        log = Path(log_path)
+        writable_or_exit(log)
         g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
                      agents=agents, pinned=dict(v.pinned), pool=v.pool)
-        write_log(g, Path(log_path), {"rules": list(rules), "rule_names": rule_names, "mode": mode,
-                                      "agents": list(agents), "players": players, "seed": seed,
-                                      "options": dict(v.options), "round_cap": round_cap,
-                                      **({"pinned": {str(s): gen for s, gen in v.pinned}} if v.pinned else {}),
-                                      **({"pool": list(v.pool)} if v.pool is not None else {})})
+        assert prep.loaded is not None
+        header = log_header(prep.loaded, log, list(rules), rule_names, mode=mode, agents=list(agents),
+                            players=players, seed=seed, options=dict(v.options), round_cap=round_cap,
+                            **({"pinned": {str(s): gen for s, gen in v.pinned}} if v.pinned else {}),
+                            **({"pool": list(v.pool)} if v.pool is not None else {}))
+        write_log_or_exit(g, log, header)
     seeds = list(range(seed, seed + games))
     start = time.perf_counter()
     records = play(v, seeds, jobs, backend, address)
@@ -156,36 +161,44 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
                f"{s.turns:.2f} · {s.games / secs:.1f} games/s · {s.turns * finished / secs:.0f} turns/s")
 
 
-def write_log(g, path: Path, header: dict[str, Any]) -> None:
-    """The log: a header line (how to re-run the game), then every event and decision, one JSON per line."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"sgsdsl_log": 1, **header}, ensure_ascii=False, sort_keys=True) + "\n")
-        for entry in g.log:
-            fh.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
-    tmp.replace(path)
+def writable_or_exit(path: Path) -> None:
+    """Refuse a --log path that cannot or must not be written before playing anything (exit 1)."""
+    try:
+        check_writable(path)
+    except WriteRefused as err:
+        raise click.ClickException(str(err)) from None
+
+
+def write_log_or_exit(game, path: Path, header: dict[str, Any]) -> None:
+    try:
+        write_log(game, path, header)
+    except WriteRefused as err:
+        raise click.ClickException(str(err)) from None
 
 
 @click.command("replay")
-@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
 @click.option("--show", is_flag=True, help="print the game as a readable transcript instead of re-running it")
-def replay_cmd(log: str, engine: str, show: bool) -> None:
-    """Re-run a logged game with its recorded answers; verify every step's state hash."""
-    from ..replay import ReplayMismatch, replay_file
+def replay_cmd(log: Path, engine: str, show: bool) -> None:
+    """Re-run a logged game with its recorded answers (with the rules it was recorded with, which its header
+    binds by digest); stop at the first decision whose state hash differs. Exit 0 ok, 1 bad log or divergence."""
+    from ..replay import LogError, ReplayMismatch, replay_file
 
     if show:
         from ..narrate import show_log
 
         try:
-            click.echo("\n".join(show_log(Path(log))))
+            click.echo("\n".join(show_log(log)))
         except ReplayMismatch as err:
             click.echo(f"cannot read the log: {err}", err=True)
             raise SystemExit(1) from None
         return
-
     try:
-        n = replay_file(Path(log), engine)
+        n = replay_file(log, engine)
+    except LogError as err:
+        click.echo(f"not a valid log: {err}", err=True)
+        raise SystemExit(1) from None
     except ReplayMismatch as err:
         click.echo(f"divergence: {err}", err=True)
         raise SystemExit(1) from None
@@ -195,7 +208,6 @@ def replay_cmd(log: str, engine: str, show: bool) -> None:
     click.echo(f"replay ok: {n} decisions, every state hash matches")
 
 
-_check_mode = check_mode  # `league` checks its mode the same way
-__all__ = ["COMMANDS", "_check_mode", "parse_agents", "write_log"]
+__all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]
 
 COMMANDS = [simulate_cmd, replay_cmd]

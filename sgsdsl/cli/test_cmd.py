@@ -7,6 +7,7 @@ import time
 import click
 
 from ..lang.diagnostics import render_text
+from .loading import require_paths
 
 
 @click.command("test")
@@ -16,15 +17,19 @@ from ..lang.diagnostics import render_text
 @click.option("--pending", is_flag=True, help="also run scenarios under pending/ folders (known rule bugs)")
 @click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary")
 def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) -> None:
-    """Run .scenario files (folders: every *.scenario inside). Exit 0 all pass, 1 a failure, 2 a malformed scenario."""
+    """Run .scenario files (folders: every *.scenario inside). Exit 0 all pass, 1 a failure or no scenario at
+    all, 2 a malformed scenario or a path that names nothing."""
     from ..scenario import ScenarioError, discover, report, run_file
 
+    require_paths(paths)
     files, skipped, missing = discover(list(paths), include_pending=pending)
-    for m in missing:
-        click.echo(f"{m}:1:1: error[SCN-E100]: cannot find {m}")
-    if not files and not missing:
-        click.echo("no .scenario files found")
-    malformed = len(missing)
+    if missing:  # named something that is neither a file nor a folder (e.g. a broken symlink)
+        raise click.UsageError(f"cannot find {missing[0]!r} (no such file or folder)")
+    if not files:
+        click.echo(f"no .scenario files found in {', '.join(paths)}" + (f" ({len(skipped)} pending skipped)"
+                                                                         if skipped else ""))
+        raise SystemExit(1)
+    malformed = 0
     passed = failed = 0
     start = time.perf_counter()
     for f in files:
@@ -50,7 +55,7 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
             click.echo(report(out))
     secs = time.perf_counter() - start
     extra = f", {len(skipped)} pending skipped" if skipped else ""
-    click.echo(f"{len(files) + len(missing)} scenario(s): {passed} passed, {failed} failed, {malformed} malformed"
+    click.echo(f"{len(files)} scenario(s): {passed} passed, {failed} failed, {malformed} malformed"
                f"{extra} in {secs:.2f}s")
     raise SystemExit(2 if malformed else 1 if failed else 0)
 

@@ -1,8 +1,11 @@
-"""Compiled Programs for any checked load: the committed `generated/` when it matches, else a cache.
+"""Compiled Programs for any checked load: the bundled `generated/` when it matches, else a cache.
 
-Designers' folders never compile into the package: their modules go to `$SGSDSL_CACHE` (default
-`$XDG_CACHE_HOME/sgsdsl` or `~/.cache/sgsdsl`), one folder per (sources, compiler) digest. Files are
-written to a temporary name and renamed into place, so concurrent runs never see half a module.
+Designers' folders never compile into the package: their modules go to the cache folder (`$SGSDSL_CACHE`,
+else the platform's user cache folder from platformdirs, e.g. `~/.cache/sgsdsl` on Linux), one folder per
+(sources, compiler) digest. Files are written to a temporary name and renamed into place, so concurrent runs
+never see half a module. A cached module is run only when it is a regular file owned by this user, not
+writable by others, and its text matches the digest recorded in its first line: a truncated, edited or
+planted file is compiled afresh instead of executed. `sgsdsl cache clean` empties the cache.
 """
 
 from __future__ import annotations
@@ -10,15 +13,20 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import linecache
 import os
+import re
+import shutil
+import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from .. import bundled
 from ..engine.program import Program
+from ..files import WriteRefused, write_text_atomic
 from ..lang.diagnostics import DiagnosticError
 from . import GENERATOR_VERSION
 from .codegen import generate_module, source_key
@@ -27,14 +35,21 @@ if TYPE_CHECKING:
     from ..api import Loaded
 
 _loaded_modules: dict[str, ModuleType] = {}
+_ENTRY = re.compile(r"[0-9a-f]{40}")
+_DIGEST_LINE = "# sgsdsl cache entry, content sha256:"
+_BUNDLED_PACKAGE = "sgsdsl_bundled_generated"
 
 
 def cache_root() -> Path:
+    """`$SGSDSL_CACHE`, else the platform's user cache folder for sgsdsl."""
     env = os.environ.get("SGSDSL_CACHE")
     if env:
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "sgsdsl"
+    try:
+        import platformdirs
+    except ImportError:  # an environment installed before the dependency was declared: the XDG rule
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sgsdsl"
+    return Path(platformdirs.user_cache_dir("sgsdsl", appauthor=False))
 
 
 @lru_cache(maxsize=1)
@@ -53,11 +68,11 @@ def compiler_digest() -> str:
 
 
 def generated_dir() -> Path:
-    return Path(__file__).resolve().parent.parent.parent / "generated"
+    return bundled.generated_dir()
 
 
 def bundled_module(key: str) -> ModuleType | None:
-    """The committed module compiled from exactly these sources, if there is one."""
+    """The bundled module compiled from exactly these sources, if there is one."""
     index = _generated_package()
     if index is None:
         return None
@@ -69,40 +84,24 @@ def bundled_module(key: str) -> ModuleType | None:
 
 
 def _generated_package() -> ModuleType | None:
-    """The `generated` package beside the sources (imported normally when it is on the path)."""
+    """The bundled `generated/` folder, imported under an sgsdsl-internal name (never as `generated`)."""
+    if _BUNDLED_PACKAGE in sys.modules:
+        return sys.modules[_BUNDLED_PACKAGE]
     folder = generated_dir()
     init = folder / "__init__.py"
     if not init.is_file():
         return None
-    try:
-        pkg = importlib.import_module("generated")
-        if Path(pkg.__file__ or "").resolve().parent == folder:
-            return pkg
-    except ImportError:
-        pass
-    name = "sgsdsl_bundled_generated"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(folder)])
+    spec = importlib.util.spec_from_file_location(_BUNDLED_PACKAGE, init, submodule_search_locations=[str(folder)])
     assert spec is not None and spec.loader is not None
     pkg = importlib.util.module_from_spec(spec)
-    sys.modules[name] = pkg
+    sys.modules[_BUNDLED_PACKAGE] = pkg
     spec.loader.exec_module(pkg)
     return pkg
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: readers see the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; generated modules are ordinary readable files
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write via a temporary file in the same folder and rename (see `sgsdsl.files`)."""
+    write_text_atomic(path, text)
 
 
 def cached_module(loaded: Loaded) -> ModuleType:
@@ -115,26 +114,72 @@ def cached_module(loaded: Loaded) -> ModuleType:
     if mod is not None:
         return mod
     path = cache_root() / digest / "rules.py"
-    if not _valid(path, key):
+    text = _verified(path, key)
+    if text is None:
         gen = generate_module(checked, loaded.sources)
         if not gen.ok:
             raise DiagnosticError([d for d in gen.diagnostics if d.severity == "error"])
-        write_atomic(path, gen.text)
-    name = f"sgsdsl_compiled_{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+        text = f"{_DIGEST_LINE}{_sha(gen.text)}\n{gen.text}"
+        try:
+            _private_dir(path.parent)
+            write_text_atomic(path, text, mode=0o600)
+        except (OSError, WriteRefused):
+            pass  # an unwritable cache only costs speed: the module runs from memory
+    mod = _exec_module(f"sgsdsl_compiled_{digest}", path, text)
     _loaded_modules[digest] = mod
     return mod
 
 
-def _valid(path: Path, key: str) -> bool:
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _private_dir(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+def _verified(path: Path, key: str) -> str | None:
+    """The cached text when it is trustworthy: a regular file of ours, not writable by others, whose
+    content matches the digest in its first line and which was compiled from these sources."""
     try:
-        head = path.read_text(encoding="utf-8")[:400]
-    except OSError:
-        return False
-    return f"# source: {key}\n" in head
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022:
+            return None
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            return None
+        with open(path, encoding="utf-8", newline="") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    first, _, body = text.partition("\n")
+    if not first.startswith(_DIGEST_LINE) or first[len(_DIGEST_LINE):] != _sha(body):
+        return None
+    return text if f"# source: {key}\n" in body[:400] else None
+
+
+def _exec_module(name: str, path: Path, text: str) -> ModuleType:
+    """Run the verified TEXT itself as a module (what was checked is what runs; no re-read of the file)."""
+    spec = importlib.util.spec_from_loader(name, loader=None, origin=str(path))
+    assert spec is not None
+    mod = importlib.util.module_from_spec(spec)
+    mod.__file__ = str(path)
+    linecache.cache[str(path)] = (len(text), None, text.splitlines(True), str(path))  # for error locations
+    code = compile(text, str(path), "exec", dont_inherit=True)
+    exec(code, mod.__dict__)  # noqa: S102 - our own generated module, verified above
+    return mod
+
+
+def clean_cache() -> tuple[Path, int]:
+    """Remove every cache entry (the digest-named folders sgsdsl made) and say how many went."""
+    root = cache_root()
+    removed = 0
+    if not root.is_dir() or root.is_symlink():
+        return root, 0
+    for entry in sorted(root.iterdir()):
+        if _ENTRY.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            removed += 1
+    return root, removed
 
 
 def compiled_module(loaded: Loaded) -> ModuleType:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import keyword
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -46,12 +47,15 @@ def render(template: str, **ctx: Any) -> str:
 
 
 def source_key(checked: CheckedProgram, sources: dict[str, str]) -> str:
-    """The identity of a program's sources: generator version and every module's path and text, in load order."""
+    """The identity of a program's sources: generator version and every module's path (relative to the entry
+    file's folder) and text, in load order."""
     h = hashlib.sha256()
     h.update(f"sgsdsl-generator {GENERATOR_VERSION}\n".encode())
+    home = os.path.dirname(checked.modules[-1].path) if checked.modules else ""
     for m in checked.modules:
         text = sources.get(m.path, "")
-        for part in (m.path, text):
+        # paths relative to the entry file's folder: the same key from any working directory
+        for part in (os.path.relpath(m.path, home or ".").replace(os.sep, "/"), text):
             data = part.encode("utf-8", "surrogatepass")
             h.update(len(data).to_bytes(8, "big"))
             h.update(data)

@@ -7,8 +7,9 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import bundled
 from . import ast
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span, did_you_mean
 from .parser import parse_text
 
 # Parsing runs at roughly 150 KB/s, so a bigger file would stall CI for seconds per megabyte; real rules
@@ -23,10 +24,10 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def display_path(path: Path) -> str:
-    """Paths in messages: relative to the working directory when inside it."""
+def display_path(path: Path, base: Path | None = None) -> str:
+    """Paths in messages: relative to BASE (default: the working directory)."""
     try:
-        return os.path.relpath(path)
+        return os.path.relpath(path, base) if base is not None else os.path.relpath(path)
     except ValueError:
         return str(path)
 
@@ -79,15 +80,16 @@ def _point_at(shown: str, data: bytes, offset: int) -> Span:
     return Span.point(shown, line, col)
 
 
-def load(paths: list[Path], overlay: dict[Path, str] | None = None) -> LoadResult:
+def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path | None = None) -> LoadResult:
     """Load files and, transitively, what they import. A module appears once, after its imports.
-    `overlay` maps resolved paths to texts used instead of the files (an editor's unsaved buffers)."""
+    `overlay` maps resolved paths to texts used instead of the files (an editor's unsaved buffers).
+    Files are named relative to BASE (default: the working directory) in modules and diagnostics."""
     result = LoadResult()
     done: dict[Path, ast.Module | None] = {}
     stack: list[Path] = []
 
     def visit(path: Path, at: Span | None) -> None:
-        shown = display_path(path)
+        shown = display_path(path, base)
         try:
             real = path.resolve()
         except (OSError, RuntimeError, ValueError) as err:
@@ -95,7 +97,7 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None) -> LoadResul
             result.diagnostics.append(Diagnostic(code, f"cannot read {shown}: {err}", at or Span.point(shown, 1, 1)))
             return
         if real in stack:
-            cycle = " → ".join(display_path(p) for p in stack[stack.index(real):] + [real])
+            cycle = " → ".join(display_path(p, base) for p in stack[stack.index(real):] + [real])
             result.diagnostics.append(Diagnostic("SGS-E110", f"import cycle: {cycle}", at or Span.point(shown, 1, 1),
                                                  suggestion="move what both files need into a third file"))
             return
@@ -121,12 +123,10 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None) -> LoadResul
             if not imp.path.strip():
                 result.diagnostics.append(Diagnostic("SGS-E107", "an import needs a file name", imp.span))
                 continue
-            try:
-                target = real.parent / imp.path
-                if not target.suffix:
-                    target = target.with_suffix(".sgs")
-            except ValueError:
-                result.diagnostics.append(Diagnostic("SGS-E107", f"'{imp.path}' is not a file name", imp.span))
+            target, problem = resolve_import(real.parent, imp.path)
+            if target is None:
+                result.diagnostics.append(Diagnostic("SGS-E107", problem, _string_span(imp.span, text),
+                                                     suggestion=_import_hint(imp.path)))
                 continue
             visit(target, _string_span(imp.span, text))
         stack.pop()
@@ -135,6 +135,41 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None) -> LoadResul
     for p in paths:
         visit(p, None)
     return result
+
+
+def resolve_import(folder: Path, name: str) -> tuple[Path | None, str]:
+    """The file an `import "NAME"` in FOLDER means, or why it names none.
+
+    A bare word names a bundled rule set (`import "standard"`) when one is called so, else `NAME.sgs`
+    beside the importing file; anything else is a path relative to that file. Only `.sgs` rules files can
+    be imported (after following symlinks too), so an import can never make the checker read, and echo in
+    its diagnostics, some other file."""
+    if "\x00" in name:
+        return None, "an import names a file, and a file name has no NUL character"
+    if name.isidentifier():
+        found = bundled.rule_set(name)
+        if found is not None:
+            return found, ""
+        if not (folder / f"{name}.sgs").exists():
+            return None, f"cannot find imported file {name}.sgs, and no bundled rule set is called {name!r}"
+    try:
+        target = folder / name
+        if not target.suffix:
+            target = target.with_suffix(".sgs")
+        real_suffix = target.resolve().suffix
+    except (OSError, RuntimeError, ValueError):
+        return None, f"'{name}' is not a file name"
+    if target.suffix != ".sgs" or real_suffix != ".sgs":
+        return None, f"'{name}' is not a .sgs rules file; only rules files can be imported"
+    return target, ""
+
+
+def _import_hint(name: str) -> str | None:
+    known = bundled.rule_set_names()
+    if not known:
+        return None
+    close = did_you_mean(name, known)
+    return (f"did you mean {close!r}? " if close else "") + f"bundled rule sets: {', '.join(repr(k) for k in known)}"
 
 
 def _string_span(span: Span, text: str) -> Span:

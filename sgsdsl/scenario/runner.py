@@ -24,6 +24,7 @@ from ..engine.game import Game
 from ..engine.model import Card, Player
 from ..engine.program import Frame, Program
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean, render_text
+from ..modes import SetupError, check_mode, convert_option
 from .syntax import CardSpec, Expect, Scenario, ScenarioError, SeatSpec, Step, parse_scenario
 
 MAX_DECISIONS = 2000
@@ -145,18 +146,19 @@ def _resolve(sc: Scenario, program: Program) -> list[Diagnostic]:
     if not program.modes:
         diags.append(Diagnostic("SCN-E204", "the rules define no mode", Span.point(sc.path, 1, 1)))
         return diags
-    if mode not in program.modes:
-        hint = did_you_mean(mode, program.modes)
-        known = ", ".join(sorted(program.modes))
-        diags.append(Diagnostic("SCN-E204", f"unknown mode {mode!r}; the rules define {known}",
-                                sc.mode[1] if sc.mode else Span.point(sc.path, 1, 1),
-                                suggestion=f"did you mean {hint}?" if hint else None))
+    try:
+        mrule = check_mode(program, mode)
+    except SetupError as err:
+        diags.append(Diagnostic("SCN-E204", str(err), sc.mode[1] if sc.mode else Span.point(sc.path, 1, 1)))
         return diags
-    mrule = program.modes[mode]
     roles = {r for _, _, rs in mrule.roles for r in rs} | ({mrule.leader} if mrule.leader else set())
-    for name in sc.options:
-        if name not in mrule.options:
-            diags.append(Diagnostic("SCN-E204", f"mode {mode} has no option {name!r}", Span.point(sc.path, 1, 1)))
+    typed: dict[str, object] = {}
+    for name, raw in sc.options.items():  # the one option validator every command shares
+        try:
+            typed[name] = convert_option(mrule, name, raw)
+        except SetupError as err:
+            diags.append(Diagnostic("SCN-E204", str(err), sc.option_spans.get(name, Span.point(sc.path, 1, 1))))
+    sc.options = typed
     for seat in sc.seats:
         if find_general(program, seat.general) is None:
             hint = did_you_mean(seat.general, [g.name for g in program.generals.values()])

@@ -115,7 +115,8 @@ class Scenario:
     covers: list[tuple[str, Span]] = field(default_factory=list)
     rules: list[tuple[str, Span]] = field(default_factory=list)
     mode: tuple[str, Span] | None = None
-    options: dict[str, object] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)  # as written; typed against the mode when run
+    option_spans: dict[str, Span] = field(default_factory=dict)
     seed: int = 1
     seats: list[SeatSpec] = field(default_factory=list)
     deck: list[CardSpec] = field(default_factory=list)
@@ -139,6 +140,20 @@ class Scenario:
         return [base / p for p, _ in self.rules]
 
 
+MAX_SEAT_HP = 99
+
+
+def seat_hp_problem(hp: int, max_hp: int | None) -> str | None:
+    """Why `hp HP/MAX` is not a seat a game can start from (None when it is): a living seat has 1 to MAX HP,
+    and MAX is 1 to 99."""
+    if max_hp is not None and not 1 <= max_hp <= MAX_SEAT_HP:
+        return f"max HP is 1 to {MAX_SEAT_HP}, not {max_hp}"
+    if not 1 <= hp <= (max_hp if max_hp is not None else MAX_SEAT_HP):
+        top = max_hp if max_hp is not None else MAX_SEAT_HP
+        return f"a seat starts with 1 to {top} HP, not {hp}" + (" (more than its max HP)" if hp > top else "")
+    return None
+
+
 def scalar(text: str) -> object:
     """A mark or option value: an int, a boolean or a word."""
     low = text.lower()
@@ -146,7 +161,7 @@ def scalar(text: str) -> object:
         return True
     if low in ("false", "no"):
         return False
-    if re.fullmatch(r"-?\d+", text):
+    if re.fullmatch(r"-?[0-9]{1,9}", text):
         return int(text)
     return text.strip('"')
 
@@ -348,7 +363,8 @@ class _Parser:
         if not eq or not name.strip() or not value.strip():
             self.error("SCN-E100", "`option` takes `option NAME = VALUE`", self.span(col, col + len(rest) + 1))
             return
-        self.sc.options[name.strip()] = scalar(value.strip())
+        self.sc.options[name.strip()] = value.strip().strip('"')
+        self.sc.option_spans[name.strip()] = self.span(col, col + len(rest) + 1)
 
     def seat_no(self, tok: Tok) -> int | None:
         m = SEAT_RE.match(tok.text.rstrip(":"))
@@ -385,12 +401,15 @@ class _Parser:
                     self.error("SCN-E100", "`hp` needs a number, e.g. `hp 3` or `hp 2/4`", self.tspan(w))
                     break
                 v = rest[i + 1]
-                m = re.fullmatch(r"(-?\d+)(?:/(\d+))?", v.text)
+                m = re.fullmatch(r"([0-9]{1,3})(?:/([0-9]{1,3}))?", v.text)
                 if not m:
                     self.error("SCN-E107", f"`hp` takes HP or HP/MAX such as 2/4, not {v.text!r}", self.tspan(v))
                 else:
-                    spec.hp = int(m.group(1))
-                    spec.max_hp = int(m.group(2)) if m.group(2) else None
+                    hp, mx = int(m.group(1)), int(m.group(2)) if m.group(2) else None
+                    problem = seat_hp_problem(hp, mx)
+                    if problem:
+                        self.error("SCN-E107", problem, self.tspan(v))
+                    spec.hp, spec.max_hp = hp, mx
                 i += 2
                 continue
             if w.text in ("chained", "dead", "face_down"):

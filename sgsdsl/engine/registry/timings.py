@@ -9,14 +9,14 @@ from .core import (
 )
 
 # ---------------------------------------------------------------- timings
-timing("game_start", "")
-timing("round_start", "round:int")
-timing("turn_start", "player:player")
-timing("turn_end", "player:player")
+timing("game_start", "", doc="the game is set up (roles, generals, starting hands), before the first round")
+timing("round_start", "round:int", doc="a new round begins (`round` counts from 1)")
+timing("turn_start", "player:player", doc="a character's turn begins, before its first phase")
+timing("turn_end", "player:player", doc="a character's turn has ended, after its last phase")
 timing("before_phase", "player:player, phase:phase", cancellable=True,
        doc="before a phase begins; cancel it to skip the phase")
-timing("phase_start", "player:player, phase:phase")
-timing("phase_end", "player:player, phase:phase")
+timing("phase_start", "player:player, phase:phase", doc="a phase of the turn begins")
+timing("phase_end", "player:player, phase:phase", doc="a phase of the turn ends")
 timing("drawing", "player:player, amount:int", mutable="amount", cancellable=True,
        doc="the draw phase is about to draw `amount` cards; cancel to draw none")
 timing("card_used", "user:player, card:card, targets:players, context:str",
@@ -43,14 +43,18 @@ for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
                 "after_damage": "damage has fully resolved, dying included"}[_t])
 timing("damage_done", _DAMAGE,
        doc="the target has just lost the HP (dead or dying or not); dying is resolved after this timing")
-timing("recovering", "target:player, amount:int, source:player, card:card", mutable="amount", cancellable=True)
-timing("recovered", "target:player, amount:int, source:player, card:card")
-timing("lost_hp", "player:player, amount:int")
-timing("dying", "player:player, source:player")
+timing("recovering", "target:player, amount:int, source:player, card:card", mutable="amount", cancellable=True,
+       doc="HP is about to be recovered; change `amount`, or cancel to recover none")
+timing("recovered", "target:player, amount:int, source:player, card:card",
+       doc="HP was recovered (`amount` is what was gained, at most up to max HP)")
+timing("lost_hp", "player:player, amount:int", doc="HP was lost without damage (流失); dying follows at 0 HP")
+timing("dying", "player:player, source:player",
+       doc="a character fell to 0 HP or less and is dying; rescues are asked for after this timing")
 timing("death", "victim:player, killer:player",
        doc="a character has just died: its cards are still where they were and its own skills still answer; "
            "before its cards are discarded, before the win check and the mode's rewards (at `died`)")
-timing("died", "victim:player, killer:player")
+timing("died", "victim:player, killer:player",
+       doc="a character died: its cards are discarded and its role revealed; `killer` may be none")
 timing("judging", "player:player, card:card, reason:card", mutable="card",
        doc="a judgement card is revealed and may still be replaced")
 timing("judged", "player:player, card:card, reason:card", doc="a judgement took effect")

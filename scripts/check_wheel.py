@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Prove a built wheel installs and runs anywhere (opt-in; needs the package index for the dependencies).
+
+    python3 scripts/check_wheel.py [--work DIR] [--keep]
+
+Builds the wheel (`pip wheel --no-deps`), installs it into a fresh venv (no system site-packages), and from
+an unrelated folder, with HOME pointing there too, runs: `sgsdsl simulate --players 5 --games 20`, `sgsdsl
+check design.sgs` for a design that does `import "standard"` and adds a general, a simulate of that design
+(compiled into the platform cache), a log and its replay, `python -m sgsdsl cache clean`; and checks that
+no top-level `generated` module was installed. Prints the transcript; exit 0 when every step passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DESIGN = ROOT / "docs" / "examples" / "maliang.sgs"  # does `import "standard"` and adds a general
+
+
+def step(cmd: list[str], cwd: Path, env: dict[str, str], expect: int = 0, show: str = "") -> bool:
+    start = time.monotonic()
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    secs = time.monotonic() - start
+    print(f"$ {show or ' '.join(cmd)}    [exit {p.returncode}, {secs:.1f} s]")
+    out = (p.stdout + p.stderr).strip()
+    if out:
+        print("\n".join("  " + line for line in out.splitlines()[-14:]))
+    if p.returncode != expect:
+        print(f"  FAILED: expected exit {expect}")
+    return p.returncode == expect
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=Path, help="folder for the wheel, venv and run (default: a new temp folder)")
+    ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    args = ap.parse_args(argv)
+    work = args.work or Path(tempfile.mkdtemp(prefix="sgsdsl-wheel-"))
+    work.mkdir(parents=True, exist_ok=True)
+    whl, venv, run = work / "whl", work / "venv", work / "run"
+    run.mkdir(exist_ok=True)
+    shutil.copy(DESIGN, run / "design.sgs")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "SGSDSL", "XDG_", "VIRTUAL_ENV"))}
+    env.update(HOME=str(run), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    bin_ = venv / "bin"
+    ok = step([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(whl), str(ROOT)], ROOT,
+              dict(os.environ), show=f"python3 -m pip wheel --no-deps -w {whl} .")
+    ok = ok and step([sys.executable, "-m", "venv", str(venv)], work, env, show=f"python3 -m venv {venv}")
+    wheels = sorted(whl.glob("sgsdsl-*.whl"))
+    ok = ok and bool(wheels) and step([str(bin_ / "pip"), "install", "-q", str(wheels[-1])], work, env,
+                                      show=f"{bin_ / 'pip'} install {wheels[-1].name}")
+    if ok:
+        checks = [
+            ([str(bin_ / "sgsdsl"), "--version"], 0),
+            ([str(bin_ / "sgsdsl"), "simulate", "--players", "5", "--games", "20"], 0),
+            ([str(bin_ / "sgsdsl"), "check", "design.sgs"], 0),
+            ([str(bin_ / "sgsdsl"), "simulate", "design.sgs", "--players", "5", "--games", "5", "--json",
+              "--log", "game.jsonl"], 0),
+            ([str(bin_ / "sgsdsl"), "replay", "game.jsonl"], 0),
+            ([str(bin_ / "sgsdsl"), "simulate", "--rules", "standard,junzheng", "--players", "6", "--games", "3",
+              "--json"], 0),
+            ([str(bin_ / "python"), "-m", "sgsdsl", "cache", "clean"], 0),
+            ([str(bin_ / "python"), "-c", "import generated"], 1),
+        ]
+        for cmd, want in checks:
+            ok = step(cmd, run, env, want, show=" ".join(Path(cmd[0]).name if i == 0 else c
+                                                          for i, c in enumerate(cmd))) and ok
+    print(f"wheel check: {'ok' if ok else 'FAILED'} (work folder {work})")
+    if not args.keep and args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

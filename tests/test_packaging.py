@@ -1,0 +1,122 @@
+"""Packaging: bundled rules by name, the bundled data found without a top-level `generated` module, a cache
+that verifies what it runs and lives outside the user's home during tests, `python -m sgsdsl`, and (opt-in,
+`pytest -m wheel`) a built wheel that installs into a fresh venv and runs from anywhere."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import MINI, ROOT
+from sgsdsl import bundled
+from sgsdsl.api import check_paths, program_for
+from sgsdsl.cli import main
+from sgsdsl.compiler import cache
+from sgsdsl.lang.diagnostics import render_text
+
+DESIGN = (ROOT / "docs" / "examples" / "maliang.sgs").read_text(encoding="utf-8")  # imports "standard"
+
+
+def test_tests_never_touch_the_users_home(tmp_path: Path) -> None:
+    real_home = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+    for var in ("HOME", "SGSDSL_CACHE", "XDG_CACHE_HOME"):
+        assert real_home not in Path(os.environ[var]).resolve().parents and Path(os.environ[var]) != real_home
+    root = cache.cache_root().resolve()
+    assert real_home not in root.parents
+    design = tmp_path / "design.sgs"
+    design.write_text(DESIGN, encoding="utf-8")
+    cache._loaded_modules.clear()
+    cache.compiled_program(check_paths([str(design)]))
+    assert list(root.rglob("rules.py")), "the compile landed in the sandboxed cache"
+
+
+def test_bundled_rule_sets_import_by_name_from_anywhere(tmp_path: Path) -> None:
+    design = tmp_path / "deep" / "design.sgs"
+    design.parent.mkdir()
+    design.write_text(DESIGN, encoding="utf-8")
+    loaded = check_paths([str(design)])
+    assert loaded.ok, render_text(loaded.diagnostics, loaded.sources)
+    assert "maliang" in program_for(loaded, "interpreted").generals
+    assert {"junzheng", "standard"} <= set(bundled.rule_set_names())
+
+
+def test_unknown_bundled_name_suggests_the_known_ones(tmp_path: Path) -> None:
+    f = tmp_path / "a.sgs"
+    f.write_text('import "standerd"\n', encoding="utf-8")
+    [d] = check_paths([str(f)]).diagnostics
+    assert d.code == "SGS-E107" and "'standard'" in (d.suggestion or "")
+
+
+@pytest.mark.parametrize("how", ["plain", "symlink"])
+def test_importing_a_file_that_is_not_a_rules_file_never_echoes_it(tmp_path: Path, how: str) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:SECRET-TOKEN:0:0\n", encoding="utf-8")
+    name = "secret.txt"
+    if how == "symlink":
+        (tmp_path / "innocent.sgs").symlink_to(secret)
+        name = "innocent.sgs"
+    f = tmp_path / "a.sgs"
+    f.write_text(f'import "{name}"\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 1 and "SGS-E107" in r.output and "not a .sgs rules file" in r.output
+    assert "SECRET" not in r.output
+
+
+def test_bundled_generated_modules_load_under_an_internal_name() -> None:
+    loaded = check_paths([str(bundled.rules_dir() / "standard.sgs")])
+    mod = cache.compiled_module(loaded)
+    assert mod.__name__ == "sgsdsl_bundled_generated.standard"
+    assert "generated" not in sys.modules
+
+
+def test_cache_runs_only_what_matches_its_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path / "cache"))
+    cache._loaded_modules.clear()
+    cache.compiled_program(check_paths([str(MINI)]))
+    [path] = (tmp_path / "cache").rglob("rules.py")
+    good = path.read_text(encoding="utf-8")
+    assert oct(path.stat().st_mode & 0o777) == "0o600" and oct(path.parent.stat().st_mode & 0o777) == "0o700"
+    # keep the header (digest and source lines), change the body: the file must not be run
+    path.write_text(good + "\nraise SystemExit('tampered cache entry ran')\n", encoding="utf-8")
+    cache._loaded_modules.clear()
+    cache.compiled_program(check_paths([str(MINI)]))
+    assert path.read_text(encoding="utf-8") == good  # recompiled and rewritten
+    path.chmod(0o666)  # writable by others: not trusted either
+    path.write_text(good + "\nraise SystemExit('world-writable entry ran')\n", encoding="utf-8")
+    cache._loaded_modules.clear()
+    cache.compiled_program(check_paths([str(MINI)]))
+    assert path.read_text(encoding="utf-8") == good
+
+
+def test_cache_clean_and_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path / "cache"))
+    cache._loaded_modules.clear()
+    cache.compiled_program(check_paths([str(MINI)]))
+    keep = tmp_path / "cache" / "not-ours.txt"
+    keep.write_text("x", encoding="utf-8")
+    r = CliRunner().invoke(main, ["cache", "dir"])
+    assert r.output.strip() == str(tmp_path / "cache")
+    r = CliRunner().invoke(main, ["cache", "clean"])
+    assert r.exit_code == 0 and "removed 1 cached module(s)" in r.output
+    assert not list((tmp_path / "cache").rglob("rules.py")) and keep.exists()
+
+
+def test_python_dash_m_sgsdsl(tmp_path: Path) -> None:
+    p = subprocess.run([sys.executable, "-m", "sgsdsl", "--help"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0 and "Usage: sgsdsl" in p.stdout and "cache" in p.stdout
+
+
+@pytest.mark.wheel
+def test_wheel_installs_into_a_fresh_venv_and_runs_anywhere(tmp_path: Path) -> None:
+    """Builds a wheel, installs it into a new venv (dependencies from the package index), and runs it from an
+    unrelated folder: `scripts/check_wheel.py` does the work and prints the transcript."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_wheel.py"), "--work", str(tmp_path)],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
