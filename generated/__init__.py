@@ -6,11 +6,11 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '4'
 INDEX = {
-    'sha256:67f5dbbc6243511a4147cfcff69fa9f1b38a0a352cbd0b5440b43733eaea308b': 'beta',
-    'sha256:6cd10d937e107a204bc40700cda1025a63a8125626e97c74e45828f2ae77c103': 'endgame',
-    'sha256:491dc7778503bafd32b3eaf801937dd863e480e0cd3a16825a5d6643bcf6d285': 'junzheng',
-    'sha256:6c088831c14c826e7543a059e155219e790e2129c21cade5d9c8f172d0c37510': 'protection',
-    'sha256:598d293705df240f2b8a01b073158e7dd6d93964f484886a02ad141d5caba4c5': 'seats_by_lot',
-    'sha256:fb0f129b66bc19cd842026b5fee9cccebc6b1a3d0c38a6b9b69b83e050a93d3c': 'shan',
-    'sha256:b7f839bf8eba568bc43c0d489f48d550fb6dc8b8ed6f99ef7d10014fad91b606': 'standard',
+    'sha256:0c218c1af82c594b3037d4b6d6e3a9c013f9a4ede3ad6111a5066f982be31773': 'beta',
+    'sha256:6392e7fc260d72cdc100e239da3da14117c82eda3ebae82fe5d353216f3f53ee': 'endgame',
+    'sha256:82c1d0b37d6dfb1458b04ed07a9be31434791df0a981c1946c1d715b0a0310ae': 'junzheng',
+    'sha256:8ebe6ae89cbfab30906cca3fcbc02c65f01ff62a611bab6daf2695f379988985': 'protection',
+    'sha256:1f4f4d4cf8a6d9b6cfadae842a8751b36a0a835933718706ef76aeaf38005a13': 'seats_by_lot',
+    'sha256:d6d4d98d8009aca50cc325abe217c4eddc95ff05775d2a16ed2df38e301a5dc5': 'shan',
+    'sha256:1864cdd1b6a9b04f7cc7d097b34e7b86071c441777ed11e6a959da9675ed9f5a': 'standard',
 }
