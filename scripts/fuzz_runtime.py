@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Runtime fuzz campaign: generated well-typed rules, each played for a game on both engines.
+
+    python scripts/fuzz_runtime.py --inputs 500 [--seed 1] [--players 4] [--keep DIR]
+
+Each input is the bundled test rules (tests/fixtures/mini.sgs) plus random `rule` triggers and random generals
+with random skills, built from the registry's vocabulary (timings and their event fields, actions and
+functions with arguments of the declared types). Inputs the checker refuses are counted and skipped (the
+campaign is about well-typed rules). Every accepted input is played for one game on the interpreter and on
+the compiled code: a game may end by the rules, by the round cap, or with a located engine error (a rule error
+naming the `.sgs` line); anything else — a Python traceback, an unlocated error, the two engines disagreeing —
+is a failure, printed with its input (and written to --keep). Exit status 0 when nothing failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sgsdsl.api import check_paths  # noqa: E402
+from sgsdsl.compiler.codegen import generate_module  # noqa: E402
+from sgsdsl.engine import registry as reg  # noqa: E402
+from sgsdsl.engine.agents import RandomAgent  # noqa: E402
+from sgsdsl.engine.errors import EngineError  # noqa: E402
+from sgsdsl.engine.game import Game  # noqa: E402
+from sgsdsl.interp.build import build_program  # noqa: E402
+
+MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
+CARDS = ["杀", "闪", "桃", "无中生有", "无懈可击", "乐不思蜀"]
+# Expressions per type, for a scope where `owner` (a player) may be bound. `{P}` is replaced by a player.
+POOL: dict[str, list[str]] = {
+    "player": ["owner", "current()", "next_alive(owner)", "first(others(owner))", "first(players())"],
+    "players": ["players()", "others(owner)", "all_players()", "[owner]", "wounded(players())"],
+    "int": ["0", "1", "2", "3", "count(hand(owner))", "owner.hp", "player_count()", "owner.max_hp - owner.hp",
+            "mark_value(owner, \"n\")", "-1", "1000000000"],
+    "card": ["first(hand(owner))", "first(top_cards(1))", "first(cards_of(owner))", "equip_in(owner, weapon)"],
+    "cards": ["hand(owner)", "top_cards(2)", "equips(owner)", "judge_cards(owner)", "cards_of(owner)", "[]"],
+    "bool": ["true", "false", "owner.alive", "is_wounded(owner)"],
+    "str": ["\"n\"", "\"x\"", "owner.name"],
+    "family": CARDS,
+    "suit": ["♠", "♥", "♣", "♦"],
+    "nature": ["normal", "fire", "thunder"],
+    "phase": ["prepare", "judge", "draw", "play", "discard", "finish"],
+    "role": ["lord", "loyalist", "rebel", "renegade"],
+    "category": ["basic", "trick", "weapon", "armor"],
+    "color": ["red", "black"],
+    "list": ["players()", "hand(owner)", "[1, 2]", "1..3"],
+    "any": ["1", "owner", "none", "\"v\""],
+    "gender": ["male", "female"],
+    "kingdom": ["\"魏\"", "\"蜀\""],
+}
+SKIP = {"take_turn", "supply", "winners", "is_winner", "deal_roles", "win"}  # need a special place
+CONTEXT_FREE = [p for p in reg.PRIMITIVES.values() if not p.contexts and p.name not in SKIP]
+
+
+def expr(rng: random.Random, typ: str, event_fields: dict[str, str], depth: int = 0) -> str | None:
+    """A random expression of type `typ`, or None when none is known."""
+    options = list(POOL.get(typ, []))
+    options += [f"event.{f}" for f, t in event_fields.items() if t == typ and not f.startswith("_")]
+    if typ == "int" and depth < 2 and rng.random() < 0.2:
+        a, b = expr(rng, "int", event_fields, depth + 1), expr(rng, "int", event_fields, depth + 1)
+        return f"({a} {rng.choice('+-*')} {b})"
+    return rng.choice(options) if options else None
+
+
+def call(rng: random.Random, prim: reg.Primitive, event_fields: dict[str, str]) -> str | None:
+    args = []
+    for p in prim.params:
+        if not p.required and rng.random() < 0.6:
+            continue
+        e = expr(rng, p.type, event_fields)
+        if e is None:
+            if p.required:
+                return None
+            continue
+        args.append(e if p.required and len(args) == prim.params.index(p) else f"{p.name}: {e}")
+    return f"{prim.name}({', '.join(args)})"
+
+
+def stmt(rng: random.Random, event_fields: dict[str, str], depth: int = 0) -> str:
+    roll = rng.random()
+    timing = event_fields.get("__timing__", "")
+    if depth < 2 and roll < 0.12:
+        return f"if {expr(rng, 'bool', event_fields)} {{ {block(rng, event_fields, depth + 1)} }}"
+    if depth < 2 and roll < 0.2:
+        return f"for x in {expr(rng, 'players', event_fields)} {{ {block(rng, event_fields, depth + 1)} }}"
+    if depth < 2 and roll < 0.25:
+        return f"repeat {rng.randint(0, 3)} {{ {block(rng, event_fields, depth + 1)} }}"
+    mutable = [f for f in reg.TIMINGS[timing].mutable if f in event_fields] if timing in reg.TIMINGS else []
+    if roll < 0.3 and mutable:
+        f = rng.choice(mutable)
+        value = expr(rng, event_fields[f], event_fields)
+        if value is not None:
+            return f"event.{f} = {value}"
+    for _ in range(10):
+        c = call(rng, rng.choice(CONTEXT_FREE), event_fields)
+        if c is not None:
+            return c
+    return "log(\"nothing\")"
+
+
+def block(rng: random.Random, event_fields: dict[str, str], depth: int = 0) -> str:
+    return "  ".join(stmt(rng, event_fields, depth) for _ in range(rng.randint(1, 3)))
+
+
+def trigger(rng: random.Random) -> tuple[str, dict[str, str]]:
+    tm = rng.choice(list(reg.TIMINGS.values()))
+    fields = dict(tm.fields)
+    fields["__timing__"] = tm.name
+    return tm.name, fields
+
+
+def make_input(rng: random.Random, n: int) -> str:
+    parts = [f'import "{MINI.as_posix()}"']
+    for i in range(rng.randint(1, 3)):
+        name, fields = trigger(rng)
+        body = block(rng, fields).replace("owner", "current()")
+        parts.append(f"rule 规{n}_{i} r{n}_{i} {{\n  on {name} {{ {body} }}\n}}")
+    for i in range(rng.randint(0, 3)):
+        skills = []
+        for j in range(rng.randint(1, 2)):
+            name, fields = trigger(rng)
+            opt = " optional" if rng.random() < 0.3 else ""
+            skills.append(f"  skill 技{n}_{i}_{j} s{n}_{i}_{j} {{ on {name}{opt} {{ {block(rng, fields)} }} }}")
+        parts.append(f"general 将{n}_{i} g{n}_{i} : 魏 male {rng.randint(1, 5)} {{\n" + "\n".join(skills) + "\n}")
+    return "\n".join(parts) + "\n"
+
+
+def load_compiled(loaded: Any, tmp: Path, n: int) -> Any:
+    gen = generate_module(loaded.checked, loaded.sources)
+    py = tmp / f"fuzz_gen_{n}.py"
+    py.write_text(gen.text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(py.stem, py)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.build_program()
+
+
+def play(prog: Any, seed: int, players: int) -> tuple[str, str]:
+    """('ok', result) | ('error', located message) — anything else raises."""
+    agents = [RandomAgent(seed * 31 + i) for i in range(players)]
+    game = Game(prog, "identity", players, seed, agents, round_cap=8)
+    try:
+        game.run()
+    except EngineError as err:
+        text = " ".join([str(err), *getattr(err, "__notes__", [])])
+        if ".sgs:" not in text:
+            raise AssertionError(f"unlocated engine error: {text}") from err
+        return "error", str(err)
+    return "ok", repr(game.result)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--inputs", type=int, default=500, help="generated inputs (default 500)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--players", type=int, default=4, choices=(4, 5))
+    ap.add_argument("--keep", type=Path, default=None, help="write each failing input into this folder")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    counts = {"refused": 0, "ok": 0, "error": 0, "failed": 0}
+    start = time.monotonic()
+    slowest = 0.0
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        sys.path.insert(0, tmp_name)
+        for n in range(args.inputs):
+            text = make_input(rng, n)
+            path = tmp / f"in{n}.sgs"
+            path.write_text(text, encoding="utf-8")
+            t0 = time.monotonic()
+            try:
+                loaded = check_paths([str(path)])
+                if not loaded.ok:
+                    counts["refused"] += 1
+                    continue
+                results = [play(build_program(loaded.checked), n, args.players),
+                           play(load_compiled(loaded, tmp, n), n, args.players)]
+                if results[0] != results[1]:
+                    raise AssertionError(f"engines disagree: interpreted {results[0]} vs compiled {results[1]}")
+                counts[results[0][0]] += 1
+            except Exception:  # noqa: BLE001 - every failure is reported with its input
+                counts["failed"] += 1
+                print(f"--- input {n} FAILED:\n{text}\n{traceback.format_exc()}")
+                if args.keep is not None:
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / f"fail_{args.seed}_{n}.sgs").write_text(text, encoding="utf-8")
+            slowest = max(slowest, time.monotonic() - t0)
+    secs = time.monotonic() - start
+    played = counts["ok"] + counts["error"]
+    print(f"{args.inputs} inputs in {secs:.1f} s (slowest {slowest:.1f} s): {played} played on both engines "
+          f"({counts['ok']} ended by the rules or the round cap, {counts['error']} with a located rule error), "
+          f"{counts['refused']} refused by the checker, {counts['failed']} failed")
+    return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
