@@ -11,6 +11,6 @@ INDEX = {
     'sha256:82c1d0b37d6dfb1458b04ed07a9be31434791df0a981c1946c1d715b0a0310ae': 'junzheng',
     'sha256:8ebe6ae89cbfab30906cca3fcbc02c65f01ff62a611bab6daf2695f379988985': 'protection',
     'sha256:1f4f4d4cf8a6d9b6cfadae842a8751b36a0a835933718706ef76aeaf38005a13': 'seats_by_lot',
-    'sha256:d6d4d98d8009aca50cc325abe217c4eddc95ff05775d2a16ed2df38e301a5dc5': 'shan',
+    'sha256:e458426fd08752a595bcd774349f1a01980159c80c9d4c2e0ad9249f566020ee': 'shan',
     'sha256:1864cdd1b6a9b04f7cc7d097b34e7b86071c441777ed11e6a959da9675ed9f5a': 'standard',
 }

@@ -85,6 +85,8 @@ class Dispatch:
         if had:
             self.emit_log("lose_skill", player=p.label(), skill=skill.name)
         self.refresh_skills(p)
+        if had:
+            self.emit("skill_lost", Event("skill_lost", player=p, skill=skill))
 
     def lose_all_skills(self, p: Player) -> None:
         """p loses every skill it has now (its general's, lord skills and gained ones; equipment keeps working)."""

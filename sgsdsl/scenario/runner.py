@@ -374,8 +374,8 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
         raise ScenarioError(err.diagnostics, {sc.path: sc.source}) from None
     # the generals in play are not in the pool of unused generals (化身, new generals at set-up)
     for p in game.players:
-        if p.general is not None:
-            game.take_general_out(p.general)
+        if p.general is not None and p.general in game.general_pool:
+            game.general_pool.remove(p.general)
     for p in game.players:
         game.refresh_skills(p)
     game.round = 0 if sc.from_game_start else 1

@@ -19,6 +19,9 @@ timing("pindian_done", "initiator:player, target:player, initiator_card:card, ta
        "won:bool, reason:str",
        doc="a 拼点 has its result: winner (none on a tie), won (the initiator won); the cards go to the "
            "discard pile after this timing")
+timing("skill_lost", "player:player, skill:skill",
+       doc="a character has just lost a skill it had (lose_skill, lose_all_skills); the lost skill itself no longer "
+           "answers, so a `rule` reacts (化身's gender and kingdom revert)")
 timing("discarded", "cards:cards, by:player",
        doc="cards were discarded (弃置) into the discard pile; by: who discarded them (none: a rule did)")
 
