@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from . import explain_cmd, lsp_cmd
+from . import docs_cmd, explain_cmd, lsp_cmd
 
-COMMANDS = [*explain_cmd.COMMANDS, *lsp_cmd.COMMANDS]
+COMMANDS = [*explain_cmd.COMMANDS, *lsp_cmd.COMMANDS, *docs_cmd.COMMANDS]

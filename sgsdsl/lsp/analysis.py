@@ -12,6 +12,7 @@ from ..engine import registry as reg
 from ..lang import ast
 from ..lang.checker import check
 from ..lang.diagnostics import Diagnostic, Span
+from ..lang.docs import comment_above, faces
 from ..lang.loader import display_path, load
 
 _WORD = re.compile(r"\w+")
@@ -105,26 +106,6 @@ def _triggers(m: ast.Module) -> list[ast.Trigger]:
     skills = [*m.skills, *(s for g in m.generals for s in g.skills), *(s for c in m.cards for s in c.skills)]
     return [*(t for s in skills for t in s.triggers), *(t for md in m.modes for t in md.triggers),
             *(t for r in m.rules for t in r.triggers)]
-
-
-def comment_above(source: str, line: int) -> str:
-    """The comment lines right above a 1-based line: a definition's printed text, by the rules files' habit."""
-    lines = source.split("\n")
-    out: list[str] = []
-    i = line - 2
-    while i >= 0 and lines[i].strip().startswith(("#", "//")):
-        text = lines[i].strip().lstrip("#/").strip()
-        if set(text) <= set("═─=- ") and out:
-            break
-        if not set(text) <= set("═─=- "):
-            out.insert(0, text)
-        i -= 1
-    return "\n".join(out)
-
-
-def faces(card: ast.CardDef) -> str:
-    ranks = {1: "A", 11: "J", 12: "Q", 13: "K"}
-    return " ".join(f.suit + ranks.get(f.rank, str(f.rank)) for f in card.copies)
 
 
 def describe(a: Analysis, d: Definition) -> str:

@@ -1,0 +1,1 @@
+"""The rules catalogue (`sgsdsl docs`): build.py turns a checked program into a static searchable site."""

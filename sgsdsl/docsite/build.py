@@ -1,0 +1,226 @@
+"""`sgsdsl docs RULES -o site/`: a static, searchable HTML catalogue of the rules (cards, generals, skills,
+modes), with each skill linked to the scenarios that cover it.
+
+Everything is in the files written: the page carries its own CSS and search script (no network, no
+framework), so the folder can be opened from disk or served anywhere. `index.html?q=曹操` opens with the
+search filled in, which is also how the browser test drives the search.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..lang import ast
+from ..lang.docs import comment_above, faces, span_text
+from ..lang.scope import CheckedProgram
+
+_STYLE = """
+body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:0;color:#222;background:#faf8f4}
+header{position:sticky;top:0;background:#7a1f1f;color:#fff;padding:.8em 1.2em;display:flex;gap:1em;align-items:center}
+header h1{font-size:1.2em;margin:0}header input{flex:1;font-size:1em;padding:.4em;border-radius:4px;border:0}
+nav{padding:.5em 0}nav a{margin-right:1.2em}#count{font-size:.9em;opacity:.85}
+main{padding:0 1.2em 2em}section h2{border-bottom:2px solid #7a1f1f;padding-top:.6em}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(22em,1fr));gap:.8em}
+.entry{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em .9em}
+.entry h3{margin:.1em 0 .3em;font-size:1.05em}.id{color:#888;font-size:.8em;font-family:monospace}
+.meta{color:#555;font-size:.9em}.text{margin:.4em 0}.faces{font-family:monospace;font-size:.85em;color:#444}
+.skill{border-top:1px dashed #ddd;margin-top:.4em;padding-top:.3em}.skill b{color:#7a1f1f}
+.scen a{font-size:.8em;margin-right:.5em}table{border-collapse:collapse;margin:.4em 0}
+td,th{border:1px solid #ccc;padding:.2em .5em;font-size:.9em;text-align:left}
+.k-魏{border-left:5px solid #3465a4}.k-蜀{border-left:5px solid #cc0000}.k-吴{border-left:5px solid #4e9a06}
+.k-群{border-left:5px solid #75507b}pre{background:#fff;border:1px solid #ddd;padding:1em;overflow:auto}
+"""
+
+_SCRIPT = """
+const box = document.getElementById('q');
+const entries = Array.from(document.querySelectorAll('.entry'));
+function apply() {
+  const words = box.value.trim().toLowerCase().split(/\\s+/).filter(Boolean);
+  let shown = 0;
+  for (const e of entries) {
+    const hay = e.dataset.search;
+    const hit = words.every(w => hay.includes(w));
+    e.hidden = !hit;
+    if (hit) shown++;
+  }
+  for (const s of document.querySelectorAll('section')) {
+    s.hidden = !s.querySelector('.entry:not([hidden])');
+  }
+  document.getElementById('count').textContent = shown + ' of ' + entries.length;
+}
+box.addEventListener('input', apply);
+const q = new URLSearchParams(location.search).get('q');
+if (q) box.value = q;
+apply();
+"""
+
+
+@dataclass
+class Scenario:
+    path: str  # relative to the scenarios folder, with forward slashes
+    rule: str
+    covers: list[str]
+    text: str
+
+    @property
+    def page(self) -> str:
+        return "scenarios/" + re.sub(r"[^\w.-]", "_", self.path) + ".html"
+
+
+@dataclass
+class Site:
+    files: dict[str, str] = field(default_factory=dict)  # relative path → text
+
+
+def read_scenarios(folder: Path | None) -> list[Scenario]:
+    """Scenario files (tests/scenarios/**/*.scenario) with their `rule:` and `covers:` lines."""
+    if folder is None or not folder.is_dir():
+        return []
+    out: list[Scenario] = []
+    for p in sorted(folder.rglob("*.scenario")):
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        rule = next((ln[5:].strip() for ln in text.splitlines() if ln.startswith("rule:")), "")
+        covers = next((ln[7:].split() for ln in text.splitlines() if ln.startswith("covers:")), [])
+        out.append(Scenario(p.relative_to(folder).as_posix(), rule, covers, text))
+    return out
+
+
+def covering(skill: str, scenarios: list[Scenario]) -> list[Scenario]:
+    """The scenarios whose `rule:` line names the skill (or that list it under `covers:`)."""
+    return [s for s in scenarios if skill in s.covers or re.search(rf"(?<!\w){re.escape(skill)}(?!\w)", s.rule)]
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _search(*parts: object) -> str:
+    return _e(" ".join(str(p) for p in parts if p).lower())
+
+
+class _Builder:
+    def __init__(self, checked: CheckedProgram, sources: dict[str, str], scenarios: list[Scenario]):
+        self.checked = checked
+        self.sources = sources
+        self.scenarios = scenarios
+        self.linked: set[str] = set()
+
+    def text(self, module: ast.Module, node: ast.Node) -> str:
+        return comment_above(self.sources.get(module.path, ""), node.span.line)
+
+    def skill(self, module: ast.Module, s: ast.SkillDef) -> tuple[str, str]:
+        text = self.text(module, s)
+        flags = f" <span class=meta>({_e(', '.join(f.text for f in s.flags))})</span>" if s.flags else ""
+        scen = covering(s.name.text, self.scenarios)
+        self.linked.update(x.page for x in scen)
+        links = "".join(f'<a href="{_e(x.page)}" title="{_e(x.rule)}">▶ {_e(x.path)}</a>' for x in scen)
+        html_ = (f'<div class=skill id="skill-{_e(s.ident.text)}"><b>{_e(s.name.text)}</b> '
+                 f'<span class=id>{_e(s.ident.text)}</span>{flags}<div class=text>{_e(text) or "—"}</div>'
+                 + (f"<div class=scen>scenarios: {links}</div>" if links else "") + "</div>")
+        return html_, f"{s.name.text} {s.ident.text} {text}"
+
+    def card(self, module: ast.Module, c: ast.CardDef) -> str:
+        text = self.text(module, c)
+        parts = [self.skill(module, s) for s in c.skills]
+        extra = []
+        if c.attack_range is not None:
+            extra.append(f"range {c.attack_range}")
+        if c.tags:
+            extra.append("tags " + " ".join(t.text for t in c.tags))
+        faces_ = faces(c)
+        return (f'<article class=entry id="card-{_e(c.ident.text)}" data-search="'
+                f'{_search("card", c.name.text, c.ident.text, c.category.text, text, *(p[1] for p in parts))}">'
+                f'<h3>{_e(c.name.text)} <span class=id>{_e(c.ident.text)}</span></h3>'
+                f'<div class=meta>{_e(c.category.text)} · {len(c.copies)} '
+                f'{"copy" if len(c.copies) == 1 else "copies"}{" · " + _e(", ".join(extra)) if extra else ""}</div>'
+                f'<div class=text>{_e(text) or "—"}</div><div class=faces>{_e(faces_)}</div>'
+                + "".join(p[0] for p in parts) + "</article>")
+
+    def general(self, module: ast.Module, g: ast.GeneralDef) -> str:
+        text = self.text(module, g)
+        parts = [self.skill(module, s) for s in g.skills]
+        has = f'<div class=meta>also has: {_e(", ".join(h.text for h in g.has))}</div>' if g.has else ""
+        return (f'<article class="entry k-{_e(g.kingdom.text)}" id="general-{_e(g.ident.text)}" data-search="'
+                f'{_search("general", g.name.text, g.ident.text, g.kingdom.text, text, *(p[1] for p in parts))}">'
+                f'<h3>{_e(g.name.text)} <span class=id>{_e(g.ident.text)}</span></h3>'
+                f'<div class=meta>{_e(g.kingdom.text)} · {_e(g.gender.text)} · {g.hp} HP</div>'
+                + (f"<div class=text>{_e(text)}</div>" if text else "") + "".join(p[0] for p in parts) + has
+                + "</article>")
+
+    def mode(self, module: ast.Module, m: ast.ModeDef) -> str:
+        src = self.sources.get(module.path, "")
+        text = self.text(module, m)
+        rows = "".join(f"<tr><td>{r.players}</td><td>{_e(span_text(src, r.condition.span)) if r.condition else ''}"
+                       f"</td><td>{_e(' '.join(x.text for x in r.roles))}</td></tr>" for r in m.roles)
+        opts = "".join(f"<tr><td>{_e(o.name.text)}</td><td>{_e(span_text(src, o.default.span))}</td>"
+                       f"<td>{_e(self.text(module, o))}</td></tr>" for o in m.options)
+        players = f"{m.players[0]}–{m.players[1]} players" if m.players else ""
+        leader = f" · leader: {_e(m.leader.text)}" if m.leader else ""
+        base = getattr(m, "base", None)  # a variant: `mode X x extends BASE`
+        leader += f" · extends {_e(base.text)}" if isinstance(base, ast.Ident) else ""
+        return (f'<article class=entry id="mode-{_e(m.ident.text)}" data-search="'
+                f'{_search("mode", m.name.text, m.ident.text, text, *(o.name.text for o in m.options))}">'
+                f'<h3>{_e(m.name.text)} <span class=id>{_e(m.ident.text)}</span></h3>'
+                f"<div class=meta>{players}{leader}</div>" + (f"<div class=text>{_e(text)}</div>" if text else "")
+                + (f"<table><tr><th>players</th><th>if</th><th>roles</th></tr>{rows}</table>" if rows else "")
+                + (f"<table><tr><th>option</th><th>default</th><th>meaning</th></tr>{opts}</table>" if opts else "")
+                + "</article>")
+
+    def index(self, title: str) -> str:
+        sections: list[tuple[str, str, list[str]]] = []
+        mods = self.checked.modules
+        cats: dict[str, list[str]] = {}
+        for mod in mods:
+            for c in mod.cards:
+                cats.setdefault(c.category.text, []).append(self.card(mod, c))
+        for cat, items in cats.items():
+            sections.append((f"cards-{cat}", f"Cards: {cat} ({len(items)})", items))
+        gens = [self.general(mod, g) for mod in mods for g in mod.generals]
+        sections.append(("generals", f"Generals ({len(gens)})", gens))
+        loose = []
+        for mod in mods:
+            for s in mod.skills:
+                body, search = self.skill(mod, s)
+                loose.append(f'<article class=entry data-search="{_search("skill", search)}">{body}</article>')
+        if loose:
+            sections.append(("skills", f"Skills ({len(loose)})", loose))
+        modes = [self.mode(mod, m) for mod in mods for m in mod.modes]
+        sections.append(("modes", f"Modes ({len(modes)})", modes))
+        nav = "".join(f'<a href="#{_e(sid)}">{_e(t.split(" (")[0])}</a>' for sid, t, items in sections if items)
+        body = "".join(f'<section id="{_e(sid)}"><h2>{_e(t)}</h2><div class=grid>{"".join(items)}</div></section>'
+                       for sid, t, items in sections if items)
+        return _page(title, f'<header><h1>{_e(title)}</h1><input id=q type=search placeholder="search: 曹操, 杀, '
+                            f'rebel, 魏 …" autofocus><span id=count></span></header><main><nav>{nav}</nav>{body}'
+                            f"</main><script>{_SCRIPT}</script>")
+
+
+def _page(title: str, body: str, root: str = "") -> str:
+    return (f'<!doctype html><html lang=zh><head><meta charset=utf-8><title>{_e(title)}</title>'
+            f'<meta name=viewport content="width=device-width,initial-scale=1"><style>{_STYLE}</style></head>'
+            f"<body>{body}</body></html>\n")
+
+
+def build_site(checked: CheckedProgram, sources: dict[str, str], scenarios: list[Scenario], title: str) -> Site:
+    b = _Builder(checked, sources, scenarios)
+    site = Site({"index.html": b.index(title)})
+    for s in scenarios:
+        if s.page in b.linked:
+            site.files[s.page] = _page(s.path, f'<header><h1>{_e(s.path)}</h1><a href="../index.html" '
+                                                f'style="color:#ffd">← catalogue</a></header><main><p>{_e(s.rule)}</p>'
+                                                f"<pre>{_e(s.text)}</pre></main>")
+    site.files = dict(sorted(site.files.items()))
+    return site
+
+
+def write_site(site: Site, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for rel, text in site.files.items():
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")

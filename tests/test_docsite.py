@@ -1,0 +1,138 @@
+"""`sgsdsl docs`: the catalogue lists every card, general and mode, links skills to the scenarios that cover
+them, and its search works in a real headless browser (Debian's chromium; .ci/run installs it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sgsdsl.api import check_paths
+from sgsdsl.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    r = CliRunner().invoke(main, ["docs", str(ROOT / "rules"), "-o", str(out), "--scenarios",
+                                  str(ROOT / "tests" / "scenarios")])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+class Entries(HTMLParser):
+    """The catalogue's entries: id → (hidden?, text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, list] = {}
+        self.current: list[str] = []
+        self.depth = 0
+        self.links: list[str] = []
+        self.count = ""
+        self._in_count = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "article":
+            key = a.get("id") or f"anon-{len(self.entries)}"
+            self.entries[key] = ["hidden" in a, ""]
+            self.current.append(key)
+        if tag == "a" and self.current and a.get("href", "").startswith("scenarios/"):
+            self.links.append(f"{self.current[-1]} {a['href']}")
+        self._in_count = a.get("id") == "count"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "article" and self.current:
+            self.current.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.current:
+            self.entries[self.current[-1]][1] += data
+        if self._in_count:
+            self.count += data
+
+
+def parse(text: str) -> Entries:
+    p = Entries()
+    p.feed(text)
+    return p
+
+
+def test_every_card_general_and_mode_is_listed(site: Path) -> None:
+    loaded = check_paths([str(ROOT / "rules")])
+    assert loaded.checked is not None
+    page = parse((site / "index.html").read_text(encoding="utf-8"))
+    for m in loaded.checked.modules:
+        for c in m.cards:
+            faces = page.entries[f"card-{c.ident.text}"][1]
+            assert c.name.text in faces and (f"{len(c.copies)} cop" in faces or not c.copies)
+        for g in m.generals:
+            text = page.entries[f"general-{g.ident.text}"][1]
+            assert f"{g.hp} HP" in text and g.kingdom.text in text
+            assert all(s.name.text in text for s in g.skills)
+        for md in m.modes:
+            text = page.entries[f"mode-{md.ident.text}"][1]
+            assert md.name.text in text and all(o.name.text in text for o in md.options)
+            assert all(" ".join(x.text for x in r.roles) in text for r in md.roles)
+    identity = page.entries["mode-identity"][1]
+    assert "4–10 players" in identity and "lord loyalist rebel renegade" in identity and "two_renegades" in identity
+    caocao = page.entries["general-caocao"][1]
+    assert "奸雄" in caocao and "你可以获得对你造成伤害的牌" in caocao  # the skill's printed text
+
+
+def test_skills_link_the_scenarios_that_name_them(site: Path) -> None:
+    page = parse((site / "index.html").read_text(encoding="utf-8"))
+    links = [x.split(" ", 1) for x in page.links]
+    jianxiong = [href for owner, href in links if owner == "general-caocao" and "jianxiong" in href]
+    assert "scenarios/skills_jianxiong.scenario.html" in jianxiong
+    for _, href in links:
+        target = site / href
+        assert target.is_file(), href
+    text = (site / "scenarios/skills_jianxiong.scenario.html").read_text(encoding="utf-8")
+    assert "rule:" in text and "奸雄" in text
+
+
+def _chromium(*args: str, home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_CACHE_HOME": str(home / "cache")}
+    return subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                           "--no-first-run", f"--user-data-dir={home / 'profile'}", *args],
+                          capture_output=True, text=True, timeout=120, env=env, check=False)
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no chromium: .ci/run installs it (apt-get install chromium)")
+def test_search_filters_in_a_real_browser(site: Path, tmp_path: Path) -> None:
+    index = (site / "index.html").as_uri()
+    dom = _chromium("--dump-dom", index + "?q=曹操", home=tmp_path)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    page = parse(dom.stdout)
+    visible = [k for k, (hidden, _) in page.entries.items() if not hidden]
+    assert visible == ["general-caocao"], visible
+    total = len(page.entries)
+    assert page.count.strip() == f"1 of {total}" and total > 80
+    everything = parse(_chromium("--dump-dom", index, home=tmp_path).stdout)
+    assert not any(hidden for hidden, _ in everything.entries.values())
+    # follow the skill's scenario link as the browser resolves it
+    href = next(h for o, h in (x.split(" ", 1) for x in page.links) if o == "general-caocao")
+    linked = _chromium("--dump-dom", (site / href).as_uri(), home=tmp_path)
+    assert re.search(r"rule: .*奸雄", linked.stdout), linked.stdout[:500]
+    shot = tmp_path / "catalogue.png"
+    _chromium("--window-size=1280,900", f"--screenshot={shot}", index + "?q=魏", home=tmp_path)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_docs_refuses_rules_with_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgs"
+    bad.write_text("card 杀 sha : basic { copies ♠7 }\ncard 杀 sha2 : basic { copies ♠8 }\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["docs", str(bad), "-o", str(tmp_path / "out")])
+    assert r.exit_code == 1 and "SGS-E201" in r.output and not (tmp_path / "out").exists()
