@@ -8,7 +8,9 @@ import click
 
 from ..api import check_paths
 from ..docsite.build import build_site, read_scenarios, write_site
+from ..lang import ast
 from ..lang.diagnostics import render_text
+from ..lang.loader import expand_paths
 from .loading import rule_paths
 
 
@@ -21,16 +23,23 @@ from .loading import rule_paths
 @click.option("--title", default="三国杀 rules catalogue", show_default=True)
 def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | None, title: str) -> None:
     """Write a static, searchable catalogue of every card, general, skill and mode (open OUT/index.html)."""
-    loaded = check_paths(rule_paths(list(rules), rule_names))
-    errors = [d for d in loaded.diagnostics if d.severity == "error"]
-    if errors or loaded.checked is None:
-        click.echo(render_text(errors, loaded.sources), err=True)
+    files, problems = expand_paths(rule_paths(list(rules), rule_names))
+    modules: dict[str, ast.Module] = {}
+    sources: dict[str, str] = {}
+    for f in files:  # each file is its own program with its imports (a folder may hold several rule sets)
+        loaded = check_paths([str(f)])
+        sources.update(loaded.sources)
+        problems += [d for d in loaded.diagnostics if d.severity == "error" and d not in problems]
+        if loaded.checked is not None:
+            modules.update((m.path, m) for m in loaded.checked.modules if m.path not in modules)
+    if problems or not modules:
+        click.echo(render_text(problems, sources), err=True)
         raise SystemExit(1)
     folder = Path(scenarios) if scenarios else Path("tests/scenarios")
     if scenarios and not folder.is_dir():
         raise click.UsageError(f"--scenarios {scenarios} is not a folder")
     found = read_scenarios(folder)
-    site = build_site(loaded.checked, loaded.sources, found, title)
+    site = build_site(list(modules.values()), sources, found, title)
     try:
         write_site(site, Path(out))
     except OSError as err:

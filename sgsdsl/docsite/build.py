@@ -15,7 +15,6 @@ from pathlib import Path
 
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
-from ..lang.scope import CheckedProgram
 
 _STYLE = """
 body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:0;color:#222;background:#faf8f4}
@@ -105,8 +104,13 @@ def _search(*parts: object) -> str:
 
 
 class _Builder:
-    def __init__(self, checked: CheckedProgram, sources: dict[str, str], scenarios: list[Scenario]):
-        self.checked = checked
+    def __init__(self, modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario]):
+        self.modules = modules
+        self.owners: dict[str, str] = {}  # anchor → the first file defining it
+        for m in modules:
+            for kind, items in (("card", m.cards), ("general", m.generals), ("skill", m.skills), ("mode", m.modes)):
+                for node in items:
+                    self.owners.setdefault(f"{kind}-{node.ident.text}", m.path)
         self.sources = sources
         self.scenarios = scenarios
         self.linked: set[str] = set()
@@ -134,7 +138,7 @@ class _Builder:
         if c.tags:
             extra.append("tags " + " ".join(t.text for t in c.tags))
         faces_ = faces(c)
-        return (f'<article class=entry id="card-{_e(c.ident.text)}" data-search="'
+        return (f'<article class=entry id="{_e(self.key(module, "card", c.ident.text))}" data-search="'
                 f'{_search("card", c.name.text, c.ident.text, c.category.text, text, *(p[1] for p in parts))}">'
                 f'<h3>{_e(c.name.text)} <span class=id>{_e(c.ident.text)}</span></h3>'
                 f'<div class=meta>{_e(c.category.text)} · {len(c.copies)} '
@@ -146,7 +150,8 @@ class _Builder:
         text = self.text(module, g)
         parts = [self.skill(module, s) for s in g.skills]
         has = f'<div class=meta>also has: {_e(", ".join(h.text for h in g.has))}</div>' if g.has else ""
-        return (f'<article class="entry k-{_e(g.kingdom.text)}" id="general-{_e(g.ident.text)}" data-search="'
+        return (f'<article class="entry k-{_e(g.kingdom.text)}" id="{_e(self.key(module, "general", g.ident.text))}" '
+                f'data-search="'
                 f'{_search("general", g.name.text, g.ident.text, g.kingdom.text, text, *(p[1] for p in parts))}">'
                 f'<h3>{_e(g.name.text)} <span class=id>{_e(g.ident.text)}</span></h3>'
                 f'<div class=meta>{_e(g.kingdom.text)} · {_e(g.gender.text)} · {g.hp} HP</div>'
@@ -164,7 +169,7 @@ class _Builder:
         leader = f" · leader: {_e(m.leader.text)}" if m.leader else ""
         base = getattr(m, "base", None)  # a variant: `mode X x extends BASE`
         leader += f" · extends {_e(base.text)}" if isinstance(base, ast.Ident) else ""
-        return (f'<article class=entry id="mode-{_e(m.ident.text)}" data-search="'
+        return (f'<article class=entry id="{_e(self.key(module, "mode", m.ident.text))}" data-search="'
                 f'{_search("mode", m.name.text, m.ident.text, text, *(o.name.text for o in m.options))}">'
                 f'<h3>{_e(m.name.text)} <span class=id>{_e(m.ident.text)}</span></h3>'
                 f"<div class=meta>{players}{leader}</div>" + (f"<div class=text>{_e(text)}</div>" if text else "")
@@ -173,31 +178,37 @@ class _Builder:
                 + "</article>")
 
     def index(self, title: str) -> str:
+        """One block per rules file (a folder may hold independent rule sets), each with its cards by category,
+        generals, loose skills and modes."""
         sections: list[tuple[str, str, list[str]]] = []
-        mods = self.checked.modules
-        cats: dict[str, list[str]] = {}
-        for mod in mods:
+        for mod in self.modules:
+            stem = Path(mod.path).name
+            cats: dict[str, list[str]] = {}
             for c in mod.cards:
                 cats.setdefault(c.category.text, []).append(self.card(mod, c))
-        for cat, items in cats.items():
-            sections.append((f"cards-{cat}", f"Cards: {cat} ({len(items)})", items))
-        gens = [self.general(mod, g) for mod in mods for g in mod.generals]
-        sections.append(("generals", f"Generals ({len(gens)})", gens))
-        loose = []
-        for mod in mods:
+            for cat, items in cats.items():
+                sections.append((f"{stem}-cards-{cat}", f"{stem} · cards: {cat} ({len(items)})", items))
+            gens = [self.general(mod, g) for g in mod.generals]
+            sections.append((f"{stem}-generals", f"{stem} · generals ({len(gens)})", gens))
+            loose = []
             for s in mod.skills:
                 body, search = self.skill(mod, s)
-                loose.append(f'<article class=entry data-search="{_search("skill", search)}">{body}</article>')
-        if loose:
-            sections.append(("skills", f"Skills ({len(loose)})", loose))
-        modes = [self.mode(mod, m) for mod in mods for m in mod.modes]
-        sections.append(("modes", f"Modes ({len(modes)})", modes))
+                loose.append(f'<article class=entry id="{_e(self.key(mod, "skill", s.ident.text))}" '
+                             f'data-search="{_search("skill", search)}">{body}</article>')
+            sections.append((f"{stem}-skills", f"{stem} · skills ({len(loose)})", loose))
+            modes = [self.mode(mod, m) for m in mod.modes]
+            sections.append((f"{stem}-modes", f"{stem} · modes ({len(modes)})", modes))
         nav = "".join(f'<a href="#{_e(sid)}">{_e(t.split(" (")[0])}</a>' for sid, t, items in sections if items)
         body = "".join(f'<section id="{_e(sid)}"><h2>{_e(t)}</h2><div class=grid>{"".join(items)}</div></section>'
                        for sid, t, items in sections if items)
         return _page(title, f'<header><h1>{_e(title)}</h1><input id=q type=search placeholder="search: 曹操, 杀, '
                             f'rebel, 魏 …" autofocus><span id=count></span></header><main><nav>{nav}</nav>{body}'
                             f"</main><script>{_SCRIPT}</script>")
+
+    def key(self, mod: ast.Module, kind: str, ident: str) -> str:
+        """An entry's anchor: the kind and id, with the file's name when another file defines the same id."""
+        plain = f"{kind}-{ident}"
+        return plain if self.owners.get(plain) == mod.path else f"{kind}-{Path(mod.path).stem}-{ident}"
 
 
 def _page(title: str, body: str, root: str = "") -> str:
@@ -206,8 +217,9 @@ def _page(title: str, body: str, root: str = "") -> str:
             f"<body>{body}</body></html>\n")
 
 
-def build_site(checked: CheckedProgram, sources: dict[str, str], scenarios: list[Scenario], title: str) -> Site:
-    b = _Builder(checked, sources, scenarios)
+def build_site(modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario], title: str) -> Site:
+    """The site for checked modules (each file once, dependencies first)."""
+    b = _Builder(modules, sources, scenarios)
     site = Site({"index.html": b.index(title)})
     for s in scenarios:
         if s.page in b.linked:
