@@ -175,6 +175,23 @@ def test_every_shan_skill_has_a_scenario() -> None:
     assert not missing, f"no scenario on rules/shan.sgs covers: {', '.join(missing)}"
 
 
+LIN = ROOT / "rules" / "lin.sgs"
+
+
+@pytest.mark.skipif(not LIN.exists(), reason="rules/lin.sgs is not written yet")
+def test_every_lin_skill_and_rule_has_a_scenario() -> None:
+    """Every skill of the 8 林 generals and every rule lin.sgs defines is covered by a scenario that loads
+    rules/lin.sgs (tests/scenarios/lin/)."""
+    from sgsdsl.lang.loader import load
+
+    module = load([LIN]).modules[-1]
+    skills = {s.name.text for g in module.generals for s in g.skills}
+    assert len(module.generals) == 8 and len(skills) == 18, sorted(skills)
+    covered = _covered(LIN)
+    missing = sorted((skills | {r.name.text for r in module.rules}) - covered)
+    assert not missing, f"no scenario on rules/lin.sgs covers: {', '.join(missing)}"
+
+
 def test_every_scenario_cites_a_rule() -> None:
     for f in sorted(SCENARIOS.rglob("*.scenario")):
         sc = read_scenario(f)

@@ -84,8 +84,8 @@ def _fits(typ: str, value: Any) -> bool:
         return isinstance(value, int) and INT_MIN <= value <= INT_MAX
     if typ == "bool":
         return isinstance(value, bool)
-    if typ == "player":
-        return type(value) is Player
+    if typ == "player":  # none too: a damage may lose its source (祸首 with 孟获 dead)
+        return value is None or type(value) is Player
     if typ == "card":
         return type(value) in (Card, VirtualCard)
     if typ in _STRINGY:

@@ -243,6 +243,7 @@ class CardUse:
                 run_rule(effect, Frame(self, {**base, "target": t, "use": rec}))
         if "finish" in card.rule.hooks:
             run_rule(card.rule.hooks["finish"], Frame(self, dict(base)))
+        self.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
         left = [c for c in physical if c.zone == "processing"]
         if left:
             self.move(left, "discard", None)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
-from ..engine.errors import EngineError, GameOver, IllegalAnswer
+from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer
 from ..engine.events import Event, run_rule
 from ..engine.game import Game
 from ..engine.model import Card, Player
@@ -32,11 +32,13 @@ MAX_ROUNDS = 30
 SLOT_OF = {"weapon", "armor", "defensive_horse", "offensive_horse"}
 
 
-class ScriptsDone(Exception):  # noqa: N818 - control flow: the run reached its stop point
-    """Every script is used up and the engine asks again: the natural end of a default run."""
+class ScriptsDone(GameAborted):  # noqa: N818 - control flow: the run reached its stop point
+    """Every script is used up and the engine asks again: the natural end of a default run. Raised by the
+    scripted agent, it passes through rule functions untouched (as a GameAborted), even from a request made
+    inside a rule body."""
 
 
-class ScenarioFailure(Exception):
+class ScenarioFailure(GameAborted):
     """The run could not go on as scripted (wrong answer, script exhausted, refused step accepted…)."""
 
 

@@ -21,6 +21,9 @@ timing("drawing", "player:player, amount:int", mutable="amount", cancellable=Tru
        doc="the draw phase is about to draw `amount` cards; cancel to draw none")
 timing("card_used", "user:player, card:card, targets:players, context:str",
        doc="a card was used (使用) and its targets chosen")
+timing("card_done", "user:player, card:card, targets:players",
+       doc="a used card has resolved (after its last target and its finish hook); its cards not taken yet are still "
+           "in the processing area (zone_of(c) == \"processing\") and go to the discard pile next")
 timing("targeted", "user:player, card:card, target:player, use:use", mutable="target", cancellable=True,
        doc="a character became a target of a card; change `target` to redirect it")
 timing("before_effect", "user:player, card:card, target:player, use:use", cancellable=True,
