@@ -7,10 +7,11 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 GENERATOR_VERSION = '4'
 INDEX = {
     'sha256:0c218c1af82c594b3037d4b6d6e3a9c013f9a4ede3ad6111a5066f982be31773': 'beta',
-    'sha256:6392e7fc260d72cdc100e239da3da14117c82eda3ebae82fe5d353216f3f53ee': 'endgame',
-    'sha256:82c1d0b37d6dfb1458b04ed07a9be31434791df0a981c1946c1d715b0a0310ae': 'junzheng',
-    'sha256:8ebe6ae89cbfab30906cca3fcbc02c65f01ff62a611bab6daf2695f379988985': 'protection',
-    'sha256:1f4f4d4cf8a6d9b6cfadae842a8751b36a0a835933718706ef76aeaf38005a13': 'seats_by_lot',
-    'sha256:e458426fd08752a595bcd774349f1a01980159c80c9d4c2e0ad9249f566020ee': 'shan',
-    'sha256:1864cdd1b6a9b04f7cc7d097b34e7b86071c441777ed11e6a959da9675ed9f5a': 'standard',
+    'sha256:9626c0f69fdf552d9ca974b1cbe469651cfbda6a3a18d0c2484a78cab4287dbb': 'endgame',
+    'sha256:d9b485c0311ea909ab91f193a1c9c7d59f80613b6aca6bb005c4f0f431f74cab': 'junzheng',
+    'sha256:d1a365a59b96296cfd50501b742a17cf546ee78e683b85f90249c1ff43cb0729': 'lin',
+    'sha256:4577f486617da9e2c3078fdcaf29a3873038b51966c598aeaac9d9f2da6bb011': 'protection',
+    'sha256:a446fb3f7ffc317d26a61a17ec716f02918573750faadc3806ab07ce2609a69c': 'seats_by_lot',
+    'sha256:45976e87af6e0dcfbc5b769a20352c7ac116cffcf34db2e8897bb455cd330dba': 'shan',
+    'sha256:b96ae250633a101c4dc612d2a296b556dff96513b7ef4d1ce74e5b2128deed35': 'standard',
 }
