@@ -143,7 +143,8 @@ class HeuristicAgent(Agent):
         me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
         stance = self.stance(view)
-        has_foe = any(v < -0.2 for s, v in stance.items() if s != view["seat"])
+        # attack on evidence, not on the odds alone: a seat counts as a foe once it is fairly surely one
+        has_foe = any(v < -0.6 for s, v in stance.items() if s != view["seat"])
         best, best_score = len(r.options) - 1, 0.0
         for i, tags in enumerate(r.option_tags):
             t = set(tags)
