@@ -11,6 +11,7 @@ INDEX = {
     'sha256:d9b485c0311ea909ab91f193a1c9c7d59f80613b6aca6bb005c4f0f431f74cab': 'junzheng',
     'sha256:d1a365a59b96296cfd50501b742a17cf546ee78e683b85f90249c1ff43cb0729': 'lin',
     'sha256:4577f486617da9e2c3078fdcaf29a3873038b51966c598aeaac9d9f2da6bb011': 'protection',
+    'sha256:6475fa2018cd29c8b678c68c292ee8ea64bb0da9e410c1269b76edddaa81dbd3': 'rules_3v3',
     'sha256:a446fb3f7ffc317d26a61a17ec716f02918573750faadc3806ab07ce2609a69c': 'seats_by_lot',
     'sha256:45976e87af6e0dcfbc5b769a20352c7ac116cffcf34db2e8897bb455cd330dba': 'shan',
     'sha256:b96ae250633a101c4dc612d2a296b556dff96513b7ef4d1ce74e5b2128deed35': 'standard',

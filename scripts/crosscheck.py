@@ -5,6 +5,7 @@
     python scripts/crosscheck.py --games 1000 --rules junzheng   # the 160-card deck (standard + 军争)
     python scripts/crosscheck.py --games 200 --rules mini --jobs 2
     python scripts/crosscheck.py --games 100 --rules docs/examples/xunbing.sgs   # any .sgs file
+    python scripts/crosscheck.py --games 1000 --rules 3v3 --mode three_v_three    # one mode of a rule set
 
 Game i of a rule set cycles modes and player counts and rotates the drawn generals, so a few hundred
 games cover every player count and every general. Exit 1 on any difference; each one is printed as a
@@ -27,14 +28,14 @@ from sgsdsl.compiler.crosscheck import compare, load_pair, spec_for  # noqa: E40
 _PAIRS: dict = {}
 
 
-def _work(job: tuple[str, int, int, int]) -> dict:
-    rules, start, stop, base = job
+def _work(job: tuple[str, int, int, int, str | None]) -> dict:
+    rules, start, stop, base, only_mode = job
     if rules not in _PAIRS:
         _PAIRS[rules] = load_pair(rules)
     compiled, interpreted = _PAIRS[rules]
     out = {"games": 0, "bad": [], "players": Counter(), "generals": Counter(), "errors": Counter(), "modes": Counter()}
     for i in range(start, stop):
-        spec = spec_for(i, rules, compiled, base)
+        spec = spec_for(i, rules, compiled, base, only_mode)
         problem, outcome = compare(spec, compiled, interpreted)
         out["games"] += 1
         out["players"][spec.players] += 1
@@ -55,6 +56,7 @@ def main() -> int:
                     help="rule sets, comma separated: standard, junzheng (160 cards), mini, or a .sgs path")
     ap.add_argument("--seed", type=int, default=0, help="base seed")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--mode", default=None, help="play only this mode of each rule set (default: cycle all modes)")
     args = ap.parse_args()
     rule_sets = [r for r in args.rules.split(",") if r]
     usable = []
@@ -62,6 +64,9 @@ def main() -> int:
         got = load_pair(r)
         if isinstance(got, str):
             print(f"skipping {r}: {got}")
+            continue
+        if args.mode and args.mode not in got[0].modes:
+            print(f"skipping {r}: no mode {args.mode}")
             continue
         usable.append((r, got[0]))
     if not usable:
@@ -73,7 +78,7 @@ def main() -> int:
     for k, (r, _) in enumerate(usable):
         n = per + (args.games - per * len(usable) if k == 0 else 0)
         step = max(1, n // (args.jobs * 8))
-        jobs += [(r, s, min(n, s + step), args.seed) for s in range(0, n, step)]
+        jobs += [(r, s, min(n, s + step), args.seed, args.mode) for s in range(0, n, step)]
     results: dict[str, dict] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for job, res in zip(jobs, pool.map(_work, jobs), strict=True):

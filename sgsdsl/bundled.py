@@ -34,7 +34,8 @@ def rule_set_names() -> list[str]:
 
 
 def rule_set(name: str) -> Path | None:
-    """The bundled rule set called NAME, or None (NAME is a bare word such as `standard`)."""
-    if not name.isidentifier() or name not in rule_set_names():
+    """The bundled rule set called NAME, or None (NAME is a file stem such as `standard` or `3v3`; only the
+    listed names match, so no path can slip through)."""
+    if name not in rule_set_names():
         return None
     return rules_dir() / f"{name}.sgs"

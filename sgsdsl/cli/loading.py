@@ -39,6 +39,19 @@ def rule_paths(rules: list[str], rule_names: str) -> list[str]:
     return paths
 
 
+def file_mode(paths: list[str], loaded: Loaded | None = None) -> str:
+    """The mode a run plays when none is named: when one file is named and it defines a mode, that file's first
+    mode (`sgsdsl simulate rules/3v3.sgs`); else identity."""
+    if len(paths) != 1 or not Path(paths[0]).is_file():
+        return "identity"
+    loaded = loaded if loaded is not None else check_paths(paths)
+    target = Path(paths[0]).resolve()
+    for m in loaded.checked.modules if loaded.checked is not None else ():
+        if Path(m.path).resolve() == target and m.modes:
+            return m.modes[0].ident.text
+    return "identity"
+
+
 def load_rules_or_exit(rules: list[str], rule_names: str, engine: str) -> tuple[Loaded, Program]:
     """Check the rules (diagnostics on stderr, exit 1 on errors) and build their Program."""
     require_paths(rules)

@@ -12,14 +12,14 @@ from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
-from .loading import load_rules_or_exit, setup_or_exit
+from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import writable_or_exit, write_log_or_exit
 
 
 @click.command("play")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
-@click.option("--mode", default="identity", show_default=True)
+@click.option("--mode", default=None, help="mode id [default: the mode of the one rules file named, else identity]")
 @click.option("--players", type=click.IntRange(2, 12), default=5, show_default=True)
 @click.option("--seat", type=click.IntRange(0, 11), default=0, show_default=True, help="the seat you play")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -34,6 +34,8 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled")
+    if mode is None:
+        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
     options = setup_or_exit(program, mode, players, opts)
     if log_path:
         writable_or_exit(Path(log_path))

@@ -20,7 +20,7 @@ from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
 from ..replay import log_header, write_log
 from ..sim import play_one
 from .lab_common import Prepared, parse_agents, play, prepare, variant_options, write_outputs
-from .loading import rule_paths
+from .loading import file_mode, rule_paths
 
 
 @click.command("simulate")
@@ -42,7 +42,10 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
                  jobs, backend, address, log_path, as_json, csv_path, parquet_path, html_path, detail) -> None:
     """Play GAMES seeded games and report win rates with 95% intervals (same seeds, same table, any --jobs)."""
     agents = parse_agents(agent_spec)
-    prep = prepare(rule_paths(list(rules), rule_names), engine, mode, players, opts, round_cap, agents, pins,
+    paths = rule_paths(list(rules), rule_names)
+    if click.get_current_context().get_parameter_source("mode") == click.core.ParameterSource.DEFAULT:
+        mode = file_mode(paths)  # `sgsdsl simulate rules/3v3.sgs` plays that file's mode
+    prep = prepare(paths, engine, mode, players, opts, round_cap, agents, pins,
                    pool_spec)
     v = prep.variant
     if log_path:
@@ -60,7 +63,7 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     start = time.perf_counter()
     records = play(v, seeds, jobs, backend, address)
     seconds = time.perf_counter() - start
-    sides = mode_sides(roles for roles, _ in prep.program.modes[mode].wins)
+    sides = mode_sides(prep.program.modes[mode].sides_named())
     stats = summarise(records, sides, v.designer)
     doc = document(prep, stats, seeds)
     headline = max(stats.sides, key=lambda s: stats.sides[s].k) if stats.sides else ""

@@ -27,6 +27,7 @@ RULE_SETS = {
     "endgame": "rules/house/endgame.sgs",  # house rules: modes extending identity
     "protection": "rules/house/protection.sgs",
     "seats_by_lot": "rules/house/seats_by_lot.sgs",
+    "3v3": "rules/3v3.sgs",  # the 3v3 team mode (with the standard edition's identity mode)
 }
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -140,10 +141,11 @@ def load_pair(rules: str) -> tuple[Program, Program] | str:
     return compiled_program(loaded), interpreted_program(loaded)
 
 
-def spec_for(i: int, rules: str, program: Program, base_seed: int = 0) -> GameSpec:
-    """The i-th game of a systematic run: player counts cycle, generals rotate so every one is drawn."""
+def spec_for(i: int, rules: str, program: Program, base_seed: int = 0, only_mode: str | None = None) -> GameSpec:
+    """The i-th game of a systematic run: player counts cycle, generals rotate so every one is drawn. `only_mode`
+    plays one mode of the rule set instead of cycling through all of them."""
     rng = random.Random(f"{rules}:{base_seed}:{i}")
-    modes = sorted(program.modes)
+    modes = [only_mode] if only_mode else sorted(program.modes)
     mode = modes[i % len(modes)]
     lo, hi = program.modes[mode].players
     players = lo + (i // len(modes)) % (hi - lo + 1)

@@ -100,7 +100,7 @@ class Decisions:
             "draw_pile": len(self.draw_pile),
             "discard_top": [c.label() for c in self.discard_pile[-5:]],
             # public knowledge of the rules: which roles win together, and the roles dealt this game
-            "sides": [list(roles) for roles, _ in self.mode.wins],
+            "sides": [list(roles) for roles in self.mode.sides()],
             "roles_in_play": sorted(q.role for q in self.players),
             # public history: who has damaged whom (seat, seat, amount), oldest first
             "damage_history": list(self.damage_history),
@@ -122,13 +122,27 @@ class Decisions:
             parts.append((p.hp, p.max_hp, p.alive, p.role, p.chained, p.general.ident if p.general else "",
                           tuple(c.id for c in p.hand), tuple(sorted((s, c.id) for s, c in p.equips.items())),
                           tuple(tuple(c.id for c in j.physical) for j in p.judge),
-                          tuple(sorted((k, str(v)) for k, v in p.marks.items()))))
+                          tuple(sorted((k, stable_text(v)) for k, v in p.marks.items()))))
             if p.extra_skills or p.lost_skills:  # skills changed during play (absent otherwise: hashes stay)
                 parts.append((tuple(s.ident for s in p.extra_skills), tuple(p.lost_skills)))
             if p.face_down or p.skip_turns or p.piles:  # whole-turn state and piles (absent otherwise)
                 piles = tuple((k, tuple(self.pile_item_label(x) for x in v)) for k, v in sorted(p.piles.items()))
                 parts.append((p.face_down, p.skip_turns, piles))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+def stable_text(v: Any) -> str:
+    """A mark value as text that is the same in every run: rule objects by id, players by seat, cards by id
+    (their default repr would show function addresses)."""
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(stable_text(x) for x in v) + "]"
+    if isinstance(v, GeneralRule):
+        return f"general:{v.ident}"
+    if isinstance(v, Player):
+        return f"P{v.seat}"
+    if isinstance(v, Card):
+        return f"card:{v.id}"
+    return str(v)
 
 
 def hints_of(card: Any) -> tuple[str, ...]:

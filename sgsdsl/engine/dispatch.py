@@ -111,8 +111,9 @@ class Dispatch:
             self.refresh_skills(p)
 
     def emit(self, timing: str, ev: Event, victim: Player | None = None) -> Event:
-        """Run every trigger of a timing: characters' skills in seat order from the current player, then the
-        game's rules and the mode's. `victim`: a character who has just died and whose skills still answer."""
+        """Run every trigger of a timing: characters' skills round the table from the current player (in the
+        mode's trigger_order), then the game's rules and the mode's. `victim`: a character who has just died and
+        whose skills still answer."""
         if not self._trigger_seats.get(timing) and timing not in self.global_triggers:
             return ev  # an event nobody listens to costs next to nothing
         ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
@@ -127,7 +128,7 @@ class Dispatch:
         return ev
 
     def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
-        for p in self.seat_order(self.current, include_dead=victim is not None):
+        for p in self.circle(self.current, self.mode.trigger_order, include_dead=victim is not None):
             if not p.alive and p is not victim:
                 continue
             entries = getattr(p, "triggers", {}).get(timing)

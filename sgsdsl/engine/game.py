@@ -111,6 +111,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         for ident in sorted(self.program.cards):
             rule = self.program.cards[ident]
             face = swaps.get(ident, rule)
+            if face is None:  # `replace CARD with none`: its copies are not in this mode's deck
+                continue
             for suit, rank in rule.copies:
                 self.cards.append(Card(cid, face, suit, rank))
                 cid += 1
@@ -121,15 +123,17 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
                              if (self.pool is None or k in self.pool) and k not in taken]
         self.rng.shuffle(self.general_pool)
 
-    def _replacements(self) -> dict[str, CardRule]:
-        """The mode's card replacements for this game: replaced card ident -> the rule its copies take. The first
-        `replace` line for a card whose condition holds applies (conditions read the options)."""
-        out: dict[str, CardRule] = {}
+    def _replacements(self) -> dict[str, CardRule | None]:
+        """The mode's card replacements for this game: replaced card ident -> the rule its copies take (None: they
+        leave the deck). The first `replace` line for a card whose condition holds applies (conditions read the
+        options)."""
+        out: dict[str, CardRule | None] = {}
         for r in self.mode.replacements:
-            if r.card in out or r.card not in self.program.cards or r.by not in self.program.cards:
+            known = r.card in self.program.cards and (r.by is None or r.by in self.program.cards)
+            if r.card in out or not known:
                 continue
             if r.condition is None or r.condition(Frame(self, {})):
-                out[r.card] = self.program.cards[r.by]
+                out[r.card] = self.program.cards[r.by] if r.by is not None else None
         return out
 
     def run(self) -> Game:
@@ -200,6 +204,14 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         n = len(self.players)
         out = [self.players[(first.seat + i) % n] for i in range(n)]
         return out if include_dead else [p for p in out if p.alive]
+
+    def circle(self, first: Player, direction: str, include_dead: bool = False) -> list[Player]:
+        """The characters round the table from `first` (the living, unless include_dead): counter_clockwise is
+        seat order (the direction turns pass in), clockwise the other way round."""
+        if direction != "clockwise":
+            return self.seat_order(first, include_dead)
+        out = self.seat_order(first, include_dead=True)
+        return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]

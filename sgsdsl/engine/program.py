@@ -170,7 +170,7 @@ class ReplaceRule:
     suit and rank). The condition (options only) is read once, when the deck is built."""
 
     card: str  # ident of the card replaced
-    by: str  # ident of the card that takes its place
+    by: str | None  # ident of the card that takes its place; None: the copies leave the deck
     condition: Fn | None = None
 
 
@@ -202,6 +202,36 @@ class ModeRule:
     turn_order: Fn | None = None
     replacements: list[ReplaceRule] = field(default_factory=list)
     scores: list[ScoreRule] = field(default_factory=list)
+    # `camp NAME ROLE…`: camp name -> its roles (team-mates); a role in no camp is a camp of its own
+    camps: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the direction simultaneous triggers resolve in: counter_clockwise (seat order from the current player)
+    trigger_order: str = "counter_clockwise"
+
+    def camp_of(self, role: str) -> str:
+        """The camp a role belongs to (the role itself when the mode declares no camp for it)."""
+        for name, roles in self.camps.items():
+            if role in roles:
+                return name
+        return role
+
+    def winner_label(self, winners: tuple[str, ...]) -> str:
+        """How a result is named in summaries: the camp, when the winning roles are exactly one camp's roles."""
+        for name, roles in self.camps.items():
+            if set(winners) == set(roles):
+                return name
+        return "+".join(winners)
+
+    def sides_named(self) -> list[tuple[str, ...]]:
+        """The sides summaries show, each as the one-part name `winner_label` gives it (camps) or its roles."""
+        if self.camps:
+            return [(name,) for name in self.camps]
+        return [roles for roles, _ in self.wins]
+
+    def sides(self) -> list[tuple[str, ...]]:
+        """Roles that are on one side, for agents: the declared camps, else the roles of each `win` line."""
+        if self.camps:
+            return [tuple(r) for r in self.camps.values()]
+        return [roles for roles, _ in self.wins]
 
 
 @dataclass

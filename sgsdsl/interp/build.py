@@ -230,19 +230,22 @@ class StructureBuilder:
             wins=[(tuple(x.text for x in w.roles), self.fn(w.condition, own, f"win{i}", "win"))
                   for i, w in enumerate(md.wins)],
             turn_order=self.fn(md.turn_order, own, "turn_order", "turn_order"),
-            replacements=[ReplaceRule(self.card_ident(r.card), self.card_ident(r.by),
+            replacements=[ReplaceRule(self.card_ident(r.card), self.card_ident(r.by) if r.by is not None else None,
                                       self.fn(r.condition, own, f"replace{i}_if", "setup"))
                           for i, r in enumerate(md.replacements)],
             scores=[ScoreRule(tuple(x.text for x in sc.roles), sc.op, self.fn(sc.value, own, f"score{i}", "score"),
                               self.fn(sc.condition, own, f"score{i}_when", "score"), f"{sc.span.file}:{sc.span.line}")
                     for i, sc in enumerate(md.scores)],
+            camps={c.name.text: tuple(x.text for x in c.roles) for c in md.camps},
+            trigger_order=md.trigger_order.text if md.trigger_order else "counter_clockwise",
         )
 
 
 def extend_mode(base: ModeRule, own: ModeRule, md: ast.ModeDef) -> ModeRule:
     """`mode X extends BASE`: options, roles lines and triggers add to the base's (an option or a roles line
     of the extension wins); `win`, `score` and `replace` lines of the extension are tried before the base's;
-    `players`, `leader`, `setup` and `turn_order` replace the base's when the extension has them."""
+    `players`, `leader`, `setup`, `turn_order` and `trigger_order` replace the base's when the extension has them;
+    camps add to the base's (a camp of the extension wins)."""
     return ModeRule(
         ident=own.ident, name=own.name, players=own.players if md.players is not None else base.players,
         options={**base.options, **own.options}, roles=base.roles + own.roles,
@@ -250,7 +253,9 @@ def extend_mode(base: ModeRule, own: ModeRule, md: ast.ModeDef) -> ModeRule:
         setup=own.setup if md.setup is not None else base.setup,
         triggers=base.triggers + own.triggers, wins=own.wins + base.wins,
         turn_order=own.turn_order if md.turn_order is not None else base.turn_order,
-        replacements=own.replacements + base.replacements, scores=own.scores + base.scores)
+        replacements=own.replacements + base.replacements, scores=own.scores + base.scores,
+        camps={**base.camps, **own.camps},
+        trigger_order=own.trigger_order if md.trigger_order is not None else base.trigger_order)
 
 
 def inline_skill_key(owner: str, skills: list[ast.SkillDef], index: int) -> str:

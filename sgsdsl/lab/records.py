@@ -26,11 +26,13 @@ class GameRecord:
     error: str = ""
     scores: tuple[int, ...] = ()  # per seat, when the mode keeps score
     agents: tuple[str, ...] = ()  # per seat: the kind of agent that played it
+    label: str = ""  # the winning side as the mode names it (a camp), when it names one
 
     @property
     def side(self) -> str:
-        """The winning side as the mode names it (its `win` line's roles joined by +); "" for a draw."""
-        return "+".join(self.winners)
+        """The winning side as the mode names it (its camp, else its `win` line's roles joined by +); "" for a
+        draw."""
+        return self.label or "+".join(self.winners)
 
     def won(self, seat: int) -> bool:
         return seat in self.winner_seats
@@ -66,4 +68,5 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
         skills=dict(sorted(g.skill_uses.items())),
         scores=tuple(g.scores) if g.scores is not None else (),
         agents=tuple(variant.agents[i % len(variant.agents)] for i in range(variant.players)),
+        label=g.mode.winner_label(tuple(winners)) if winners else "",
     )

@@ -325,11 +325,20 @@ class WinDecl(Node):
 
 @dataclass
 class ReplaceDecl(Node):
-    """`replace 桃 with 粽 [if COND]`: in this mode's deck every copy of `card` is a copy of `by`."""
+    """`replace 桃 with 粽 [if COND]`: in this mode's deck every copy of `card` is a copy of `by`;
+    `replace 闪电 with none`: every copy is taken out of the deck (`by` is None)."""
 
     card: Ident
-    by: Ident
+    by: Ident | None
     condition: Expr | None = None
+
+
+@dataclass
+class CampDecl(Node):
+    """`camp NAME ROLE…`: these roles form one camp (team-mates; one side for the agents)."""
+
+    name: Ident
+    roles: list[Ident]
 
 
 @dataclass
@@ -357,6 +366,9 @@ class ModeDef(Definition):
     turn_order: Block | None = None
     replacements: list[ReplaceDecl] = field(default_factory=list)
     scores: list[ScoreDecl] = field(default_factory=list)
+    camps: list[CampDecl] = field(default_factory=list)
+    # the direction simultaneous triggers resolve in (`trigger_order clockwise`); None: the default
+    trigger_order: Ident | None = None
     # members that may appear once but appeared again: (keyword, span of the repeat); the first one counts
     repeated: list[tuple[str, Span]] = field(default_factory=list)
 

@@ -96,7 +96,7 @@ class Checker(BodyChecker):
                 self._define(self.sym.modes, mode.ident.text, mode, "mode", mode.ident.span)
                 for r in mode.roles:
                     self.sym.roles.update(i.text for i in r.roles)
-                self._replacing.update(r.by.text for r in mode.replacements)
+                self._replacing.update(r.by.text for r in mode.replacements if r.by is not None)
             for v in m.values:
                 self._define(self.sym.values, v.name.text, v, "value", v.name.span)
             for r in m.rules:
@@ -407,6 +407,28 @@ class Checker(BodyChecker):
             self.block(m.turn_order, order_scope)
         self.check_replacements(m, scope)
         self.check_scores(m)
+        self.check_camps(m)
+
+    def check_camps(self, m: ast.ModeDef) -> None:
+        """`camp NAME ROLE…`: the roles exist, each role is in one camp at most, camp names differ;
+        `trigger_order` names a direction."""
+        owner: dict[str, ast.CampDecl] = {}
+        names: dict[str, ast.CampDecl] = {}
+        for c in m.camps:
+            self.roles(c.roles)
+            if c.name.text in names:
+                self.error("SGS-E201", f"camp '{c.name.text}' is defined twice", c.name.span,
+                           "give each camp its own name", notes=(("first definition", names[c.name.text].span),))
+            names.setdefault(c.name.text, c)
+            for r in c.roles:
+                if r.text in owner and owner[r.text] is not c:
+                    self.error("SGS-E225", f"role '{r.text}' is in two camps", r.span,
+                               "a role belongs to one camp: remove it from one of the lines",
+                               notes=(("the other camp", owner[r.text].span),))
+                owner.setdefault(r.text, c)
+        t = m.trigger_order
+        if t is not None and t.text not in reg.DIRECTIONS:
+            self.unknown("SGS-E208", "direction", t.text, t.span, reg.DIRECTIONS)
 
     def roles(self, idents: list[ast.Ident]) -> None:
         for r in idents:
@@ -418,10 +440,11 @@ class Checker(BodyChecker):
         card never applies (the first line whose condition holds does)."""
         settled: dict[str, ast.ReplaceDecl] = {}
         for r in m.replacements:
-            old, new = self.card_ref(r.card), self.card_ref(r.by)
+            old = self.card_ref(r.card)
+            new = self.card_ref(r.by) if r.by is not None else None
             if r.condition is not None:
                 self.condition(r.condition, scope.child(pure=True), "this card is never replaced")
-            if old is None or new is None:
+            if old is None or (new is None and r.by is not None):
                 continue
             if old is new:
                 self.error("SGS-E216", f"'{old.name.text}' is replaced with itself", r.by.span,

@@ -38,8 +38,9 @@ CODES: dict[str, str] = {
     "SGS-E215": "a primitive used outside the one place it belongs (take_turn outside turn_order, winners() "
                 "outside score)",
     "SGS-E216": "a mode replaces a card with itself",
-    "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order) appears twice",
+    "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order, trigger_order) appears twice",
     "SGS-E218": "a mode extends itself (directly or through the modes it extends)",
+    "SGS-E225": "a role is listed in two camps of one mode",
     "SGS-E230": "an awakening skill (觉醒技) with an optional trigger, a non-trigger member or no trigger",
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E301": "an argument has the wrong type",

@@ -566,7 +566,7 @@ class _ToAst(Transformer):
         m = ast.ModeDef(self.sp(meta), ids[0], ids[1], base=ids[2] if _toks(children, "EXTENDS") else None)
         seen: set[str] = set()
         for c in children:
-            if isinstance(c, tuple) and c[0] in ("players", "leader", "setup", "turn_order"):
+            if isinstance(c, tuple) and c[0] in ("players", "leader", "setup", "turn_order", "trigger_order"):
                 if c[0] in seen:  # a member that may appear once: the first counts, the checker reports the repeat
                     m.repeated.append((c[0], c[-1]))
                     continue
@@ -583,6 +583,10 @@ class _ToAst(Transformer):
                 m.setup = c[1]
             elif isinstance(c, tuple) and c[0] == "turn_order":
                 m.turn_order = c[1]
+            elif isinstance(c, tuple) and c[0] == "trigger_order":
+                m.trigger_order = c[1]
+            elif isinstance(c, ast.CampDecl):
+                m.camps.append(c)
             elif isinstance(c, ast.Trigger):
                 m.triggers.append(c)
             elif isinstance(c, ast.WinDecl):
@@ -616,7 +620,14 @@ class _ToAst(Transformer):
 
     def replace_decl(self, meta, children):
         ids = self.idents(children)
-        return ast.ReplaceDecl(self.sp(meta), ids[0], ids[1], self.one(children, ast.Expr))
+        return ast.ReplaceDecl(self.sp(meta), ids[0], ids[1] if len(ids) > 1 else None, self.one(children, ast.Expr))
+
+    def camp_decl(self, meta, children):
+        ids = self.idents(children)
+        return ast.CampDecl(self.sp(meta), ids[0], ids[1:])
+
+    def trigger_order_decl(self, meta, children):
+        return ("trigger_order", self.idents(children)[0], self.sp(meta))
 
     def score_decl(self, meta, children):
         op = str(_toks(children, "ASSIGN", "AUG_ASSIGN")[0])

@@ -215,7 +215,12 @@ def match_option(text: str, options: tuple[str, ...], taken: set[int] = frozense
 
 
 def resolve_answer(parts: list[str], req: Request) -> tuple[list[int] | None, str]:
-    """Option indices for an answer's parts, or None and why it does not fit."""
+    """Option indices for an answer's parts, or None and why it does not fit. `first N` picks the first N options
+    (when which ones does not matter, e.g. cards to discard)."""
+    m = re.fullmatch(r"first (\d+)", parts[0].strip().lower()) if len(parts) == 1 else None
+    if m is not None:
+        n = int(m.group(1))
+        return (list(range(n)), "") if n <= len(req.options) else (None, f"only {len(req.options)} options")
     out: list[int] = []
     for part in parts:
         i = match_option(part, req.options, set(out))
@@ -496,6 +501,13 @@ def _play_from_start(sc: Scenario, game: Game) -> str:
     game.emit("game_start", Event("game_start"))
     while True:
         _next_round(game, until)
+        if game.mode.turn_order is not None:  # the mode plays the round's turns (3v3: one camp action)
+            turns = game.turns
+            run_rule(game.mode.turn_order, Frame(game, {}))
+            if until in ("end of turn", "auto") and game.turns > turns:
+                return "end of turn"
+            game._clear_scope("round")
+            continue
         for p in game.seat_order(game.players[game.start_seat], include_dead=True):
             if p.alive:
                 turns = game.turns
@@ -723,6 +735,9 @@ def check_expect(e: Expect, game: Game) -> str | None:
         if p.general is None or want not in (p.general.name, p.general.ident):
             return f"{head}: {p.label()}"
         return None
+    if e.kind == "role":
+        shown = "shown" if p.role_revealed else "hidden"
+        return None if p.role == e.args["role"] else f"{head}: {p.label()} is {p.role} ({shown})"
     return f"{head}: unknown expectation kind {e.kind}"
 
 

@@ -14,6 +14,7 @@ from .core import (  # noqa: F401 - the public tables
     CARD_CATEGORIES,
     CARD_HOOKS,
     CONSTANTS,
+    DIRECTIONS,
     ENGINE_VALUES,
     LIMIT_SCOPES,
     MARK_SCOPES,

@@ -286,6 +286,19 @@ def _win(f, roles):
     raise GameOver(winners, "win")
 
 
+@primitive("order_targets", "action", "event:event, players:players",
+           "at card_used: the card's targets resolve in the order of `players` (those named first, in that order; "
+           "the rest after them as they were) — e.g. a direction the user chooses for a card aimed at everyone")
+def _order_targets(f, event, players):
+    targets = getattr(_need(event, "order_targets' event"), "targets", None)
+    if event.name != "card_used" or not isinstance(targets, list):
+        raise RuleError(f"order_targets works on a card_used event, not {event.name}")
+    first = [p for p in (players or []) if any(p is t for t in targets)]
+    rest = [t for t in targets if not any(t is p for p in first)]
+    targets[:] = first + rest
+    f.game.emit_log("targets_ordered", card=event.card.label(), targets=[t.label() for t in targets])
+
+
 @primitive("log", "action", "text:str", doc="write a line into the event log")
 def _log(f, text):
     f.game.emit_log("note", text=str(text))

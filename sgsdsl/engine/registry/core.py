@@ -205,6 +205,8 @@ AI_HINTS: dict[str, str] = {
     "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
+# directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
+DIRECTIONS = ("counter_clockwise", "clockwise")
 
 # Names bound in each kind of rule body: the checker resolves them, the engine supplies them.
 SCOPE_NAMES: dict[str, dict[str, str]] = {

@@ -8,9 +8,11 @@ from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exporte
 from ..events import Event
 from ..model import SUITS, color_of
 from .core import (
+    DIRECTIONS,
     USE_CONTEXTS,
     _holder,
     _marks_of,
+    _need,
     primitive,
 )
 
@@ -55,6 +57,50 @@ def _with_role(f, role):
 @primitive("alive_with_role", "function", "role:role", "players", "living characters with that role")
 def _alive_with_role(f, role):
     return [p for p in f.game.players if p.alive and p.role == role]
+
+
+@primitive("camp_of", "function", "player:player", "str",
+           "the camp of the player's role (`camp NAME ROLE…` in the mode; a role in no camp is its own camp)")
+def _camp_of(f, player):
+    return None if player is None else f.game.mode.camp_of(player.role)
+
+
+@primitive("teammates", "function", "player:player", "players",
+           "the player's living team-mates (others of the same camp), in seat order after the player")
+def _teammates(f, player):
+    g = f.game
+    if player is None:
+        return []
+    camp = g.mode.camp_of(player.role)
+    return [q for q in g.seat_order(player) if q is not player and g.mode.camp_of(q.role) == camp]
+
+
+@primitive("camp_players", "function", "camp:str", "players",
+           "every seat (living or dead) whose role is in that camp, in seat order")
+def _camp_players(f, camp):
+    g = f.game
+    return [p for p in g.players if g.mode.camp_of(p.role) == camp]
+
+
+@primitive("camps_in_play", "function", "", "list",
+           "the camps of this game's seats, each once, in the order of their first seat")
+def _camps_in_play(f):
+    g = f.game
+    out: list[str] = []
+    for p in g.players:
+        c = g.mode.camp_of(p.role)
+        if c not in out:
+            out.append(c)
+    return out
+
+
+@primitive("circle", "function", "first:player, direction:str=counter_clockwise", "players",
+           "the living characters round the table from `first` (included when alive): counter_clockwise is seat "
+           "order, the direction turns pass in; clockwise the other way")
+def _circle(f, first, direction="counter_clockwise"):
+    if direction not in DIRECTIONS:
+        raise RuleError(f"circle: the direction is counter_clockwise or clockwise, not {direction!r}")
+    return f.game.circle(_need(first, "circle's first player"), direction)
 
 
 @primitive("next_alive", "function", "player:player", "player", "the next living character after p")

@@ -14,8 +14,11 @@ from .core import (
 
 
 # ---------------------------------------------------------------- set-up actions
-@primitive("deal_roles", "action", "", doc="deal the mode's roles for this player count; the leader is revealed")
-def _deal_roles(f):
+@primitive("deal_roles", "action", "seated:bool=false, public:bool=false",
+           doc="deal the mode's roles for this player count; the leader is revealed. seated: the roles line is the "
+               "seating layout (seat 0 gets the first role, and so on) instead of a shuffle; public: every role is "
+               "revealed to everyone (open camps)")
+def _deal_roles(f, seated=False, public=False):
     g = f.game
     n = len(g.players)
     table = None
@@ -25,7 +28,8 @@ def _deal_roles(f):
     if table is None:
         raise RuleError(f"mode {g.mode.name} has no roles for {n} players")
     roles = list(table)
-    g.rng.shuffle(roles)
+    if not seated:
+        g.rng.shuffle(roles)
     lead = g.carry.leader_person  # a league decides who leads (the lord seat rotates)
     if lead is not None and g.mode.leader in roles:
         seat = next((p.seat for p in g.players if p.person == lead), None)
@@ -34,10 +38,12 @@ def _deal_roles(f):
             roles[at], roles[seat] = roles[seat], roles[at]
     for p, r in zip(g.players, roles, strict=True):
         p.role = r
+        p.role_revealed = bool(public)
         if r == g.mode.leader:
             p.role_revealed = True
             g.start_seat = p.seat
-    g.emit_log("roles", leader=g.mode.leader, start=g.start_seat)
+    shown = {"roles": [p.role for p in g.players]} if public else {}
+    g.emit_log("roles", leader=g.mode.leader, start=g.start_seat, seated=bool(seated), public=bool(public), **shown)
 
 
 @primitive("take_generals", "action", "generals:any", "list", doc="take named generals out of the pool")
