@@ -45,14 +45,19 @@ def check_writable(path: Path) -> None:
 
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write TEXT (UTF-8, LF) to PATH via a temporary file in the same folder, then rename it into place."""
+    write_bytes_atomic(path, text.encode("utf-8"), mode)
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write DATA to PATH via a temporary file in the same folder, then rename it into place."""
     check_writable(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as err:
         raise WriteRefused(f"cannot write {path}: {err.strerror or err}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.chmod(tmp, mode)
         check_writable(path)  # still absent or a regular file just before the rename
         os.replace(tmp, path)

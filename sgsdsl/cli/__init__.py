@@ -2,42 +2,42 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
+# command name -> the module of this package that defines it (in its COMMANDS list). Modules are imported only
+# when their command runs (or --help lists them), so `sgsdsl check` does not pay for the compiler, the balance
+# lab or the language server at start-up.
+_LAZY = {
+    "cache": "cache_cmd", "check": "check_cmd", "compile": "compile_cmd", "league": "league_cmd",
+    "play": "play_cmd", "simulate": "simulate_cmd", "replay": "simulate_cmd", "compare": "compare_cmd",
+    "test": "test_cmd", "vocab": "vocab_cmd", "fmt": "fmt_cmd", "explain": "explain_cmd", "lsp": "lsp_cmd",
+    "docs": "docs_cmd",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    """A click group that imports a command's module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(_LAZY))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is None and cmd_name in _LAZY:
+            module = importlib.import_module(f"{__name__}.{_LAZY[cmd_name]}")
+            for found in module.COMMANDS:
+                self.add_command(found)
+            cmd = super().get_command(ctx, cmd_name)
+        return cmd
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sgsdsl")
 def main() -> None:
     """sgsdsl: write Sanguosha cards, generals and modes in .sgs; check, compile, test and simulate them."""
-
-
-def _register() -> None:
-    from . import (
-        cache_cmd,
-        check_cmd,
-        compare_cmd,
-        compile_cmd,
-        fmt_cmd,
-        league_cmd,
-        play_cmd,
-        simulate_cmd,
-        test_cmd,
-        vocab_cmd,
-    )
-
-    for mod in (cache_cmd, check_cmd, compile_cmd, league_cmd, play_cmd, simulate_cmd, compare_cmd, test_cmd, vocab_cmd,
-                fmt_cmd):
-        for cmd in mod.COMMANDS:
-            main.add_command(cmd)
-    from . import designer_cmds  # explain, lsp, docs: the designer tooling, registered apart
-
-    for cmd in designer_cmds.COMMANDS:
-        main.add_command(cmd)
-
-
-_register()
 
 
 def run() -> None:  # pragma: no cover - console entry used by tests through CliRunner instead

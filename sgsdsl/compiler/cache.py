@@ -5,7 +5,8 @@ else the platform's user cache folder from platformdirs, e.g. `~/.cache/sgsdsl` 
 (sources, compiler) digest. Files are written to a temporary name and renamed into place, so concurrent runs
 never see half a module. A cached module is run only when it is a regular file owned by this user, not
 writable by others, and its text matches the digest recorded in its first line: a truncated, edited or
-planted file is compiled afresh instead of executed. `sgsdsl cache clean` empties the cache.
+planted file is compiled afresh instead of executed. The parser keeps its own entries under `parse/` (see
+`sgsdsl.lang.parse_cache`). `sgsdsl cache clean` empties the cache.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ import hashlib
 import importlib
 import importlib.util
 import linecache
-import os
 import re
 import shutil
-import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .. import bundled
+from ..cachedir import cache_root, private_dir, trusted
 from ..engine.program import Program
 from ..files import WriteRefused, write_text_atomic
 from ..lang.diagnostics import DiagnosticError
@@ -38,18 +38,6 @@ _loaded_modules: dict[str, ModuleType] = {}
 _ENTRY = re.compile(r"[0-9a-f]{40}")
 _DIGEST_LINE = "# sgsdsl cache entry, content sha256:"
 _BUNDLED_PACKAGE = "sgsdsl_bundled_generated"
-
-
-def cache_root() -> Path:
-    """`$SGSDSL_CACHE`, else the platform's user cache folder for sgsdsl."""
-    env = os.environ.get("SGSDSL_CACHE")
-    if env:
-        return Path(env)
-    try:
-        import platformdirs
-    except ImportError:  # an environment installed before the dependency was declared: the XDG rule
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sgsdsl"
-    return Path(platformdirs.user_cache_dir("sgsdsl", appauthor=False))
 
 
 @lru_cache(maxsize=1)
@@ -121,7 +109,7 @@ def cached_module(loaded: Loaded) -> ModuleType:
             raise DiagnosticError([d for d in gen.diagnostics if d.severity == "error"])
         text = f"{_DIGEST_LINE}{_sha(gen.text)}\n{gen.text}"
         try:
-            _private_dir(path.parent)
+            private_dir(path.parent)
             write_text_atomic(path, text, mode=0o600)
         except (OSError, WriteRefused):
             pass  # an unwritable cache only costs speed: the module runs from memory
@@ -134,19 +122,12 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _private_dir(folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-
-
 def _verified(path: Path, key: str) -> str | None:
     """The cached text when it is trustworthy: a regular file of ours, not writable by others, whose
     content matches the digest in its first line and which was compiled from these sources."""
+    if not trusted(path):
+        return None
     try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022:
-            return None
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            return None
         with open(path, encoding="utf-8", newline="") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError):
@@ -179,6 +160,9 @@ def clean_cache() -> tuple[Path, int]:
         if _ENTRY.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
+    parsed = root / "parse"  # the parser's start-up caches (sgsdsl.lang.parse_cache), rebuilt when needed
+    if parsed.is_dir() and not parsed.is_symlink():
+        shutil.rmtree(parsed, ignore_errors=True)
     return root, removed
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from .. import bundled
 from . import ast
 from .diagnostics import Diagnostic, Span, did_you_mean
+from .parse_cache import parse_cached
 from .parser import parse_text
 
 # Parsing runs at roughly 150 KB/s, so a bigger file would stall CI for seconds per megabyte; real rules
@@ -103,7 +104,8 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             return
         if real in done:
             return
-        if overlay and real in overlay:
+        buffer = bool(overlay) and real in overlay
+        if buffer:
             text, err = overlay[real], None
         else:
             text, err = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
@@ -113,7 +115,7 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             return
         assert text is not None
         result.sources[shown] = text
-        module, diags = parse_text(text, shown)
+        module, diags = parse_cached(text, shown, parse_text, persist=not buffer)
         result.diagnostics.extend(diags)
         done[real] = module
         if module is None:

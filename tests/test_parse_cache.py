@@ -1,0 +1,82 @@
+"""Start-up caches (issue 15): Lark's tables and parsed files come back from the private cache folder, equal to
+a fresh parse; untrusted or damaged entries and editor buffers are never read or written; the lazy CLI
+registers every command module."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+from pathlib import Path
+
+import pytest
+from lark import Lark
+
+from sgsdsl import cli
+from sgsdsl.lang import parse_cache
+from sgsdsl.lang.loader import load
+from sgsdsl.lang.parser import grammar_text, parse_text
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path / "cache"))
+    parse_cache._memo.clear()
+    return tmp_path / "cache" / "parse" / parse_cache.parser_digest()[:32]
+
+
+def test_parsed_files_come_back_equal_from_the_disk_cache(cache: Path) -> None:
+    fresh = load([MINI]).modules
+    entries = list(cache.glob("*.ast"))
+    assert len(entries) == 1 and entries[0].stat().st_mode & 0o777 == 0o600
+    parse_cache._memo.clear()
+    again = load([MINI]).modules
+    assert again == fresh and again[0] is not fresh[0]
+
+
+def test_untrusted_or_damaged_entries_are_misses(cache: Path) -> None:
+    fresh = load([MINI]).modules
+    entry = next(cache.glob("*.ast"))
+    empty, _ = parse_text("", "planted.sgs")
+    assert empty is not None and not empty.cards and fresh[0].cards
+    for mode, data in ((0o666, pickle.dumps(empty)), (0o600, b"\x80garbage")):  # writable by others; damaged
+        parse_cache._memo.clear()
+        entry.write_bytes(data)
+        entry.chmod(mode)
+        assert load([MINI]).modules == fresh
+    parse_cache._memo.clear()
+    entry.write_bytes(pickle.dumps(empty))
+    entry.chmod(0o600)  # the same bytes, trusted: read (so the cases above were refused, not re-parsed by luck)
+    assert load([MINI]).modules == [empty]
+
+
+def test_errors_and_editor_buffers_are_not_cached(cache: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sgs"
+    bad.write_text("card {", encoding="utf-8")
+    assert load([bad]).diagnostics
+    assert not list(cache.glob("*.ast"))
+    good = tmp_path / "good.sgs"
+    good.write_text("", encoding="utf-8")
+    load([good], overlay={good.resolve(): MINI.read_text(encoding="utf-8")})
+    assert not list(cache.glob("*.ast"))
+
+
+def test_lark_tables_load_from_the_cache(cache: Path) -> None:
+    options = {"parser": "lalr", "strict": True, "propagate_positions": True, "maybe_placeholders": False}
+    built = parse_cache.cached_lark(grammar_text(), **options)
+    assert (cache / "lark.pickle").is_file()
+    loaded = parse_cache.cached_lark(grammar_text(), **options)
+    text = MINI.read_text(encoding="utf-8")
+    assert loaded.parse(text) == built.parse(text) == Lark(grammar_text(), **options).parse(text)
+    (cache / "lark.pickle").write_bytes(b"damaged")
+    assert parse_cache.cached_lark(grammar_text(), **options).parse(text) == built.parse(text)
+
+
+def test_every_command_module_is_registered_lazily() -> None:
+    folder = Path(cli.__file__).parent
+    for path in sorted(folder.glob("*_cmd.py")):
+        module = importlib.import_module(f"sgsdsl.cli.{path.stem}")
+        for cmd in getattr(module, "COMMANDS", []):
+            assert cli._LAZY.get(cmd.name) == path.stem, f"{cmd.name} from {path.stem} is not in cli._LAZY"
