@@ -7,8 +7,17 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers import MINI, STANDARD
 from sgsdsl.api import check_paths
+from sgsdsl.lang import loader
+
+
+@pytest.fixture(autouse=True)
+def _no_parse_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time parsing and checking themselves: the start-up cache would hand back earlier parses."""
+    monkeypatch.setattr(loader, "parse_cached", lambda text, file, parse, persist=True: parse(text, file))
 
 
 def chain(n: int) -> str:
