@@ -2,7 +2,8 @@
 rules files must never raise; every diagnostic has a known code and a position inside its file.
 
 The default suite runs a modest number of examples. The long run is opt-in: `pytest -m fuzz` (examples
-from $SGS_FUZZ_EXAMPLES, default 10,000) or `python scripts/fuzz_frontend.py --examples 10000`.
+from $SGS_FUZZ_EXAMPLES, default 10,000); the campaign `python scripts/fuzz_frontend.py --examples 100000` runs
+these strategies (plus the hostile corpus) in worker processes with a per-input CPU limit.
 """
 
 from __future__ import annotations
