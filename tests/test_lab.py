@@ -80,6 +80,8 @@ def test_bad_pins_and_pools_are_usage_errors(tmp_path: Path) -> None:
     assert invoke("simulate", "--general", "P9=caocao", "--players", "5").exit_code == 2
     assert invoke("simulate", "--general", "P0=caocao", "--general", "P1=曹操").exit_code == 2
     assert invoke("simulate", "--general", "seat=caocao").exit_code == 2
+    for seat in ("²", "P²", "٣", "9" * 5000):  # not ASCII digits, or too long for a seat: a usage error
+        assert invoke("simulate", "--general", f"{seat}=caocao").exit_code == 2
     assert invoke("simulate", "--pool", "caocao,liubei", "--players", "5").exit_code == 2
     pool = tmp_path / "pool.txt"
     pool.write_text("# my pool\ncaocao liubei\nsunquan, guanyu\nzhangfei\n", encoding="utf-8")

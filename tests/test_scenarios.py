@@ -81,6 +81,23 @@ def test_malformed_scenario_has_located_diagnostics() -> None:
     assert d.code == "SCN-E203" and d.suggestion and "刘备" in d.suggestion
 
 
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize("line", ["expect ²x event damage", "expect P1 hand ²", "expect P1 hand ٣",
+                                  f"expect P1 hand {BIG}", f"expect P{BIG} hp 3", "expect P1 hp ³",
+                                  f"expect P1 hp -{BIG}", f"expect distance P0 P1 = {BIG}",
+                                  f"  hand: 闪 x{BIG}", "  hand: 闪 x999999999"], ids=lambda s: s[:24])
+def test_numbers_are_ascii_and_bounded_with_a_located_error(line: str) -> None:
+    """Unicode digits and numbers of thousands of digits are malformed lines, never an internal error (or a
+    list of a billion cards)."""
+    text = BASE.replace("seat P1: 孙权 rebel\n  hand: 闪♥2\n", f"seat P1: 孙权 rebel\n  hand: 闪♥2\n{line}\n")
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario("n.scenario", text)
+    [d] = err.value.diagnostics
+    assert d.span.line == 7 and d.code in ("SCN-E107", "SCN-E113"), d
+
+
 def test_cli_exit_codes(tmp_path: Path) -> None:
     good = tmp_path / "good.scenario"
     good.write_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 hp 3\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def parse_pins(program: Program, pins: Sequence[str], players: int) -> dict[int,
     for spec in pins:
         seat_text, eq, name = spec.partition("=")
         seat_text = seat_text.strip().upper().removeprefix("P")
-        if not eq or not seat_text.isdigit():
+        if not eq or not re.fullmatch(r"[0-9]{1,3}", seat_text):  # ASCII digits: int() refuses "²"
             raise click.UsageError(f"--general takes SEAT=GENERAL such as P0=caopi, not {spec!r}")
         seat = int(seat_text)
         if seat >= players:

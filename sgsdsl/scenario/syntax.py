@@ -21,7 +21,11 @@ PILES = ("discard", "deck")
 HEADERS = ("scenario", "rule", "covers", "rules", "mode", "seed", "start", "until", "deck", "discard", "setup",
            "players")
 SEAT_ATTRS = ("hand", "equip", "judge", "marks", "kingdom")
-SEAT_RE = re.compile(r"^P(\d+)$")
+# Numbers are ASCII digits of bounded length: `\d` and str.isdigit() also accept "٣" or "²", and a number
+# of thousands of digits would cost time or fail int() instead of getting a located error.
+NUM = r"[0-9]{1,9}"
+SEAT_RE = re.compile(rf"^P({NUM})$")
+MAX_COPIES = 200  # `杀 x3` in a zone: more copies than any deck holds is a typo (and would allocate)
 FACE_RE = re.compile(r"([♠♥♣♦])(10|[2-9AJQK])$")
 
 
@@ -310,7 +314,7 @@ class _Parser:
         elif key == "mode":
             sc.mode = (rest, self.span(col, col + len(rest)))
         elif key == "seed":
-            if not re.fullmatch(r"\d+", rest):
+            if not re.fullmatch(r"[0-9]{1,18}", rest):
                 self.error("SCN-E107", f"seed must be a whole number, not {rest!r}", self.span(col, col + len(rest)))
             else:
                 sc.seed = int(rest)
@@ -334,7 +338,7 @@ class _Parser:
             else:
                 sc.setup = sc.from_game_start = True
         elif key == "players":
-            if not re.fullmatch(r"\d+", rest) or int(rest) < 2:
+            if not re.fullmatch(NUM, rest) or int(rest) < 2:
                 self.error("SCN-E107", f"players must be a number of seats (2 or more), not {rest!r}",
                            self.span(col, col + len(rest)))
             else:
@@ -459,9 +463,13 @@ class _Parser:
         for t in self.items(rest, col):
             text = t.text
             count = 1
-            m = re.fullmatch(r"(.*?)\s*[x×](\d+)", text)
+            m = re.fullmatch(r"(.*?)\s*[x×]([0-9]+)", text)
             if m:
-                text, count = m.group(1), int(m.group(2))
+                text, count = m.group(1), int(m.group(2)) if len(m.group(2)) <= 9 else MAX_COPIES + 1
+                if count > MAX_COPIES:
+                    self.error("SCN-E107", f"at most {MAX_COPIES} copies of a card, not {m.group(2)[:12]!r}",
+                               self.tspan(t))
+                    continue
             spec = self.card(Tok(text, t.col))
             if spec is not None:
                 out.extend([spec] * count)
@@ -532,7 +540,7 @@ class _Parser:
         if ws[0].text == "no" and len(ws) > 1 and ws[1].text in ("event", "winner"):
             negated, ws = True, ws[1:]
         head = ws[0].text
-        if head == "event" or (head.endswith("x") and head[:-1].isdigit() and len(ws) > 1 and ws[1].text == "event"):
+        if head == "event" or (re.fullmatch(rf"{NUM}x", head) and len(ws) > 1 and ws[1].text == "event"):
             times = None
             if head != "event":
                 times, ws = int(head[:-1]), ws[1:]
@@ -574,7 +582,7 @@ class _Parser:
             self.sc.expects.append(Expect("winner", text, span, None, {"roles": roles}, negated))
             return
         if head == "distance":
-            m = re.fullmatch(r"P(\d+)\s+P(\d+)\s*=\s*(\d+)", " ".join(w.text for w in ws[1:]))
+            m = re.fullmatch(rf"P({NUM})\s+P({NUM})\s*=\s*({NUM})", " ".join(w.text for w in ws[1:]))
             if not m:
                 self.error("SCN-E113", "write `expect distance P0 P2 = 2`", span)
                 return
@@ -609,7 +617,7 @@ class _Parser:
             return
         if what in ("alive", "dead", "chained", "unchained", "dying", "face_down", "face_up") and not args:
             self.sc.expects.append(Expect("state", text, span, subject, {"state": what}))
-        elif what in ("hp", "max_hp") and len(args) == 1 and re.fullmatch(r"-?\d+(/\d+)?", args[0].text):
+        elif what in ("hp", "max_hp") and len(args) == 1 and re.fullmatch(rf"-?{NUM}(/{NUM})?", args[0].text):
             hp, _, mx = args[0].text.partition("/")
             a: dict[str, object] = {"hp": int(hp)} if what == "hp" else {"max_hp": int(hp)}
             if mx:
@@ -659,7 +667,7 @@ class _Parser:
         if colon:
             self.sc.expects.append(Expect("zone_exact", text, span, subj, {"zone": zone,
                                                                            "cards": self.cards(after, col0)}))
-        elif len(args) == 1 and args[0].text.isdigit():
+        elif len(args) == 1 and re.fullmatch(NUM, args[0].text):
             self.sc.expects.append(Expect("zone_count", text, span, subj, {"zone": zone, "n": int(args[0].text)}))
         elif args and args[0].text == "has":
             neg = len(args) > 1 and args[1].text == "no"
