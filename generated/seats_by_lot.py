@@ -28,6 +28,7 @@ _unbound = _rt.unbound
 _none_operand = _rt.none_operand
 _general = _rt.general
 _skill = _rt.skill
+_call_procedure = _ert.call_procedure
 _contains_ab = _rt.contains_ab
 _get_attr = _ert.get_attr
 _set_attr = _ert.set_attr
@@ -3553,7 +3554,7 @@ def build_program() -> _pg.Program:
     _o136 = _pg.ValueRule(name='responses_needed', params=('user', 'card', 'target', ), base=Value_responses_needed.base, lower=None, upper=None)
     _o137 = _pg.ValueRule(name='trick_range', params=('user', 'card', ), base=Value_trick_range.base, lower=None, upper=None)
     _o138 = _pg.ValueRule(name='armor_active', params=('user', 'card', 'target', ), base=Value_armor_active.base, lower=None, upper=None)
-    return _pg.Program(cards={'sha': _o1, 'shan': _o2, 'tao': _o3, 'guohe': _o4, 'shunshou': _o5, 'juedou': _o6, 'jiedao': _o7, 'wuzhong': _o8, 'wuxie': _o9, 'nanman': _o10, 'wanjian': _o11, 'taoyuan': _o12, 'wugu': _o13, 'shandian': _o14, 'le': _o15, 'zhuge': _o17, 'qinggang': _o19, 'hanbing': _o21, 'cixiong': _o23, 'qinglong': _o25, 'zhangba': _o27, 'guanshi': _o29, 'fangtian': _o31, 'qilin': _o33, 'bagua': _o35, 'renwang': _o37, 'jueying': _o39, 'dilu': _o41, 'zhuahuang': _o43, 'chitu': _o45, 'dayuan': _o47, 'zixing': _o49}, generals={'caocao': _o52, 'simayi': _o55, 'xiahoudun': _o57, 'zhangliao': _o59, 'xuchu': _o61, 'guojia': _o64, 'zhenji': _o67, 'liubei': _o70, 'guanyu': _o72, 'zhangfei': _o74, 'zhugeliang': _o77, 'zhaoyun': _o79, 'machao': _o82, 'huangyueying': _o85, 'sunquan': _o88, 'ganning': _o90, 'lvmeng': _o92, 'huanggai': _o94, 'zhouyu': _o97, 'daqiao': _o100, 'luxun': _o103, 'sunshangxiang': _o106, 'huatuo': _o109, 'lvbu': _o111, 'diaochan': _o114}, skills={'mashu': _o81}, modes={'identity': _o133, 'seats_by_lot': _o134}, values={'slash_limit': _o135, 'responses_needed': _o136, 'trick_range': _o137, 'armor_active': _o138}, source_hash='sha256:a446fb3f7ffc317d26a61a17ec716f02918573750faadc3806ab07ce2609a69c', rules={})
+    return _pg.Program(cards={'sha': _o1, 'shan': _o2, 'tao': _o3, 'guohe': _o4, 'shunshou': _o5, 'juedou': _o6, 'jiedao': _o7, 'wuzhong': _o8, 'wuxie': _o9, 'nanman': _o10, 'wanjian': _o11, 'taoyuan': _o12, 'wugu': _o13, 'shandian': _o14, 'le': _o15, 'zhuge': _o17, 'qinggang': _o19, 'hanbing': _o21, 'cixiong': _o23, 'qinglong': _o25, 'zhangba': _o27, 'guanshi': _o29, 'fangtian': _o31, 'qilin': _o33, 'bagua': _o35, 'renwang': _o37, 'jueying': _o39, 'dilu': _o41, 'zhuahuang': _o43, 'chitu': _o45, 'dayuan': _o47, 'zixing': _o49}, generals={'caocao': _o52, 'simayi': _o55, 'xiahoudun': _o57, 'zhangliao': _o59, 'xuchu': _o61, 'guojia': _o64, 'zhenji': _o67, 'liubei': _o70, 'guanyu': _o72, 'zhangfei': _o74, 'zhugeliang': _o77, 'zhaoyun': _o79, 'machao': _o82, 'huangyueying': _o85, 'sunquan': _o88, 'ganning': _o90, 'lvmeng': _o92, 'huanggai': _o94, 'zhouyu': _o97, 'daqiao': _o100, 'luxun': _o103, 'sunshangxiang': _o106, 'huatuo': _o109, 'lvbu': _o111, 'diaochan': _o114}, skills={'mashu': _o81}, modes={'identity': _o133, 'seats_by_lot': _o134}, values={'slash_limit': _o135, 'responses_needed': _o136, 'trick_range': _o137, 'armor_active': _o138}, source_hash='sha256:a446fb3f7ffc317d26a61a17ec716f02918573750faadc3806ab07ce2609a69c', rules={}, procedures={})
 
 
 _PROGRAM = None

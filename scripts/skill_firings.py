@@ -3,7 +3,8 @@
     python scripts/skill_firings.py --rules standard,junzheng,lin,shan --players 8 --games 500
     python scripts/skill_firings.py --rules standard,junzheng,shan --only rules/shan.sgs
 
-A firing is a `skill` log entry (a trigger that ran, an active or granted action used, a provider that ran),
+A firing is a `skill` log entry (a trigger that ran, an active or granted action used, a provider that ran), a
+conversion used (a view_as-only skill such as 断粮 or 酒池: counted by the game, not logged),
 an `awaken`/`limited` entry, and a `pindian`, `turn_over`, `extra_turn` or `pile` entry for the mechanics behind
 them. `--only FILE` lists the skills of the generals that file defines (and its top-level skills), with zeros.
 Games that end in an engine error are counted and named; the exit status is 1 when there is one.
@@ -63,6 +64,10 @@ def main() -> int:
                 fired[str(e["skill"])] += 1
             elif kind in MECHANICS:
                 mechanics[kind] += 1
+        for ident, n in g.skill_uses.items():  # conversions (view_as: 断粮, 酒池) are counted by the game, not logged
+            skill = program.skill_named(ident)
+            if skill is not None and skill.view_as and not (skill.triggers or skill.actives or skill.provides):
+                fired[skill.name] += n
     names = skills_defined_in(args.only) if args.only else sorted(fired)
     print(f"{args.games} games · {args.players} players · rules {args.rules} · engine errors {len(errors)}")
     for name in names:

@@ -3,9 +3,12 @@ checker's diagnostics for the new constructs."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from helpers import STANDARD, program
+from helpers import ROOT, STANDARD, program
+from sgsdsl.api import check_paths
 from sgsdsl.engine.agents import RandomAgent
 from sgsdsl.engine.game import Game
 
@@ -30,3 +33,45 @@ def test_distance_read_by_a_rule_is_never_below_one(general: str | None) -> None
     assert g.value("distance", a, b) == 1 and g.value("distance", a, c) == 1
     assert g.value("distance", a, a) == 0  # from a character to itself
     assert g.value("distance", b, a) == 1
+
+
+PROCS = """
+import "{std}"
+procedure deal(p: player, n: int) {{ draw(p, n) }}
+procedure ping(p: player) {{ pong(p) }}
+procedure pong(p: player) {{ if p.hp > 1 {{ ping(p) }} }}
+procedure draw(p: player) {{ draw(p, 1) }}
+general 甲 jia : 群 male 4 {{
+  skill 一 yi {{ active limit 1 per phase {{ deal(owner) deal(owner, "x") dael(owner, 1) }} }}
+  skill 二 er {{ on phase_start where event.player == owner and deal(owner, 1) {{ draw(owner, 1) }} }}
+}}
+"""
+
+
+def test_procedure_mistakes_are_located_with_suggestions(tmp_path: Path) -> None:
+    f = tmp_path / "procs.sgs"
+    f.write_text(PROCS.format(std=(ROOT / "rules" / "standard.sgs").as_posix()), encoding="utf-8")
+    loaded = check_paths([str(f)])
+    got = sorted((d.code, d.span.line, d.suggestion or "") for d in loaded.diagnostics)
+    assert got == [
+        ("SGS-E201", 6, "choose another name"),  # a procedure may not take a function's name (draw)
+        ("SGS-E203", 8, "did you mean 'deal'?"),
+        ("SGS-E204", 8, ""),  # deal(owner): one argument of two
+        ("SGS-E232", 4, "use a loop (for, repeat, while) inside one procedure instead"),  # ping -> pong -> ping
+        ("SGS-E232", 5, "use a loop (for, repeat, while) inside one procedure instead"),
+        ("SGS-E301", 8, ""),  # deal(owner, "x")
+        ("SGS-E303", 9, "call it from an effect block"),  # an action in a condition
+    ], got
+
+
+def test_counted_suit_is_read_by_rules_but_labels_show_the_printed_face() -> None:
+    """春色 (♠ counts as ♥) changes what every rule reads of a ♠ card, wherever it is; the label stays printed."""
+    prog = program(str(ROOT / "docs" / "examples" / "lin_concepts.sgs"))
+    g = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)])
+    spade = next(c for c in g.draw_pile if c.printed_suit == "♠")
+    assert spade.suit == "♠" and spade.color == "black"
+    g.set_general(g.players[2], prog.generals["chunsezhe"])
+    assert spade.suit == "♥" and spade.color == "red" and "♠" in spade.label()
+    g.players[2].alive = False
+    g.refresh_skills(g.players[2])
+    assert spade.suit == "♠"

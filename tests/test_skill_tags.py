@@ -44,5 +44,15 @@ def test_requests_carry_the_skill_hints(engine: str) -> None:
     assert asked, "no skill ever asked its owner anything"
     assert all(r.kind in ("confirm", "choose") for r in asked)
     assert sum(game.skill_uses.values()) > 0
-    menus = [t for a in agents for r in a.seen if r.kind == "play" for t in r.option_tags if "skill" in t]
-    assert all(len(t) >= 1 for t in menus)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreted"])
+def test_play_menu_skills_carry_their_hints(engine: str) -> None:
+    """An active skill in the play menu is tagged 'skill' plus its own hints (制衡: draw), as the heuristic reads."""
+    prog = program(str(STANDARD), engine)
+    agents = [Recorder() for _ in range(5)]
+    Game(prog, "identity", 5, 1, agents, record=False, round_cap=4, pinned={0: "sunquan"}).run()
+    menus = [(o, t) for a in agents for r in a.seen if r.kind == "play" for o, t in zip(r.options, r.option_tags,
+                                                                                          strict=True)]
+    zhiheng = [t for o, t in menus if o == "skill 制衡"]
+    assert zhiheng and all(set(t) == {"skill", *prog.skill_named("zhiheng").tags} for t in zhiheng), zhiheng

@@ -102,7 +102,7 @@ class ModuleGenerator:
     # ------------------------------------------------------------ classes
     def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef, span: Span) -> None:
         prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_",
-                  "rule": "Rule_"}[kind]
+                  "rule": "Rule_", "procedure": "Proc_"}[kind]
         name = prefix + "__".join(mangle(part) for part in key.split("."))
         assert name.isidentifier() and name.isascii()
         self.module_ns.claim(name, f"{kind} {key}", span)
@@ -123,6 +123,8 @@ class ModuleGenerator:
                     self.add_class("skill", inline_skill_key(c.ident.text, c.skills, i), s, s.ident.span)
             for v in m.values:
                 self.add_class("value", v.name.text, v, v.name.span)
+            for pr in m.procedures:
+                self.add_class("procedure", pr.name.text, pr, pr.name.span)
         for m in mods:
             for g in m.generals:
                 for i, s in enumerate(g.skills):
@@ -156,9 +158,9 @@ class ModuleGenerator:
     def class_ctx(self, cls: _Class) -> dict[str, Any]:
         node = cls.node
         attrs: list[tuple[str, str]] = []
-        if isinstance(node, ast.ValueDef):
+        if isinstance(node, (ast.ValueDef, ast.ProcedureDef)):
             attrs.append(("name", repr(node.name.text)))
-            doc = f"value {node.name.text}"
+            doc = f"{cls.kind} {node.name.text}"
         else:
             attrs.append(("ident", repr(node.ident.text)))
             attrs.append(("name", repr(node.name.text)))

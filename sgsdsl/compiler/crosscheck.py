@@ -28,6 +28,7 @@ RULE_SETS = {
     "protection": "rules/house/protection.sgs",
     "seats_by_lot": "rules/house/seats_by_lot.sgs",
     "3v3": "rules/3v3.sgs",  # the 3v3 team mode (with the standard edition's identity mode)
+    "all41": "tests/fixtures/all41.sgs",  # standard + 军争 + 林 + 山: all 41 generals
 }
 ROOT = Path(__file__).resolve().parent.parent.parent
 

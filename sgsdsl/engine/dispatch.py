@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
-from .model import EQUIP_SLOTS, Player
+from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, SkillRule, TriggerRule
 from .runtime import spend
 
@@ -51,6 +51,8 @@ class Dispatch:
                 listening[name].discard(p.seat)
         for name in trig:
             listening.setdefault(name, set()).add(p.seat)
+        # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
+        self.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name"))
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
@@ -158,6 +160,25 @@ class Dispatch:
             if trig.condition is None or trig.condition(frame):
                 spend(self, trig.line or timing)
                 run_rule(trig.body, frame)
+
+    # ------------------------------------------------------------ cards that count as another suit, colour or name
+    def counted_as(self, card: Card, value: str, printed: Any) -> Any:
+        """What a card counts as for one value. While that value is worked out for that card, the card reads as
+        printed (a modifier's own condition `c.suit == ♠` sees the printed suit)."""
+        key = (card.id, value)
+        if not self._modifier_seats.get(value) or key in self._counting:
+            return printed
+        self._counting.append(key)
+        try:
+            return self.value(value, card)
+        finally:
+            self._counting.pop()
+
+    def counted_rule(self, card: Card) -> CardRule:
+        name = self.counted_as(card, "card_name", card.printed_rule.name)
+        if name == card.printed_rule.name:
+            return card.printed_rule
+        return self.program.card_by_name(name) or card.printed_rule
 
     # ------------------------------------------------------------ skill uses (limits, limited, awakening)
     def count_skill_use(self, p: Player, key: tuple) -> None:

@@ -94,6 +94,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
+        self._counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
+        self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
         for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
@@ -114,7 +116,9 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             if face is None:  # `replace CARD with none`: its copies are not in this mode's deck
                 continue
             for suit, rank in rule.copies:
-                self.cards.append(Card(cid, face, suit, rank))
+                card = Card(cid, face, suit, rank)
+                card.game = self
+                self.cards.append(card)
                 cid += 1
         self.draw_pile = list(self.cards)
         self.rng.shuffle(self.draw_pile)
@@ -331,7 +335,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         if kind == "viewas":
             rule = self.program.cards[option[2].card]
             return tuple(sorted(rule.tags)) + (rule.category, "conversion")
-        if kind == "skill":
+        if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
             return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)
     def set_general(self, p: Player, g: GeneralRule | None) -> None:

@@ -56,21 +56,45 @@ class _RuleFace:
 
 
 class Card(_RuleFace):
-    """One physical card of the deck. `zone` and `holder` always say where it is."""
+    """One physical card of the deck. `zone` and `holder` always say where it is.
 
-    __slots__ = ("id", "rule", "suit", "rank", "zone", "holder")
+    Its suit, colour and rule (hence name and family) are what it counts as: the printed ones, unless a skill
+    of the game it is in modifies the values `card_suit`, `card_color` or `card_name` (红颜: ♠ counts as ♥);
+    then every rule that reads the card sees the changed one. The label always shows the printed face.
+    """
+
+    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game")
 
     def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
         self.id = cid
-        self.rule = rule
-        self.suit = suit
+        self.printed_rule = rule
+        self.printed_suit = suit
         self.rank = rank
         self.zone = "draw"
         self.holder: Player | None = None
+        self.game: Any = None  # the game the card is in, which may make it count as another (set by the game)
+
+    @property
+    def suit(self) -> str:
+        g = self.game
+        if g is None or not g.counts_as:
+            return self.printed_suit
+        return g.counted_as(self, "card_suit", self.printed_suit)
 
     @property
     def color(self) -> str:
-        return color_of(self.suit)
+        g = self.game
+        base = color_of(self.suit)
+        if g is None or not g.counts_as:
+            return base
+        return g.counted_as(self, "card_color", base)
+
+    @property
+    def rule(self) -> CardRule:
+        g = self.game
+        if g is None or not g.counts_as:
+            return self.printed_rule
+        return g.counted_rule(self)
 
     @property
     def subcards(self) -> tuple[Card, ...]:
@@ -85,7 +109,7 @@ class Card(_RuleFace):
         return False
 
     def label(self) -> str:
-        return f"{self.rule.name}{self.suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
+        return f"{self.printed_rule.name}{self.printed_suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
 
 
 class VirtualCard(_RuleFace):

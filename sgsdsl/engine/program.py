@@ -244,6 +244,15 @@ class GlobalRule:
 
 
 @dataclass
+class ProcedureRule:
+    """`procedure NAME(params) { … }`: run by a call with only its parameters bound."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Fn
+
+
+@dataclass
 class Program:
     """Everything a game needs, from one or more .sgs files."""
 
@@ -254,6 +263,7 @@ class Program:
     values: dict[str, ValueRule]
     source_hash: str = ""
     rules: dict[str, GlobalRule] = field(default_factory=dict)
+    procedures: dict[str, ProcedureRule] = field(default_factory=dict)
 
     def card_by_name(self, name: str) -> CardRule | None:
         for c in self.cards.values():

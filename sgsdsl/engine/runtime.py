@@ -233,3 +233,12 @@ def spend(g: Any, where: str) -> None:
         if g.steps > g.step_budget:
             raise RuleError(f"{where}: the game's step budget ({g.step_budget} rule steps, loop rounds and value "
                             "calls) is exhausted: a rule loops or recurses without end")
+
+
+def call_procedure(frame: Any, name: str, args: list[Any]) -> None:
+    """Run a `procedure` with only its parameters bound; `stop` inside it leaves the procedure."""
+    from .events import run_rule
+    from .program import Frame
+
+    proc = frame.game.program.procedures[name]
+    run_rule(proc.body, Frame(frame.game, dict(zip(proc.params, args, strict=True))))

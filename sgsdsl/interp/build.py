@@ -19,6 +19,7 @@ from ..engine.program import (
     GlobalRule,
     ModeRule,
     ModifierRule,
+    ProcedureRule,
     Program,
     ProvideRule,
     ReplaceRule,
@@ -200,7 +201,13 @@ class StructureBuilder:
         for ident in defs:
             self.mode_with_bases(ident, defs, modes)
         modes = {md.ident.text: modes[md.ident.text] for m in mods for md in m.modes}  # definition order
-        return Program(cards, dict(self.generals), skills, modes, values, rules=rules)
+        procedures: dict[str, ProcedureRule] = {}
+        for m in mods:
+            for pr in m.procedures:
+                params = tuple(p.name.text for p in pr.params)
+                procedures[pr.name.text] = ProcedureRule(
+                    pr.name.text, params, self.fn(pr.body, ("procedure", pr.name.text), "body", "procedure", params))
+        return Program(cards, dict(self.generals), skills, modes, values, rules=rules, procedures=procedures)
 
     def mode_with_bases(self, ident: str, defs: dict[str, ast.ModeDef], done: dict[str, ModeRule]) -> ModeRule:
         """A mode's rule, its base's members merged in (`extends`; the checker refused unknown bases and

@@ -54,7 +54,7 @@ class Call(Expr):
     func: Ident
     args: list[Expr]
     kwargs: list[tuple[Ident, Expr]]
-    ref: str | None = None  # "function" | "action" | "value" (a declared quantity)
+    ref: str | None = None  # "function" | "action" | "value" (a declared quantity) | "procedure"
 
 
 @dataclass
@@ -305,6 +305,16 @@ class ValueDef(Node):
 
 
 @dataclass
+class ProcedureDef(Node):
+    """`procedure NAME(p: type, …) { … }`: a named action block; `NAME(args)` runs it with only its parameters
+    bound (`stop` leaves the procedure)."""
+
+    name: Ident
+    params: list[Param]
+    body: Block
+
+
+@dataclass
 class OptionDecl(Node):
     name: Ident
     default: Expr
@@ -406,3 +416,4 @@ class Module(Node):
     values: list[ValueDef] = field(default_factory=list)
     rules: list[RuleDef] = field(default_factory=list)
     more_copies: list[MoreCopies] = field(default_factory=list)
+    procedures: list[ProcedureDef] = field(default_factory=list)

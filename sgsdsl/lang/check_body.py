@@ -316,6 +316,8 @@ class BodyChecker:
             for (pname, ptype), a, at in zip(params, e.args, arg_types, strict=False):
                 self.arg_type(fname, pname, ptype, a, at)
             return typ
+        if fname in self.sym.procedures and fname not in reg.PRIMITIVES:
+            return self.procedure_call(e, arg_types, scope)
         prim = reg.PRIMITIVES.get(fname)
         if prim is not None and prim.contexts and scope.kind not in prim.contexts:
             places = " or ".join(reg.SCOPE_PLACES.get(k, k) for k in prim.contexts)
@@ -323,7 +325,7 @@ class BodyChecker:
                        "take_turn plays a whole turn: call it from the mode's turn_order"
                        if fname == "take_turn" else None)
         if prim is None:
-            pool = list(reg.PRIMITIVES) + list(self.sym.values) + list(reg.ENGINE_VALUES)
+            pool = list(reg.PRIMITIVES) + list(self.sym.values) + list(reg.ENGINE_VALUES) + list(self.sym.procedures)
             hint = None
             if fname in self.sym.cards or fname in self.sym.generals or fname in scope.all_names():
                 hint = f"'{fname}' is not a function; drop the parentheses"
@@ -363,6 +365,23 @@ class BodyChecker:
                     self.error("SGS-E307", f"a {tm.name} event cannot be cancelled", e.func.span,
                                f"cancellable timings: {cancellable}")
         return prim.returns if prim.returns not in ("none", "item") else None
+
+    def procedure_call(self, e: ast.Call, arg_types: list[str | None], scope: _Scope) -> None:
+        """`NAME(args)` of a procedure: positional arguments, one per parameter; an action (not in conditions)."""
+        fname = e.func.text
+        pr = self.sym.procedures[fname]
+        e.ref = "procedure"
+        if scope.pure:
+            self.error("SGS-E303", f"procedure '{fname}' changes the game and cannot be used in a condition or value",
+                       e.func.span, "call it from an effect block")
+        if e.kwargs:
+            self.error("SGS-E204", f"procedure '{fname}' takes positional arguments only", e.kwargs[0][0].span)
+        if len(e.args) != len(pr.params):
+            self.error("SGS-E204", f"'{fname}' takes {len(pr.params)} arguments "
+                       f"({', '.join(p.name.text for p in pr.params)}), got {len(e.args)}", e.func.span)
+        for p, a, at in zip(pr.params, e.args, arg_types, strict=False):
+            self.arg_type(fname, p.name.text, p.type.text, a, at, True)
+        return None
 
     def arg_type(self, fname: str, pname: str, want: str, arg: ast.Expr, got: str | None,
                  asks: bool = False) -> None:

@@ -55,6 +55,10 @@ class Checker(BodyChecker):
             for mc in m.more_copies:
                 self.check_more_copies(mc, m)
         for m in self.modules:
+            for pr in m.procedures:
+                self.check_procedure(pr)
+        self.procedure_cycles()
+        for m in self.modules:
             for c in m.cards:
                 self.check_card(c)
             for r in m.rules:
@@ -99,6 +103,11 @@ class Checker(BodyChecker):
                 self._replacing.update(r.by.text for r in mode.replacements if r.by is not None)
             for v in m.values:
                 self._define(self.sym.values, v.name.text, v, "value", v.name.span)
+            for pr in m.procedures:
+                self._define(self.sym.procedures, pr.name.text, pr, "procedure", pr.name.span)
+                if pr.name.text in reg.PRIMITIVES or pr.name.text in self.sym.values:
+                    self.error("SGS-E201", f"procedure '{pr.name.text}' has the name of a function or value",
+                               pr.name.span, "choose another name")
             for r in m.rules:
                 self._define(self.sym.rules, r.ident.text, r, "rule", r.ident.span)
                 if r.name.text != r.ident.text:
@@ -121,13 +130,18 @@ class Checker(BodyChecker):
                        "write the Chinese name first and an ASCII id second, e.g. card 杀 sha")
 
     # ------------------------------------------------------------ definitions
-    def check_value(self, v: ast.ValueDef) -> None:
+    def param_types(self, params: list[ast.Param]) -> dict[str, str]:
+        """The names a value's or procedure's parameters bind, by type (unknown types reported)."""
         known_types = registry_types()
         names = {}
-        for p in v.params:
+        for p in params:
             if p.type.text not in known_types:
                 self.unknown("SGS-E212", "type", p.type.text, p.type.span, known_types)
             names[p.name.text] = p.type.text
+        return names
+
+    def check_value(self, v: ast.ValueDef) -> None:
+        names = self.param_types(v.params)
         spec = reg.ENGINE_VALUES.get(v.name.text)
         if spec is not None:
             declared = tuple(p.type.text for p in v.params)
@@ -145,6 +159,31 @@ class Checker(BodyChecker):
         for b in (v.lower, v.upper):
             if b is not None:
                 self.expect(b, "int", scope, "a bound")
+
+    def check_procedure(self, pr: ast.ProcedureDef) -> None:
+        """A procedure's body sees only its parameters (typed like a value's) and may use actions."""
+        self.block(pr.body, _Scope(self.param_types(pr.params), kind="procedure"))
+
+    def procedure_cycles(self) -> None:
+        """A procedure that calls itself, directly or through others, might never end: SGS-E232."""
+        calls: dict[str, list[str]] = {}
+        for name, pr in self.sym.procedures.items():
+            calls[name] = [c.func.text for c in _calls_in(pr.body) if c.ref == "procedure"]  # set by the body check
+        reported: set[str] = set()
+        for start, pr in self.sym.procedures.items():
+            stack, seen = list(calls[start]), set()
+            while stack:
+                n = stack.pop()
+                if n == start:
+                    if start not in reported:
+                        reported.add(start)
+                        self.error("SGS-E232", f"procedure '{start}' calls itself (directly or through other "
+                                   "procedures), so it might never end", pr.name.span,
+                                   "use a loop (for, repeat, while) inside one procedure instead")
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(calls.get(n, []))
 
     def check_more_copies(self, mc: ast.MoreCopies, module: ast.Module) -> None:
         """`copies NAME …` at the top level: the card must exist, and be defined in another file (an expansion
@@ -521,6 +560,23 @@ class Checker(BodyChecker):
         if isinstance(e, ast.Lit) and e.kind == "bool" and e.value is False:
             self.warn("SGS-W403", f"the condition is always false: {never}", e.span,
                       "remove the definition, or write the real condition")
+
+
+def _calls_in(node: object) -> list[ast.Call]:
+    """Every call in a body, in source order (a generic walk over the AST's dataclass fields)."""
+    out: list[ast.Call] = []
+    stack: list[object] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Call):
+            out.append(x)
+        if isinstance(x, list):
+            stack.extend(reversed(x))
+        elif isinstance(x, tuple):
+            stack.extend(reversed(x))
+        elif isinstance(x, ast.Node):
+            stack.extend(reversed([getattr(x, f) for f in x.__dataclass_fields__ if f != "span"]))
+    return out
 
 
 def check(modules: list[ast.Module]) -> CheckedProgram:

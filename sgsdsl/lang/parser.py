@@ -357,7 +357,13 @@ class _ToAst(Transformer):
                 m.rules.append(c)
             elif isinstance(c, ast.MoreCopies):
                 m.more_copies.append(c)
+            elif isinstance(c, ast.ProcedureDef):
+                m.procedures.append(c)
         return m
+
+    def procedure_def(self, meta, children):
+        params = self.one(children, list) or []
+        return ast.ProcedureDef(self.sp(meta), self.idents(children)[0], params, self.one(children, ast.Block))
 
     def more_copies(self, meta, children):
         return ast.MoreCopies(self.sp(meta), self.idents(children)[0], self.copies(meta, children)[1])

@@ -24,6 +24,7 @@ class Symbols:
     values: dict[str, ast.ValueDef] = field(default_factory=dict)
     rules: dict[str, ast.RuleDef] = field(default_factory=dict)  # `rule` definitions by id and name
     more_copies: dict[str, int] = field(default_factory=dict)  # card id -> faces added by top-level `copies`
+    procedures: dict[str, ast.ProcedureDef] = field(default_factory=dict)  # `procedure` definitions by name
     kingdoms: set[str] = field(default_factory=set)
     roles: set[str] = field(default_factory=set)
 

@@ -330,9 +330,9 @@ class _Placer:
     def _find(self, spec: CardSpec, skip: set[int]) -> Card | None:
         rule = self.program.card_by_name(spec.name)
         for c in sorted(self.game.draw_pile, key=lambda c: c.id):
-            if id(c) in skip or c.rule is not rule:
+            if id(c) in skip or c.printed_rule is not rule:
                 continue
-            if spec.suit is None or (c.suit == spec.suit and c.rank == spec.rank):
+            if spec.suit is None or (c.printed_suit == spec.suit and c.rank == spec.rank):
                 return c
         return None
 
@@ -616,10 +616,13 @@ def _pile(game: Game, subject: int | str, zone: str) -> list[Any]:
 
 def _card_fits(c: Any, spec: CardSpec) -> bool:
     """A card (or judge-area entry) matches a spec by name or id, and by face when the spec names one."""
-    ident = c.rule.ident if hasattr(c, "rule") else getattr(c, "ident", None)  # a card, or a general card on a pile
-    if not (c.name == spec.name or ident == spec.name):
+    # a physical card by its printed face (what its label shows, whatever it counts as), a general card on a pile
+    rule = getattr(c, "printed_rule", None) or getattr(c, "rule", None)
+    name, ident = (rule.name, rule.ident) if rule is not None else (c.name, getattr(c, "ident", None))
+    if not (name == spec.name or ident == spec.name):
         return False
-    return spec.suit is None or (getattr(c, "suit", None) == spec.suit and getattr(c, "rank", None) == spec.rank)
+    suit = getattr(c, "printed_suit", None) or getattr(c, "suit", None)
+    return spec.suit is None or (suit == spec.suit and getattr(c, "rank", None) == spec.rank)
 
 
 def _multiset_match(cards: list[Card], specs: list[CardSpec]) -> list[CardSpec]:

@@ -362,3 +362,12 @@ def _div(f, a, b):
     if not b:
         raise RuleError("div by zero")
     return a // b
+
+
+@primitive("holder_of", "function", "card:card", "player",
+           "who holds the card in a hand, equipment or judge area (a converted card: its first card), or none")
+def _holder_of(f, card):
+    if card is None or not card.physical:
+        return None
+    c = card.physical[0]
+    return c.holder if c.zone in ("hand", "equip", "judge") else None

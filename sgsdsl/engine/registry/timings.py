@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..model import color_of
 from .core import (
     engine_value,
     timing,
@@ -77,5 +78,11 @@ engine_value("hand_limit", "player:player", "int", lambda g, p: p.hp, "hand limi
 engine_value("draw_count", "player:player", "int", lambda g, p: 2, "cards drawn in the draw phase")
 engine_value("targetable", "user:player, card:card, target:player", "bool", lambda g, u, c, t: True,
              "whether a card may target a character")
+engine_value("card_suit", "card:card", "suit", lambda g, c: c.printed_suit,
+             "the suit a physical card counts as for every rule (printed: its face; 红颜 modifies it)")
+engine_value("card_color", "card:card", "color", lambda g, c: color_of(c.suit),
+             "the colour a physical card counts as (the colour of the suit it counts as, unless modified)")
+engine_value("card_name", "card:card", "str", lambda g, c: c.printed_rule.name,
+             "the card a physical card counts as, by name: its rules, family and category follow")
 engine_value("extra_targets", "user:player, card:card", "int", lambda g, u, c: 0,
              "extra targets a card may choose")
