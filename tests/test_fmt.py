@@ -20,8 +20,10 @@ from sgsdsl.fmt import ast_shape, format_text
 from sgsdsl.lang.parser import _parser, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = sorted(p for p in ROOT.rglob("*.sgs")
-                 if not {"bad", "generated", ".git"} & set(p.relative_to(ROOT).parts))
+# Only the source folders: walking the whole checkout races with caches and scratch folders other test
+# processes create and delete while this module is collected.
+BUNDLED = sorted(p for top in ("rules", "tests", "docs", "examples") for p in (ROOT / top).rglob("*.sgs")
+                 if not {"bad", "generated", "__pycache__"} & set(p.relative_to(ROOT).parts))
 COMMENT = re.compile(r"(#|//)[^\n]*")
 
 
