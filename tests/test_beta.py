@@ -89,7 +89,7 @@ def test_every_house_rule_has_scenarios() -> None:
     covered: Counter[str] = Counter()
     for f in sorted((SCENARIOS / "house").glob("*.scenario")):
         covered.update(n for n, _ in read_scenario(f).covers)
-    assert covered["endgame"] >= 3 and covered["protection"] >= 3
+    assert covered["endgame"] >= 3 and covered["protection"] >= 3 and covered["seats_by_lot"] >= 2
 
 
 # ---------------------------------------------------------------- compiled vs interpreted

@@ -18,6 +18,7 @@ from sgsdsl.engine.game import Game
 from sgsdsl.lang.checker import check
 from sgsdsl.lang.parser import parse_text
 from sgsdsl.league import League, run_league
+from sgsdsl.scenario import read_scenario
 
 HOUSE = ROOT / "rules" / "house"
 PROTECTION = str(HOUSE / "protection.sgs")
@@ -101,7 +102,8 @@ def score_of(role: str, seat: int, won: set, n: int, died_with: dict, kills: dic
     base = 0
     if old:
         if role == "renegade":
-            base = 15 if "renegade" in won else 5 - living["rebel"] if me_alive else 0
+            duel_lost = "lord" in won and died_with.get(seat) == 2  # our reading of seed 004's renegade row
+            base = 15 if "renegade" in won or duel_lost else 5 - living["rebel"] if me_alive else 0
         elif role == "lord":
             base = 10 + 5 * living["loyalist"] if "lord" in won else 0
         elif role == "loyalist":
@@ -158,6 +160,16 @@ def test_league_scores_add_up_and_follow_the_table(old: bool) -> None:
     assert league.totals == running and sum(running) > 0
 
 
+def test_both_score_tables_have_scenarios() -> None:
+    """tests/scenarios/league: every outcome row of both tables (rebels, renegade, final duel or not) per table."""
+    tables: dict[bool, int] = {False: 0, True: 0}
+    for f in sorted((ROOT / "tests" / "scenarios" / "league").glob("*.scenario")):
+        sc = read_scenario(f)
+        if any(e.kind == "score" for e in sc.expects):
+            tables[sc.options.get("score_table_004") == "true"] += 1
+    assert tables[False] >= 4 and tables[True] >= 4, tables
+
+
 def test_league_is_deterministic_and_both_back_ends_agree() -> None:
     pair = load_pair(PROTECTION)
     assert not isinstance(pair, str), pair
@@ -176,6 +188,15 @@ def test_league_cli_table_and_json() -> None:
     assert a["totals"] == [sum(g["scores"][k] for g in a["games"]) for k in range(4)]
     default = json.loads(runner.invoke(main, args[:4] + ["--engine", "interpreted", "--json"]).output)
     assert len(default["games"]) == 4  # one game per player by default
+
+
+def test_league_cli_plays_the_named_files_mode_and_repeats_itself() -> None:
+    runner = CliRunner()
+    args = ["league", PROTECTION, "--players", "4", "--games", "3", "--seed", "7", "--engine", "interpreted", "--json"]
+    first = runner.invoke(main, args, catch_exceptions=False)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["mode"] == "protection"  # the file's mode, as `simulate` and `play` pick it
+    assert runner.invoke(main, args, catch_exceptions=False).output == first.output  # same seed, same bytes
 
 
 @pytest.mark.parametrize(("extra", "text"), [

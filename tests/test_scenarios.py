@@ -70,6 +70,18 @@ def test_refuse_step_checks_the_reason() -> None:
     assert "expected the answer to be refused" in bad.failures[0]
 
 
+def test_score_expectation_needs_a_finished_scored_game() -> None:
+    out = run_text(BASE + "P0: use 杀, P1\nP1: decline\nexpect P1 score 0\n")
+    assert "expect P1 score 0" in out.failures[0] and "no score (the game is not over)" in out.failures[0]
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario("x.scenario", "seat P0: 刘备\nexpect P0 score lots\n")
+    assert [d.code for d in err.value.diagnostics] == ["SCN-E113"]
+    won = run_text(f"rules: {STANDARD}\nseat P0: 孙权 lord\n  hand: 杀\nseat P1: 吕布 renegade hp 1/4\n"
+                   "seat P2: 甘宁 rebel dead\nseat P3: 黄盖 loyalist dead\nP0: use 杀\n"
+                   "expect P0 score 5\nexpect P1 score 5\n")
+    assert won.failures == ["expect P1 score 5 (line 9): P1:吕布 scored 4"]
+
+
 def test_malformed_scenario_has_located_diagnostics() -> None:
     with pytest.raises(ScenarioError) as err:
         parse_scenario("x.scenario", "seat P0: 刘备\nexpect P0 hp lots\nuntill: end of turn\n")

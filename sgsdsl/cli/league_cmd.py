@@ -10,14 +10,15 @@ from rich.table import Table
 
 from ..engine.errors import EngineError
 from ..league import League, run_league
-from .loading import load_program_or_exit, setup_or_exit
+from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import parse_agents
 
 
 @click.command("league")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
-@click.option("--mode", default="identity", show_default=True, help="mode id (it must have `score` lines)")
+@click.option("--mode", default=None,
+              help="mode id (it must have `score` lines) [default: the named file's first mode, else identity]")
 @click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100_000), default=None,
               help="games to play [default: one per player, so that everyone leads once]")
@@ -31,7 +32,9 @@ from .simulate_cmd import parse_agents
 @click.option("--json", "as_json", is_flag=True, help="print every game and the totals as JSON")
 def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
     """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""
-    program = load_program_or_exit(list(rules), rule_names, engine)
+    loaded, program = load_rules_or_exit(list(rules), rule_names, engine)
+    if mode is None:  # `sgsdsl league rules/house/protection.sgs` plays that file's mode, as simulate and play do
+        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
     options = setup_or_exit(program, mode, players, opts)
     agents = parse_agents(agent_spec)
     if not program.modes[mode].scores:

@@ -741,6 +741,12 @@ def check_expect(e: Expect, game: Game) -> str | None:
     if e.kind == "role":
         shown = "shown" if p.role_revealed else "hidden"
         return None if p.role == e.args["role"] else f"{head}: {p.label()} is {p.role} ({shown})"
+    if e.kind == "score":
+        if game.scores is None:
+            why = "the game is not over" if game.result is None else f"mode {game.mode.ident} keeps no score"
+            return f"{head}: no score ({why})"
+        got = game.scores[p.seat]
+        return None if got == e.args["score"] else f"{head}: {p.label()} scored {got}"
     return f"{head}: unknown expectation kind {e.kind}"
 
 

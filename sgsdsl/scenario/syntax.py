@@ -652,10 +652,12 @@ class _Parser:
             self.sc.expects.append(Expect("general", text, span, subject, {"general": args[0].text}))
         elif what == "role" and len(args) == 1:
             self.sc.expects.append(Expect("role", text, span, subject, {"role": args[0].text}))
+        elif what == "score" and len(args) == 1 and re.fullmatch(r"-?\d+", args[0].text):
+            self.sc.expects.append(Expect("score", text, span, subject, {"score": int(args[0].text)}))
         else:
             self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
-                       "chained, unchained, face_down, face_up, pile, mark, general, role, offered or not offered",
-                       span)
+                       "chained, unchained, face_down, face_up, pile, mark, general, role, score, offered or "
+                       "not offered", span)
 
     def zone_expect(self, zone: str, colon: bool, args: list[Tok], rest: str, text: str, span: Span,
                     subject: int | None) -> None:
