@@ -6,13 +6,13 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '4'
 INDEX = {
-    'sha256:0c218c1af82c594b3037d4b6d6e3a9c013f9a4ede3ad6111a5066f982be31773': 'beta',
-    'sha256:9626c0f69fdf552d9ca974b1cbe469651cfbda6a3a18d0c2484a78cab4287dbb': 'endgame',
-    'sha256:d9b485c0311ea909ab91f193a1c9c7d59f80613b6aca6bb005c4f0f431f74cab': 'junzheng',
-    'sha256:d1a365a59b96296cfd50501b742a17cf546ee78e683b85f90249c1ff43cb0729': 'lin',
-    'sha256:4577f486617da9e2c3078fdcaf29a3873038b51966c598aeaac9d9f2da6bb011': 'protection',
-    'sha256:6475fa2018cd29c8b678c68c292ee8ea64bb0da9e410c1269b76edddaa81dbd3': 'rules_3v3',
-    'sha256:a446fb3f7ffc317d26a61a17ec716f02918573750faadc3806ab07ce2609a69c': 'seats_by_lot',
-    'sha256:45976e87af6e0dcfbc5b769a20352c7ac116cffcf34db2e8897bb455cd330dba': 'shan',
-    'sha256:b96ae250633a101c4dc612d2a296b556dff96513b7ef4d1ce74e5b2128deed35': 'standard',
+    'sha256:6654503a063a10e02f21a5102963e0a6b6268a2ee55f8e43af1b844a3ba1a5b1': 'beta',
+    'sha256:b3036cdae6694f64450b3424430859c265e5c8c2ebd8b19a33bf6cf587201670': 'endgame',
+    'sha256:a4ce54c20baafd58de4d685bb6b875096de4be1591255cefeef118fe79b523bb': 'junzheng',
+    'sha256:228c933b4462e5f9e6b80cb053c7332986b4355925b7a45685ec10234db904d3': 'lin',
+    'sha256:7196068a78a2c09c4453aae43d37616794c291ceeb683be1e1cd8dbeaa494954': 'protection',
+    'sha256:8a590f39879ceaa046d7f0748fa1ca4f8349832bccdbcdd3a83b139c67da565b': 'rules_3v3',
+    'sha256:b8d6dac861ab2d3d287853a3857025a3f9d18503d16939fb63a1918863fa3db4': 'seats_by_lot',
+    'sha256:d1ab3dcc9dbfac2b41924bdce175766a0e6692ce8222318d602408df698c37fb': 'shan',
+    'sha256:654fa9a04f42b6e45b327978f64fe2a32e302f15902a6bf82d2a2fc70f890e58': 'standard',
 }
