@@ -103,6 +103,8 @@ class Dispatch:
     def expire_skills(self, scope: str) -> None:
         """Gained skills whose lifetime ends with this phase, turn or round are lost."""
         for p in self.players:
+            if not p.extra_scopes:
+                continue
             gone = [s for s in p.extra_skills if p.extra_scopes.get(s.ident) == scope]
             if not gone:
                 continue
@@ -130,7 +132,10 @@ class Dispatch:
         return ev
 
     def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
+        seats = self._trigger_seats
         for p in self.circle(self.current, self.mode.trigger_order, include_dead=victim is not None):
+            if p.seat not in seats.get(timing, ()):  # kept with p.triggers by refresh_skills (read afresh:
+                continue                              # an earlier trigger may give or take skills)
             if not p.alive and p is not victim:
                 continue
             entries = getattr(p, "triggers", {}).get(timing)
@@ -205,7 +210,7 @@ class Dispatch:
 
     def value(self, name: str, *args: Any) -> Any:
         rule = self.program.values.get(name)
-        spec = _engine_values().get(name)
+        spec = (_VALUES or _engine_values()).get(name)
         if rule is None and not self._modifier_seats.get(name):
             # the common case: an engine value nobody modifies costs one call
             if spec is None:

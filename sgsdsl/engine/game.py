@@ -91,6 +91,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
         self.step_budget = STEP_BUDGET
         self._emit_depth = 0
+        self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
         self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
@@ -205,9 +206,13 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
 
     # ------------------------------------------------------------ seating & scopes
     def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:
-        n = len(self.players)
-        out = [self.players[(first.seat + i) % n] for i in range(n)]
-        return out if include_dead else [p for p in out if p.alive]
+        rotations = self._rotations
+        if rotations is None or rotations[0] is not self.players:  # built once per seating (scenarios reseat)
+            players = self.players
+            n = len(players)
+            rotations = self._rotations = (players, [tuple(players[(s + i) % n] for i in range(n)) for s in range(n)])
+        out = rotations[1][first.seat]
+        return list(out) if include_dead else [p for p in out if p.alive]
 
     def circle(self, first: Player, direction: str, include_dead: bool = False) -> list[Player]:
         """The characters round the table from `first` (the living, unless include_dead): counter_clockwise is
@@ -232,6 +237,8 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.usage[scope].clear()
         self.expire_skills(scope)
         for holder in [*self.players, self]:
+            if not holder.mark_scopes:
+                continue
             gone = [k for k, s in holder.mark_scopes.items() if s == scope]
             for k in gone:
                 holder.marks.pop(k, None)

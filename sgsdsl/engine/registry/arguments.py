@@ -73,18 +73,25 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
         return fn
     by_name = {pname: (i, check) for i, pname, check in checks}
     count = len(params)
+    tests = tuple((i, check[0]) for i, _, check in checks)  # the hot loop: position and test only
+
+    def refuse(i: int, v: Any) -> RuleError:
+        _, pname, (_, want) = next(c for c in checks if c[0] == i)
+        return RuleError(f"argument '{pname}' of {name}() must be {want}, not {_kind(v)}")
 
     @wraps(fn)
     def run(f: Any, *args: Any, **kwargs: Any) -> Any:
-        if len(args) > count and not variadic:
-            raise RuleError(f"{name}() takes at most {count} arguments, got {len(args)}")
-        for i, pname, (test, want) in checks:
-            if i < len(args) and not test(args[i]):
-                raise RuleError(f"argument '{pname}' of {name}() must be {want}, not {_kind(args[i])}")
-        for k, v in kwargs.items():
-            spec = by_name.get(k)
-            if spec is not None and not spec[1][0](v):
-                raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {_kind(v)}")
+        n = len(args)
+        if n > count and not variadic:
+            raise RuleError(f"{name}() takes at most {count} arguments, got {n}")
+        for i, test in tests:
+            if i < n and not test(args[i]):
+                raise refuse(i, args[i])
+        if kwargs:
+            for k, v in kwargs.items():
+                spec = by_name.get(k)
+                if spec is not None and not spec[1][0](v):
+                    raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {_kind(v)}")
         try:
             return fn(f, *args, **kwargs)
         except TypeError as err:
