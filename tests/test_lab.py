@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -107,15 +108,20 @@ def test_designer_general_reported_on_its_own_line(tmp_path: Path) -> None:
 
 def test_csv_parquet_json_and_html_exports(tmp_path: Path) -> None:
     out = {k: tmp_path / f"run.{k}" for k in ("csv", "html")}
-    r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--csv", str(out["csv"]),
-               "--html", str(out["html"]))
+    r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--csv", str(out["csv"]))
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(out["csv"].open(encoding="utf-8")))
     assert [int(x["seed"]) for x in rows] == list(range(1, 9))
-    assert {"p0_general", "p4_role", "winners", "rounds"} <= set(rows[0])
+    assert {"p0_general", "p4_role", "p0_kingdom", "winners", "winner_seats", "rounds", "turns"} <= set(rows[0])
     assert any(k.startswith("skill_") for k in rows[0])
+    pytest.importorskip("matplotlib", reason="the report's charts need the [report] extra (in [test])")
+    for jobs, path in (("1", out["html"]), ("2", tmp_path / "again.html")):
+        r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", jobs, "--html", str(path))
+        assert r.exit_code == 0, r.output
     html = out["html"].read_text(encoding="utf-8")
-    assert "<svg" in html and "Win rate per general" in html and "http" not in html and "src=" not in html
+    assert "Win rate per general" in html and html.count("<svg") == 4  # sides, convergence, roles, generals
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)|<script""", html)  # self-contained
+    assert (tmp_path / "again.html").read_bytes() == out["html"].read_bytes()  # same seeds, same report
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
@@ -123,6 +129,16 @@ def test_csv_parquet_json_and_html_exports(tmp_path: Path) -> None:
     assert invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--parquet", str(pq_path)).exit_code == 0
     table = pq.read_table(pq_path)
     assert table.num_rows == 8 and table.column("seed").to_pylist() == list(range(1, 9))
+
+
+def test_an_export_without_its_library_is_refused_before_playing(monkeypatch, tmp_path: Path) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    r = CliRunner().invoke(main, ["simulate", "--games", "100000", "--html", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and "--html needs matplotlib: pip install -e '.[report]'" in r.output
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_what_changed_says_it_plainly() -> None:

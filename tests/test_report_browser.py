@@ -1,5 +1,6 @@
-"""The HTML report in a real headless browser (Debian's chromium via Selenium): the tables and the SVG charts
-render, and a screenshot is saved. Opt-in (`pytest -m browser`); `.ci/run` installs chromium and runs it."""
+"""The HTML report in a real headless browser (Debian's chromium via Selenium): the tables and the matplotlib
+charts (inline SVG) render, and a screenshot is saved. Opt-in (`pytest -m browser`); `.ci/run` installs chromium
+and runs it."""
 
 from __future__ import annotations
 
@@ -46,12 +47,16 @@ def test_report_renders_tables_and_charts(tmp_path: Path) -> None:
         general_rows = tables[3].find_elements(By.TAG_NAME, "tr")
         assert len(general_rows) > 10  # one row per general that sat down
         charts = driver.find_elements(By.TAG_NAME, "svg")
-        assert len(charts) >= 4
-        for svg in charts:  # laid out with a real size, and holding drawn shapes
+        assert len(charts) == 4  # matplotlib's inline SVG: sides, convergence, roles, generals
+        for svg in charts:  # laid out with a real size, and holding drawn shapes and labels
             assert svg.size["width"] > 300 and svg.size["height"] > 50
-            assert svg.find_elements(By.CSS_SELECTOR, "rect, polyline, polygon")
-        bars = charts[0].find_elements(By.TAG_NAME, "rect")
-        assert sum(b.size["width"] for b in bars) > 100  # the win-rate bars have length
+            assert svg.find_elements(By.TAG_NAME, "path") and svg.find_elements(By.TAG_NAME, "text")
+        bars = charts[0].find_elements(By.CSS_SELECTOR, 'path[style*="#4a7fb5"]')
+        assert len(bars) == 3 and sum(b.size["width"] for b in bars) > 100  # one bar per side, with length
+        labels = " ".join(t.text for t in charts[0].find_elements(By.TAG_NAME, "text"))
+        assert "rebel" in labels and "95% Wilson interval" in labels
+        band = charts[1].find_elements(By.CSS_SELECTOR, 'use[style*="#c9daf0"]')  # the convergence band
+        assert band and band[0].size["width"] > 200
         shot = Path(os.environ.get("SGSDSL_SCREENSHOT_DIR", tmp_path)) / "report.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
         assert driver.save_screenshot(str(shot))

@@ -16,7 +16,7 @@ from ..lab.export import versions
 from ..lab.records import GameRecord
 from ..lab.report import compare_report
 from ..lab.stats import mode_sides, summarise
-from .lab_common import Prepared, parse_agents, play, prepare, variant_options, write_outputs
+from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
 from .loading import rule_paths
 
 
@@ -45,6 +45,7 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
                 mode, players, seed, round_cap, engine, agent_spec, pins, pool_spec, jobs, backend, address,
                 as_json, csv_path, parquet_path, html_path) -> None:
     """Play the same seeds under variants A and B and report what changed, with paired 95% intervals."""
+    require_exports(parquet_path, html_path)
     agents = parse_agents(agent_spec)
     b_files = tuple(b_files) + ((with_file,) if with_file else ())
     common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []

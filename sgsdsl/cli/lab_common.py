@@ -140,6 +140,16 @@ def parse_agents(spec: str) -> tuple[str, ...]:
     return kinds
 
 
+def require_exports(parquet_path: str | None, html_path: str | None) -> None:
+    """Refuse, before any game is played, an export whose optional library is not installed."""
+    from importlib.util import find_spec
+
+    for path, module, extra, flag in ((parquet_path, "pyarrow", "parquet", "--parquet"),
+                                      (html_path, "matplotlib", "report", "--html")):
+        if path and find_spec(module) is None:
+            raise click.UsageError(f"{flag} needs {module}: pip install -e '.[{extra}]'")
+
+
 def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: str | None,
                   parquet_path: str | None, html_path: str | None, html: Callable[[], str]) -> None:
     """The requested exports, each written whole or not at all; a failure is a clear error (exit 1)."""

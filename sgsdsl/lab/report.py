@@ -1,5 +1,6 @@
-"""A self-contained HTML report (no script, no network): tables of every figure and SVG charts of win rates
-with their intervals and of the headline figure converging as games accumulate."""
+"""A self-contained HTML report (no script, no network): tables of every figure and inline SVG charts (drawn by
+matplotlib, see charts.py) of win rates with their intervals and of the headline figure converging as games
+accumulate."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from .charts import convergence_chart, rate_chart
 from .compare import Comparison, Diff
 from .stats import Rate, Stats
 
@@ -15,7 +17,7 @@ body{font-family:system-ui,'Noto Sans CJK SC',sans-serif;margin:2em;color:#222;m
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}
 th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.sig{font-weight:bold;color:#b00}
-.meta{color:#555}svg{display:block;margin:.5em 0}.designer{background:#fff6d5}
+.meta{color:#555}svg{display:block;margin:.5em 0;max-width:100%;height:auto}.designer{background:#fff6d5}
 """
 
 
@@ -32,55 +34,6 @@ def _rate_table(title: str, rates: dict[str, Rate], designer: Sequence[str] = ()
                     f"<td>{_pct(r.rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td></tr>")
     return (f'<h2>{escape(title)}</h2><table class="{cls}"><tr><th>{escape(title.split()[-1])}</th><th>wins</th>'
             f"<th>of</th><th>win rate</th><th>95% interval (Wilson)</th></tr>{''.join(rows)}</table>")
-
-
-def bar_chart(rates: dict[str, Rate], width: int = 640) -> str:
-    """Horizontal bars (win rate) with the interval drawn as a whisker."""
-    if not rates:
-        return ""
-    row_h, left = 22, 150
-    h = row_h * len(rates) + 30
-    scale = width - left - 20
-    parts = [f'<svg width="{width}" height="{h}" role="img">']
-    for t in range(0, 101, 25):
-        x = left + scale * t / 100
-        parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{h - 20}" stroke="#ddd"/>'
-                     f'<text x="{x:.1f}" y="{h - 5}" font-size="11" text-anchor="middle">{t}%</text>')
-    for i, (name, r) in enumerate(rates.items()):
-        y = i * row_h + 4
-        lo, hi = r.interval
-        parts.append(f'<text x="{left - 6}" y="{y + 13}" font-size="12" text-anchor="end">{escape(name)}</text>'
-                     f'<rect x="{left}" y="{y}" width="{scale * r.rate:.1f}" height="{row_h - 8}" fill="#4a7fb5"/>'
-                     f'<line x1="{left + scale * lo:.1f}" y1="{y + 7}" x2="{left + scale * hi:.1f}" y2="{y + 7}" '
-                     f'stroke="#111" stroke-width="2"/>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def line_chart(points: Sequence[tuple[int, float, float, float]], width: int = 640, height: int = 220) -> str:
-    """The headline win rate (line) and its interval (band) against the number of games played."""
-    if not points:
-        return ""
-    left, bottom = 50, 25
-    n_max = points[-1][0]
-    sx = (width - left - 10) / max(1, n_max)
-    sy = height - bottom - 10
-
-    def xy(n: int, v: float) -> str:
-        return f"{left + n * sx:.1f},{10 + sy * (1 - v):.1f}"
-
-    band = " ".join(xy(n, hi) for n, _, _, hi in points) + " " + " ".join(xy(n, lo) for n, _, lo, _ in reversed(points))
-    line = " ".join(xy(n, v) for n, v, _, _ in points)
-    parts = [f'<svg width="{width}" height="{height}" role="img">',
-             f'<polygon points="{band}" fill="#c9daf0"/>', f'<polyline points="{line}" fill="none" stroke="#1f4e8c" '
-             'stroke-width="2"/>']
-    for t in (0, 0.25, 0.5, 0.75, 1.0):
-        y = 10 + sy * (1 - t)
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" stroke="#eee"/>'
-                     f'<text x="{left - 5}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{int(t * 100)}%</text>')
-    parts.append(f'<text x="{width - 10}" y="{height - 5}" font-size="11" text-anchor="end">{n_max} games</text>'
-                 "</svg>")
-    return "".join(parts)
 
 
 def _diff_table(title: str, diffs: Sequence[Diff]) -> str:
@@ -108,10 +61,11 @@ def page(title: str, meta: dict[str, Any], body: str) -> str:
 
 def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tuple[int, float, float, float]],
                     headline: str) -> str:
-    body = [_rate_table("Win rate per side", stats.sides), bar_chart(stats.sides),
-            f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>", line_chart(convergence),
-            _rate_table("Win rate per role", stats.roles), bar_chart(stats.roles),
-            _rate_table("Win rate per general", stats.generals, stats.designer), bar_chart(stats.generals),
+    body = [_rate_table("Win rate per side", stats.sides), rate_chart(stats.sides),
+            f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>",
+            convergence_chart(convergence, headline),
+            _rate_table("Win rate per role", stats.roles), rate_chart(stats.roles),
+            _rate_table("Win rate per general", stats.generals, stats.designer), rate_chart(stats.generals),
             *([_rate_table("Win rate per agent and role", stats.agents)] if stats.agents else []),
             _rate_table("Win rate per seat", stats.seats), _rate_table("Win rate per kingdom", stats.kingdoms)]
     skills = "".join(f"<tr><td>{escape(k)}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
@@ -126,7 +80,8 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
 def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats) -> str:
     body = ["<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
             _diff_table("Win rate per side (paired, B − A)", cmp.headline),
-            "<h2>Win rate per side: A</h2>" + bar_chart(a.sides), "<h2>Win rate per side: B</h2>" + bar_chart(b.sides),
+            "<h2>Win rate per side: A</h2>" + rate_chart(a.sides),
+            "<h2>Win rate per side: B</h2>" + rate_chart(b.sides),
             _diff_table("Win rate per role (paired, B − A)", cmp.roles),
             _diff_table("Game length (paired, B − A)", cmp.length)]
     return page("sgsdsl variant comparison", meta, "".join(body))

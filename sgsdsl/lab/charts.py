@@ -1,0 +1,92 @@
+"""The report's charts, drawn by matplotlib (optional extra `report`) as inline SVG: no script, no network,
+and the same figures give the same bytes (fixed hash salt, no date, text kept as text so CJK names render
+with the browser's fonts)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .export import ExportError
+from .stats import Rate
+
+BAR = "#4a7fb5"
+LINE = "#1f4e8c"
+BAND = "#c9daf0"
+_RC = {"svg.hashsalt": "sgsdsl", "svg.fonttype": "none", "font.size": 9, "font.family": "DejaVu Sans"}
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg", force=True)
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise ExportError("--html needs matplotlib for its charts: pip install -e '.[report]'") from err
+    return plt
+
+
+def _svg(fig: Any) -> str:
+    """The figure as an inline <svg> element (no XML prolog, no metadata block)."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
+    return re.sub(r' xmlns:xlink="[^"]*"', "", text).replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)
+
+
+def rate_chart(rates: dict[str, Rate], title: str = "") -> str:
+    """Horizontal bars (win rate) with the Wilson 95% interval as an error bar, one row per name."""
+    if not rates:
+        return ""
+    plt = _pyplot()
+    names = list(rates)
+    values = [rates[n].rate for n in names]
+    lows = [max(0.0, rates[n].rate - rates[n].interval[0]) for n in names]  # rounding can go a hair below 0
+    highs = [max(0.0, rates[n].interval[1] - rates[n].rate) for n in names]
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 0.7 + 0.24 * len(names)))
+        try:
+            ys = list(range(len(names)))
+            ax.barh(ys, values, color=BAR, height=0.7)
+            ax.errorbar(values, ys, xerr=[lows, highs], fmt="none", ecolor="#111", elinewidth=1.2, capsize=2.5)
+            ax.set_yticks(ys, names)
+            ax.invert_yaxis()
+            ax.set_xlim(0, 1)
+            ax.xaxis.set_major_formatter(lambda x, _pos: f"{100 * x:.0f}%")
+            ax.grid(axis="x", color="#ddd")
+            ax.set_axisbelow(True)
+            ax.set_xlabel("win rate (bar) and 95% Wilson interval (whisker)")
+            if title:
+                ax.set_title(title)
+            fig.tight_layout()
+            return _svg(fig)
+        finally:
+            plt.close(fig)
+
+
+def convergence_chart(points: Sequence[tuple[int, float, float, float]], label: str) -> str:
+    """The headline win rate (line) and its 95% interval (band) against the number of games played."""
+    if not points:
+        return ""
+    plt = _pyplot()
+    n = [p[0] for p in points]
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 2.8))
+        try:
+            ax.fill_between(n, [p[2] for p in points], [p[3] for p in points], color=BAND, label="95% interval")
+            ax.plot(n, [p[1] for p in points], color=LINE, linewidth=1.8, label=f"win rate of {label}")
+            ax.set_ylim(0, 1)
+            ax.set_xlim(0, n[-1])
+            ax.yaxis.set_major_formatter(lambda y, _pos: f"{100 * y:.0f}%")
+            ax.set_xlabel("games played")
+            ax.grid(color="#eee")
+            ax.legend(loc="upper right", frameon=False)
+            fig.tight_layout()
+            return _svg(fig)
+        finally:
+            plt.close(fig)
