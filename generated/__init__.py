@@ -15,4 +15,5 @@ INDEX = {
     'sha256:b8d6dac861ab2d3d287853a3857025a3f9d18503d16939fb63a1918863fa3db4': 'seats_by_lot',
     'sha256:d1ab3dcc9dbfac2b41924bdce175766a0e6692ce8222318d602408df698c37fb': 'shan',
     'sha256:654fa9a04f42b6e45b327978f64fe2a32e302f15902a6bf82d2a2fc70f890e58': 'standard',
+    'sha256:ded6a197d4b806e8cb75e2ef9a9e39a5b8e07f596bbb9bad4a60deda7220d228': 'tongzhou',
 }

@@ -56,7 +56,7 @@ class SgsLexer(RegexLexer):
             (words(keywords(), prefix=r"\b", suffix=r"\b"), Keyword),
             (r"\w+", Name),
             (OPERATORS, Operator),
-            (r"[{}()\[\],:.]", Punctuation),
+            (r"[{}()\[\],:./]", Punctuation),
             (r".", Error),
         ]
     }
@@ -85,7 +85,7 @@ def textmate_grammar() -> dict[str, Any]:
             "call": {"match": r"(\w+)(?=\()", "captures": {"1": {"name": "entity.name.function.sgs"}}},
             "keyword": {"name": "keyword.control.sgs", "match": rf"\b(?:{'|'.join(keywords())})\b"},
             "operator": {"name": "keyword.operator.sgs", "match": OPERATORS},
-            "punctuation": {"name": "punctuation.sgs", "match": r"[{}()\[\],:.]"},
+            "punctuation": {"name": "punctuation.sgs", "match": r"[{}()\[\],:./]"},
         },
     }
 

@@ -41,6 +41,18 @@ def play_checked(prog, players: int, seed: int, options: dict[str, Any] | None =
     return game
 
 
+def crosscheck_game(rules: str, seed: int, mode: str) -> None:
+    """Game `seed` of a rule set's mode plays identically on the compiled and the interpreted engine, to the end."""
+    from sgsdsl.compiler.crosscheck import compare, load_pair, spec_for
+
+    pair = load_pair(rules)
+    assert not isinstance(pair, str), pair
+    compiled, interpreted = pair
+    diff, outcome = compare(spec_for(seed, rules, compiled, 0, mode), compiled, interpreted)
+    assert diff is None, diff
+    assert outcome.log[-1]["e"] == "game_over"
+
+
 def rule_file(tmp_path: Path, body: str, extra: str = "", timing: str = "turn_start") -> Path:
     """A rules file: the mini rules plus one `rule` whose trigger at `timing` runs `body` (and `extra` lines)."""
     path = tmp_path / "b.sgs"

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from helpers import ROOT, play_checked, program
+from helpers import ROOT, crosscheck_game, play_checked, program
 from sgsdsl.api import check_paths, program_for
 from sgsdsl.cli import main
-from sgsdsl.compiler.crosscheck import compare, load_pair, spec_for
 from sgsdsl.engine.agents import RandomAgent
 from sgsdsl.engine.game import Game
 
@@ -171,12 +170,7 @@ def test_camp_functions_and_public_roles() -> None:
 
 @pytest.mark.parametrize("seed", range(1, 4))
 def test_compiled_and_interpreted_play_identical_3v3_games(seed: int) -> None:
-    pair = load_pair("3v3")
-    assert not isinstance(pair, str), pair
-    compiled, interpreted = pair
-    diff, outcome = compare(spec_for(seed, "3v3", compiled, 0, MODE), compiled, interpreted)
-    assert diff is None, diff
-    assert outcome.log[-1]["e"] == "game_over"
+    crosscheck_game("3v3", seed, MODE)
 
 
 def test_simulate_defaults_to_the_named_files_mode_and_counts_camps() -> None:

@@ -90,9 +90,14 @@ def document(prep: Prepared, stats: Stats, seeds: list[int]) -> dict[str, Any]:
         "wins": {s: r.k for s, r in stats.sides.items()}, "draws": dict(sorted(stats.draws.items())),
         "avg_rounds": round(stats.rounds, 2), "avg_turns": round(stats.turns, 2),
         **({"avg_score": stats.scores} if stats.scores else {}),
+        **({"places": {k: r.k for k, r in stats.places.items()}} if stats.places else {}),
         "settings": {**prep.variant.settings(), "seeds": [seeds[0], seeds[-1]] if seeds else []},
         "versions": versions(), "rules_digest": prep.digest, "stats": d,
     }
+
+
+# how the summary names the places a ranking mode gives (`place` lines): 1 and 2 by name, the rest by number
+_PLACE_NAMES = {"1": "champion", "2": "runner-up"}
 
 
 def _opts(options) -> str:
@@ -138,6 +143,9 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
     t.add_row("engine errors", str(len(s.errors)), "", "")
     for role, avg in s.scores.items():
         t.add_row(f"average score: {role}", f"{avg:.2f}", "", "")
+    for key, r in s.places.items():
+        camp, place = key.rsplit(" · place ", 1)
+        t.add_row(f"{_PLACE_NAMES.get(place, 'place ' + place)}: {camp}", str(r.k), *_fmt(r)[1:])
     console.print(t)
     if detail:
         console.print(rate_table("win rate per role", s.roles))

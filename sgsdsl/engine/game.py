@@ -80,9 +80,11 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
         self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
+        self.places: list[int] | None = None  # per seat (0: unplaced), when the game is over and the mode ranks
         self.recover_history: list[tuple[int, int, int]] = []  # public: (healer seat, healed seat, amount)
         self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
+        self.departing: Player | None = None  # the victim while its `death` timing runs (its cards not yet gone)
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
         self.extra_queue: list[Player] = []  # extra turns gained, played right after the turn in progress
         self.extra_now = False  # the turn being played is an extra one
@@ -175,9 +177,12 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         self.result = (over.winners, over.reason)
         self.winners_seats = tuple(p.seat for p in self.players if p.role in over.winners)
         extra: dict[str, Any] = {}
-        if self.mode.scores:
+        if any(line.op != "place" for line in self.mode.scores):
             self.scores = self.compute_scores()
             extra["scores"] = list(self.scores)
+        if any(line.op == "place" for line in self.mode.scores):
+            self.places = self.compute_places()
+            extra["places"] = list(self.places)
         self.emit_log("game_over", winners=list(over.winners), reason=over.reason, seats=list(self.winners_seats),
                       **extra)
 
@@ -190,7 +195,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             base: int | None = None
             bonus = 0
             for line in self.mode.scores:
-                if p.role not in line.roles or (line.op == "=" and base is not None):
+                if line.op == "place" or p.role not in line.roles or (line.op == "=" and base is not None):
                     continue
                 if line.condition is not None and not line.condition(frame):
                     continue
@@ -202,6 +207,26 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
                 else:
                     bonus += v if line.op == "+=" else -v
             out.append((base or 0) + bonus)
+        return out
+
+    def compute_places(self) -> list[int]:
+        """Every seat's final place from the mode's `place` lines: the first line for the seat's role whose
+        condition holds (1 champion, 2 runner-up, …); 0 when none does."""
+        out: list[int] = []
+        for p in self.players:
+            frame = Frame(self, {"player": p})
+            place = 0
+            for line in self.mode.scores:
+                if line.op != "place" or p.role not in line.roles:
+                    continue
+                if line.condition is not None and not line.condition(frame):
+                    continue
+                v = line.value(frame)
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    raise RuleError(f"{line.line}: a place must be a number from 0, not {v!r}")
+                place = v
+                break
+            out.append(place)
         return out
 
     # ------------------------------------------------------------ seating & scopes

@@ -123,7 +123,11 @@ class Health:
         p.role_revealed = True
         self.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
         # the death itself: the victim's cards are still in place and its own skills still answer (断肠, 行殇)
-        self.emit("death", Event("death", victim=p, killer=killer), victim=p)
+        self.departing = p  # until its cards are discarded the dead victim still holds them (checked invariants)
+        try:
+            self.emit("death", Event("death", victim=p, killer=killer), victim=p)
+        finally:
+            self.departing = None
         self.discard(p.all_cards(), None)
         self.clear_piles(p)
         p.skills = []

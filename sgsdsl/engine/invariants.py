@@ -39,7 +39,7 @@ def check_invariants(game: Game) -> None:
             for c in pile:
                 if isinstance(c, Card) and c.holder is not p:
                     raise InvariantViolation(f"{c.label()} lies on a pile of {p.label()} but names {c.holder}")
-        if not p.alive and (p.hand or p.equips or p.judge or any(p.piles.values())):
+        if not p.alive and p is not game.departing and (p.hand or p.equips or p.judge or any(p.piles.values())):
             raise InvariantViolation(f"dead {p.label()} still holds cards")
         if p.alive and not p.dying and not (0 < p.hp <= p.max_hp):
             raise InvariantViolation(f"{p.label()} has HP {p.hp}/{p.max_hp} outside dying")

@@ -153,6 +153,9 @@ class GeneralRule:
     gender: str
     hp: int
     skills: list[SkillRule]
+    # every kingdom the general belongs to, `kingdom` first: two for a dual-kingdom general (`: 蜀/群`); the
+    # kingdom-limited offers (`random_generals(n, kingdom: 群)`) read it
+    kingdoms: list[str] = field(default_factory=list)
 
 
 @dataclass

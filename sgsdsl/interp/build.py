@@ -194,7 +194,8 @@ class StructureBuilder:
                 own = [self.skill(s, inline_skill_key(g.ident.text, g.skills, i)) for i, s in enumerate(g.skills)]
                 shared = [skills[_skill_key(self.checked, h.text)] for h in g.has]
                 self.generals[g.ident.text] = GeneralRule(g.ident.text, g.name.text, g.kingdom.text, g.gender.text,
-                                                          g.hp, own + shared)
+                                                          g.hp, own + shared,
+                                                          [k.text for k in g.kingdoms or [g.kingdom]])
             for r in m.rules:
                 rules[r.ident.text] = self.rule(r)
         defs = {md.ident.text: md for m in mods for md in m.modes}

@@ -27,6 +27,8 @@ class GameRecord:
     scores: tuple[int, ...] = ()  # per seat, when the mode keeps score
     agents: tuple[str, ...] = ()  # per seat: the kind of agent that played it
     label: str = ""  # the winning side as the mode names it (a camp), when it names one
+    # modes that rank (`place` lines): (camp, place) for every camp placed, best place of its seats, by camp
+    standings: tuple[tuple[str, int], ...] = ()
 
     @property
     def side(self) -> str:
@@ -69,4 +71,15 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
         scores=tuple(g.scores) if g.scores is not None else (),
         agents=tuple(variant.agents[i % len(variant.agents)] for i in range(variant.players)),
         label=g.mode.winner_label(tuple(winners)) if winners else "",
+        standings=standings(g),
     )
+
+
+def standings(g: Any) -> tuple[tuple[str, int], ...]:
+    """Each camp's place (the best of its seats'; unplaced camps left out), sorted by camp."""
+    best: dict[str, int] = {}
+    for p, place in zip(g.players, g.places or (), strict=False):
+        if place > 0:
+            camp = g.mode.camp_of(str(p.role))
+            best[camp] = min(place, best.get(camp, place))
+    return tuple(sorted(best.items()))

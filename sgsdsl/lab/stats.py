@@ -92,6 +92,8 @@ class Stats:
     rounds_ci: tuple[float, float] = (0.0, 0.0)
     designer: tuple[str, ...] = ()
     scores: dict[str, float] = field(default_factory=dict)  # role -> average score (modes with `score` lines)
+    # modes with `place` lines: "camp · place N" -> how often (over finished games)
+    places: dict[str, Rate] = field(default_factory=dict)
     agents: dict[str, Rate] = field(default_factory=dict)  # "agent · role" -> per seat, when agents are mixed
 
     @property
@@ -115,6 +117,7 @@ class Stats:
             "avg_turns": round(self.turns, 3),
             "designer_generals": list(self.designer),
             **({"avg_score": dict(self.scores)} if self.scores else {}),
+            **({"places": {k: v.as_dict() for k, v in self.places.items()}} if self.places else {}),
             **({"agents": {k: v.as_dict() for k, v in self.agents.items()}} if self.agents else {}),
         }
 
@@ -136,6 +139,7 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     skills: dict[str, int] = {}
     scores: dict[str, list[int]] = {}
     agents: dict[str, list[int]] = {}
+    placed: dict[str, int] = {}
     mixed = len({a for r in ok for a in r.agents}) > 1
     for r in ok:
         if r.winners:
@@ -160,6 +164,9 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
                 e = agents.setdefault(f"{kind} · {role}", [0, 0])
                 e[0] += r.won(seat)
                 e[1] += 1
+        for camp, place in r.standings:
+            key = f"{camp} · place {place}"
+            placed[key] = placed.get(key, 0) + 1
         for role, score in zip(r.roles, r.scores, strict=False):
             e = scores.setdefault(role, [0, 0])
             e[0] += score
@@ -177,6 +184,7 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     st.turns = sum(r.turns for r in ok) / max(1, n)
     st.agents = _rates(agents)
     st.scores = {role: round(total / k, 2) for role, (total, k) in sorted(scores.items()) if k}
+    st.places = {k: Rate(v, n) for k, v in sorted(placed.items(), key=lambda kv: (kv[0].rsplit(" ", 1)[1], kv[0]))}
     return st
 
 

@@ -285,6 +285,8 @@ class GeneralDef(Definition):
     kingdom: Ident = None  # type: ignore[assignment]
     gender: Ident = None  # type: ignore[assignment]
     hp: int = 4
+    # every kingdom of the general, `kingdom` first (a dual-kingdom general `: 蜀/群` has two)
+    kingdoms: list[Ident] = field(default_factory=list)
     skills: list[SkillDef] = field(default_factory=list)
     has: list[Ident] = field(default_factory=list)
 
@@ -353,10 +355,11 @@ class CampDecl(Node):
 
 @dataclass
 class ScoreDecl(Node):
-    """`score ROLE… = EXPR [when COND]` (or `+=` / `-=`): one line of the mode's scoring table."""
+    """`score ROLE… = EXPR [when COND]` (or `+=` / `-=`): one line of the mode's scoring table; `place ROLE… = EXPR
+    [when COND]` (op `place`): one line of its ranking."""
 
     roles: list[Ident]
-    op: str  # = | += | -=
+    op: str  # = | += | -= | place
     value: Expr
     condition: Expr | None = None
 

@@ -91,7 +91,7 @@ class Checker(BodyChecker):
             for g in m.generals:
                 self._define(self.sym.generals, g.name.text, g, "general", g.name.span)
                 self._define(self.sym.general_ids, g.ident.text, g, "general id", g.ident.span)
-                self.sym.kingdoms.add(g.kingdom.text)
+                self.sym.kingdoms.update(k.text for k in g.kingdoms or [g.kingdom])
             for s in m.skills:
                 self._define(self.sym.skills, s.ident.text, s, "skill", s.ident.span)
                 if s.name.text != s.ident.text:
@@ -499,26 +499,28 @@ class Checker(BodyChecker):
         """`score ROLE… = EXPR [when COND]`: roles exist, the value is a number, `player` is the seat scored. An `=`
         line for a role after an unconditional `=` line for it never applies (the first `=` that holds sets the
         base)."""
-        settled: dict[str, ast.ScoreDecl] = {}
+        settled: dict[tuple[str, str], ast.ScoreDecl] = {}
         for sc in m.scores:
             self.roles(sc.roles)
+            word = "place" if sc.op == "place" else "score"
             scope = _Scope(reg.SCOPE_NAMES["score"], kind="score", pure=True)
             scope.options = self._mode_options
-            self.expect(sc.value, "int", scope, "a score")
+            self.expect(sc.value, "int", scope, f"a {word}")
             if sc.condition is not None:
-                self.condition(sc.condition, scope.child(), "this score line never applies")
-            if sc.op != "=":
+                self.condition(sc.condition, scope.child(), f"this {word} line never applies")
+            if sc.op not in ("=", "place"):
                 continue
-            shadow = [r for r in sc.roles if r.text in settled]
+            shadow = [r for r in sc.roles if (word, r.text) in settled]
             if shadow and len(shadow) == len(sc.roles):
-                first = settled[shadow[0].text]
-                self.warn("SGS-W405", f"an unconditional `score {shadow[0].text} = …` line above already sets the "
-                          "score, so this line never applies", sc.span,
-                          "put the line first, give the line above a `when`, or write += for a bonus",
+                first = settled[(word, shadow[0].text)]
+                self.warn("SGS-W405", f"an unconditional `{word} {shadow[0].text} = …` line above already sets the "
+                          f"{word}, so this line never applies", sc.span,
+                          "put the line first, give the line above a `when`"
+                          + (", or write += for a bonus" if word == "score" else ""),
                           notes=(("the line that applies", first.span),))
             if sc.condition is None:
                 for r in sc.roles:
-                    settled.setdefault(r.text, sc)
+                    settled.setdefault((word, r.text), sc)
 
     # ------------------------------------------------------------ never fires
     def never_fires(self) -> None:

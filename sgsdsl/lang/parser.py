@@ -472,7 +472,8 @@ class _ToAst(Transformer):
     def general_def(self, meta, children):
         ids = self.idents(children)
         g = ast.GeneralDef(
-            self.sp(meta), ids[0], ids[1], kingdom=ids[2], gender=ids[3], hp=int(_toks(children, "INT")[0])
+            self.sp(meta), ids[0], ids[1], kingdom=ids[2], gender=ids[-1], hp=int(_toks(children, "INT")[0]),
+            kingdoms=ids[2:-1],
         )
         for c in children:
             if isinstance(c, ast.SkillDef):
@@ -644,6 +645,11 @@ class _ToAst(Transformer):
         op = str(_toks(children, "ASSIGN", "AUG_ASSIGN")[0])
         exprs = [c for c in children if isinstance(c, ast.Expr)]
         return ast.ScoreDecl(self.sp(meta), self.idents(children), op, exprs[0], exprs[1] if len(exprs) > 1 else None)
+
+    def place_decl(self, meta, children):
+        exprs = [c for c in children if isinstance(c, ast.Expr)]
+        return ast.ScoreDecl(self.sp(meta), self.idents(children), "place", exprs[0],
+                             exprs[1] if len(exprs) > 1 else None)
 
     def win_decl(self, meta, children):
         return ast.WinDecl(self.sp(meta), self.idents(children), self.one(children, ast.Expr))

@@ -134,7 +134,7 @@ ATTRIBUTES: dict[str, dict[str, tuple[str, bool]]] = {
         "targets": ("players", False), "context": ("str", False), "nullified": ("bool", False),
     },
     "general": {"name": ("str", False), "hp": ("int", False), "kingdom": ("kingdom", False),
-                "gender": ("gender", False)},
+                "kingdoms": ("list", False), "gender": ("gender", False)},
     # a skill: `skill` in a skill's own bodies, a skill's name, an item of skills_of(...)
     "skill": {"name": ("str", False), "ident": ("str", False), "locked": ("bool", False),
               "limited": ("bool", False), "awakening": ("bool", False), "leader": ("bool", False)},

@@ -113,6 +113,16 @@ def _count(f, items):
     return 0 if items is None else len(items)
 
 
+@primitive("sum", "function", "items:list", "int", "the total of a list of numbers (0 for an empty list)")
+def _sum(f, items):
+    total = 0
+    for x in items or []:
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise RuleError(f"sum: {x!r} is not a number")
+        total += x
+    return total
+
+
 @primitive("first", "function", "items:list", "item", "the first item, or none")
 def _first(f, items):
     items = list(items or [])

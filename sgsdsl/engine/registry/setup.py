@@ -57,13 +57,27 @@ def _take_generals(f, generals):
     return out
 
 
-@primitive("random_generals", "action", "n:int", "list", doc="take n random generals from the pool")
-def _random_generals(f, n):
+@primitive("random_generals", "action", "n:int, kingdom:kingdom=none", "list",
+           doc="take n random generals from the pool; with kingdom, only generals of that kingdom (a dual-kingdom "
+               "general counts for each of its kingdoms): a kingdom-limited offer. Fewer when the pool runs short")
+def _random_generals(f, n, kingdom=None):
     g = f.game
     count_arg(n, "random_generals' count")
-    out = g.general_pool[:n]
-    del g.general_pool[:n]
+    if kingdom is None:
+        out = g.general_pool[:n]
+    else:
+        out = [x for x in g.general_pool if kingdom in (x.kingdoms or [x.kingdom])][:n]
+    for x in out:
+        g.general_pool.remove(x)
     return out
+
+
+@primitive("random_pick", "action", "items:list", "item",
+           doc="one item of the list drawn at random from the game's seeded generator (none for an empty list): "
+               "a random character, a random tie-break")
+def _random_pick(f, items):
+    items = list(items or [])
+    return items[f.game.rng.randrange(len(items))] if items else None
 
 
 @primitive("return_generals", "action", "generals:any", doc="put generals back into the pool (off any pile)")
