@@ -1,70 +1,178 @@
 #!/usr/bin/env python
-"""Benchmark: compiled vs interpreted rules on the same seeded games, and the cost of `sgsdsl compile`.
+"""Benchmark: every performance figure of issue 15 in one run, against its target.
 
-Run from the repository root:
+Run from the repository root (one core is enough; `nice` it on a shared machine):
 
-    python benchmarks/bench.py                      # 100 games of standard identity, 8 players
-    python benchmarks/bench.py --games 300 --players 5 --rules rules/standard.sgs --mode identity
-    python benchmarks/bench.py --json               # machine-readable figures
+    python benchmarks/bench.py                          # standard identity at 4, 5 and 8 players, 100 games each
+    python benchmarks/bench.py --players 8 --games 300  # one table, more games
+    python benchmarks/bench.py --profile 200            # also: the top functions of 200 compiled games
+    python benchmarks/bench.py --baseline 2455900       # also: the last recorded run of that commit, side by side
+    python benchmarks/bench.py --code /tmp/old-checkout # time another checkout's engine with this harness
+    python benchmarks/bench.py --json                   # the record only
 
-It plays the same seeded games (random agents, no event recording) with both back ends in one run —
-games/s, turns/s, decisions/s and peak memory (tracemalloc, on a separate smaller pass so tracing does not
-distort the timings) — then times compiling all bundled rules (rules/) split into parse, check and
-generate, both cold (a fresh process: includes building the Lark parser) and warm (in process).
-Design targets: compiled >= 5x interpreted on games/s; all bundled rules compile in under 1 s.
+What it measures, all in one process except the cold starts:
+
+- the same seeded games (random agents, no event recording) on the compiled and the interpreted engine,
+  interleaved in chunks so that a busy machine slows both alike: games/s, turns/s and decisions/s per CPU second
+  of this process (`time.process_time`, what one core delivers even when others compete for it; wall time too),
+  and the compiled/interpreted ratio; and whether both engines played the same games;
+- heuristic agents against random agents, compiled, CPU time per decision;
+- memory: the bytes still held (tracemalloc, after a collection) after N and after 4N games on one program,
+  and the peak while playing (flat means the retained memory does not grow with the number of games);
+- cold start: `sgsdsl check rules/` and `sgsdsl compile rules/` in fresh processes, with the start-up cache warm
+  (the normal case) and empty, as wall time and the child's CPU time;
+- rule evaluation alone: the pure rule functions (conditions, filters, limits, values) called on frames
+  captured from real games, compiled against interpreted (engine time excluded).
+
+Each run is appended as one JSON line (commit, machine, arguments, figures) to benchmarks/results.jsonl
+(`--record PATH`, `--no-record`). No figure here is asserted anywhere: tests/test_bench.py only runs a tiny one.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import dataclasses
+import datetime
 import gc
+import io
 import json
+import os
+import platform
+import pstats
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+DEFAULT_RECORD = ROOT / "benchmarks" / "results.jsonl"
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
+TARGETS = {  # issue 15
+    "games_per_s": 100.0,  # compiled, standard identity, 8 players, random agents, one core
+    "turns_per_s": 5000.0,
+    "ratio": 3.0,  # compiled / interpreted games/s (5.0 is the stretch)
+    "ratio_stretch": 5.0,
+    "check_cold_s": 0.3,
+    "compile_cold_s": 1.0,
+    "heuristic_per_decision": 2.0,  # heuristic / random CPU time per decision
+    "memory_growth_bytes": 64 * 1024,  # retained after 4N games minus after N: "flat"
+}
 
-from sgsdsl.api import check_paths, interpreted_program  # noqa: E402
-from sgsdsl.compiler.cache import compiled_program  # noqa: E402
-from sgsdsl.compiler.project import compile_paths  # noqa: E402
-from sgsdsl.engine.program import Frame  # noqa: E402
-from sgsdsl.sim import play_one  # noqa: E402
+
+def _import_engine(code: Path) -> None:
+    sys.path.insert(0, str(code))
+    global check_paths, interpreted_program, compiled_program, compile_paths, Frame, play_one  # noqa: PLW0603
+    from sgsdsl.api import check_paths, interpreted_program
+    from sgsdsl.compiler.cache import compiled_program
+    from sgsdsl.compiler.project import compile_paths
+    from sgsdsl.engine.program import Frame
+    from sgsdsl.sim import play_one
 
 
-def run_games(program, mode: str, players: int, games: int, seed: int) -> dict:
+check_paths = interpreted_program = compiled_program = compile_paths = Frame = play_one = None  # set by _import_engine
+
+
+# ------------------------------------------------------------------ games
+def _chunk(program, mode: str, players: int, seeds: range, agents: tuple[str, ...] = ("random",)) -> dict:
     turns = decisions = 0
     outcomes = []
-    gc.collect()
-    start = time.perf_counter()
-    for i in range(games):
-        g = play_one(program, mode, players, seed + i)
+    c0, w0 = time.process_time(), time.perf_counter()
+    for s in seeds:
+        g = play_one(program, mode, players, s, agents=agents)
         turns += g.turns
         decisions += g.decisions
-        outcomes.append(g.result)
-    secs = time.perf_counter() - start
-    return {"games": games, "seconds": secs, "turns": turns, "decisions": decisions, "outcomes": outcomes,
-            "games_per_s": games / secs, "turns_per_s": turns / secs, "decisions_per_s": decisions / secs}
+        outcomes.append((g.result, g.decisions))
+    return {"cpu": time.process_time() - c0, "wall": time.perf_counter() - w0, "turns": turns,
+            "decisions": decisions, "outcomes": outcomes}
 
 
-def peak_memory(program, mode: str, players: int, games: int, seed: int) -> int:
+def _rates(total: dict, games: int) -> dict:
+    cpu, wall = total["cpu"], total["wall"]
+    return {"games": games, "cpu_s": cpu, "wall_s": wall, "turns": total["turns"], "decisions": total["decisions"],
+            "games_per_s": games / cpu, "turns_per_s": total["turns"] / cpu,
+            "decisions_per_s": total["decisions"] / cpu, "wall_games_per_s": games / wall}
+
+
+def engines_side_by_side(programs: dict, mode: str, players: int, games: int, seed: int, chunk: int = 10) -> dict:
+    """The same seeds on each engine, alternating chunks of CHUNK games."""
+    totals = {name: {"cpu": 0.0, "wall": 0.0, "turns": 0, "decisions": 0, "outcomes": []} for name in programs}
+    for start in range(seed, seed + games, chunk):
+        seeds = range(start, min(start + chunk, seed + games))
+        for name, program in programs.items():
+            got = _chunk(program, mode, players, seeds)
+            for k in ("cpu", "wall", "turns", "decisions"):
+                totals[name][k] += got[k]
+            totals[name]["outcomes"] += got["outcomes"]
+    out = {name: _rates(t, games) for name, t in totals.items()}
+    first, *rest = totals.values()
+    out["same_games"] = all(t["outcomes"] == first["outcomes"] for t in rest)
+    out["ratio"] = out["compiled"]["games_per_s"] / out["interpreted"]["games_per_s"]
+    return out
+
+
+def heuristic_vs_random(program, mode: str, players: int, games: int, seed: int) -> dict:
+    res = {}
+    for kind in ("random", "heuristic"):
+        got = _chunk(program, mode, players, range(seed, seed + games), agents=(kind,))
+        res[kind] = {"games": games, "decisions": got["decisions"], "cpu_s": got["cpu"],
+                     "us_per_decision": 1e6 * got["cpu"] / max(1, got["decisions"])}
+    res["ratio"] = res["heuristic"]["us_per_decision"] / res["random"]["us_per_decision"]
+    return res
+
+
+def memory(program, mode: str, players: int, games: int, seed: int) -> dict:
+    """Bytes still allocated after GAMES and after 4*GAMES games (kept Game objects dropped), and the peak."""
     gc.collect()
     tracemalloc.start()
     try:
-        for i in range(games):
-            play_one(program, mode, players, seed + i)
-        return tracemalloc.get_traced_memory()[1]
+        base = tracemalloc.get_traced_memory()[0]
+        held = []
+        for k, n in enumerate((games, 3 * games)):
+            for i in range(n):
+                play_one(program, mode, players, seed + k * games + i)
+            gc.collect()
+            held.append(tracemalloc.get_traced_memory()[0] - base)
+        peak = tracemalloc.get_traced_memory()[1] - base
     finally:
         tracemalloc.stop()
+    return {"games": games, "retained_after_n": held[0], "retained_after_4n": held[1], "growth": held[1] - held[0],
+            "peak": peak}
 
 
+# ------------------------------------------------------------------ start-up
+def _timed_child(args: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(args, env=env, cwd=cwd, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cold_starts(code: Path, repeats: int = 3) -> dict:
+    """Fresh `python -m sgsdsl check rules/` and `compile rules/ -o TMP`: best of REPEATS with the cache warm, and
+    once with an empty cache. Wall and CPU seconds of the child."""
+    out: dict = {}
+    with tempfile.TemporaryDirectory(prefix="sgsdsl-bench-") as tmp:
+        env = {**os.environ, "PYTHONPATH": str(code)}
+        commands = {"check": [sys.executable, "-m", "sgsdsl", "check", "rules/"],
+                    "compile": [sys.executable, "-m", "sgsdsl", "compile", "rules/", "-o", str(Path(tmp) / "gen")]}
+        for name, cmd in commands.items():
+            empty = {**env, "SGSDSL_CACHE": str(Path(tmp) / f"empty-{name}")}
+            wall_empty, cpu_empty = _timed_child(cmd, empty, code)
+            warm = {**env, "SGSDSL_CACHE": str(Path(tmp) / "warm")}
+            _timed_child(cmd, warm, code)  # fill the cache (and the .pyc files)
+            runs = [_timed_child(cmd, warm, code) for _ in range(repeats)]
+            out[name] = {"wall_s": min(w for w, _ in runs), "cpu_s": min(c for _, c in runs),
+                         "empty_cache_wall_s": wall_empty, "empty_cache_cpu_s": cpu_empty}
+    return out
+
+
+# ------------------------------------------------------------------ rule evaluation alone
 EXPR_FIELDS = {("UseRule", "limit"), ("UseRule", "filter"), ("TriggerRule", "condition"), ("ActiveRule", "limit"),
                ("ActiveRule", "condition"), ("ViewAsRule", "filter"), ("ProvideRule", "condition"),
                ("ModifierRule", "value"), ("ModifierRule", "condition"), ("ValueRule", "base"),
@@ -94,8 +202,8 @@ def expression_slots(program) -> list[tuple[object, str]]:
 
 
 def rule_eval_speed(programs: dict, mode: str, players: int, seed: int, reps: int = 20) -> dict:
-    """Time only rule evaluation: capture real frames of pure rule functions during one game, then call the
-    compiled and the interpreted function of each slot on the same frames (engine time excluded)."""
+    """Capture real frames of pure rule functions during three games, then call the compiled and the interpreted
+    function of each slot on the same frames."""
     comp, interp = (expression_slots(programs[k]) for k in ("compiled", "interpreted"))
     assert len(comp) == len(interp)
     samples: list[list] = [[] for _ in interp]
@@ -122,99 +230,242 @@ def rule_eval_speed(programs: dict, mode: str, players: int, seed: int, reps: in
             try:
                 if c_fn(fr) == i_fn(fr):
                     calls.append((c_fn, i_fn, fr))
-            except Exception:  # noqa: BLE001 - a frame from an earlier state may no longer evaluate
-                pass
+            except Exception:  # noqa: BLE001, S112 - a frame from an earlier state may no longer evaluate
+                continue
     times = {}
     for idx, label in ((0, "compiled"), (1, "interpreted")):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(reps):
             for call in calls:
                 call[idx](call[2])
-        times[label] = time.perf_counter() - start
+        times[label] = max(time.process_time() - start, 1e-9)
     n = len(calls) * reps
-    return {"calls": n, "slots": sum(1 for s in samples if s), "compiled_s": times["compiled"],
-            "interpreted_s": times["interpreted"], "compiled_per_s": n / times["compiled"],
-            "interpreted_per_s": n / times["interpreted"]}
+    return {"calls": n, "slots": sum(1 for s in samples if s), "compiled_per_s": n / times["compiled"],
+            "interpreted_per_s": n / times["interpreted"], "ratio": times["interpreted"] / times["compiled"]}
 
 
-def compile_times() -> dict:
-    """Warm: in this process (parser already built). Cold: a fresh interpreter, as CI runs it."""
-    rules = str(ROOT / "rules")
-    warm = compile_paths([rules]).timings
-    code = ("import json,sys,time;t=time.perf_counter();from sgsdsl.compiler.project import compile_paths;"
-            "i=time.perf_counter()-t;r=compile_paths([sys.argv[1]]).timings;"
-            "print(json.dumps([i,r.parse,r.check,r.generate]))")
-    out = subprocess.run([sys.executable, "-c", code, rules], capture_output=True, text=True, check=True, cwd=ROOT)
-    imp, parse, check, gen = json.loads(out.stdout)
-    return {"warm": {"parse": warm.parse, "check": warm.check, "generate": warm.generate},
-            "cold": {"import": imp, "parse": parse, "check": check, "generate": gen}}
+# ------------------------------------------------------------------ profile, record, machine
+def profile_summary(program, mode: str, players: int, games: int, seed: int, top: int = 25) -> str:
+    prof = cProfile.Profile()
+    prof.enable()
+    for i in range(games):
+        play_one(program, mode, players, seed + i)
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).strip_dirs().sort_stats("tottime").print_stats(top)
+    return buf.getvalue()
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rules", default=str(ROOT / "rules" / "standard.sgs"))
-    ap.add_argument("--mode", default="identity")
-    ap.add_argument("--players", type=int, default=8)
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--memory-games", type=int, default=10, help="games in the traced pass for peak memory")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+def machine() -> dict:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"cpu": model or platform.processor(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform(), "load_1min": load}
 
+
+def commit_of(code: Path) -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=code, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "sgsdsl"], cwd=code, capture_output=True,
+                               text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + ("+dirty" if dirty else "")
+
+
+def baseline_record(path: Path, commit: str) -> dict | None:
+    """The last recorded run of COMMIT (a prefix) in the results file."""
+    found = None
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            if str(rec.get("commit", "")).startswith(commit):
+                found = rec
+    return found
+
+
+# ------------------------------------------------------------------ report
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def report(rec: dict, before: dict | None) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=io.StringIO(), width=150, record=True)
+    f = rec["figures"]
+    prev = before["figures"] if before else None
+    for key, res in f["games"].items():
+        t = Table(title=f"{res['compiled']['games']} games · {rec['args']['rules']} · {rec['args']['mode']} · "
+                        f"{key} players · random agents · per CPU second")
+        for col in ("figure", "compiled", "interpreted", "compiled / interpreted"):
+            t.add_column(col, justify="left" if col == "figure" else "right")
+        if prev and key in prev.get("games", {}):
+            t.add_column(f"before ({before['commit']}): compiled · ratio", justify="right")
+        c, i = res["compiled"], res["interpreted"]
+        old = prev["games"][key] if prev and key in prev.get("games", {}) else None
+        for k, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"), ("decisions_per_s", "decisions/s"),
+                         ("wall_games_per_s", "games/s (wall clock)")):
+            row = [label, f"{c[k]:,.1f}", f"{i[k]:,.1f}", f"{c[k] / i[k]:.2f}x"]
+            if old:
+                row.append(f"{old['compiled'][k]:,.1f} · {old['compiled'][k] / old['interpreted'][k]:.2f}x")
+            t.add_row(*row)
+        t.add_row("turns per game", f"{c['turns'] / c['games']:.1f}", f"{i['turns'] / i['games']:.1f}", "")
+        t.add_row("same games (results, decisions)", "yes" if res["same_games"] else "NO", "", "")
+        console.print(t)
+    h, m, s, ev = f["heuristic"], f["memory"], f["startup"], f["rule_evaluation"]
+    t = Table(title="agents, memory, start-up, rule evaluation")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_row("random agents: CPU µs per decision (compiled)", f"{h['random']['us_per_decision']:.1f}")
+    t.add_row("heuristic agents: CPU µs per decision (compiled)", f"{h['heuristic']['us_per_decision']:.1f}")
+    t.add_row(f"memory held after {m['games']} games / {4 * m['games']} games (tracemalloc)",
+              f"{m['retained_after_n'] / 1024:,.0f} KiB / {m['retained_after_4n'] / 1024:,.0f} KiB")
+    t.add_row("memory peak while playing", f"{m['peak'] / 2**20:.2f} MiB")
+    for name in ("check", "compile") if s else ():
+        t.add_row(f"sgsdsl {name} rules/ cold, cache warm: wall · CPU",
+                  f"{s[name]['wall_s'] * 1000:.0f} ms · {s[name]['cpu_s'] * 1000:.0f} ms")
+        t.add_row(f"sgsdsl {name} rules/ cold, cache empty: wall · CPU",
+                  f"{s[name]['empty_cache_wall_s'] * 1000:.0f} ms · {s[name]['empty_cache_cpu_s'] * 1000:.0f} ms")
+    t.add_row(f"rule evaluation alone ({ev['calls']:,} calls, {ev['slots']} functions): compiled · interpreted",
+              f"{ev['compiled_per_s']:,.0f}/s · {ev['interpreted_per_s']:,.0f}/s ({ev['ratio']:.2f}x)")
+    console.print(t)
+    console.print(targets_table(rec))
+    return console.export_text()
+
+
+def target_rows(rec: dict) -> list[tuple[str, str, str, bool]]:
+    """(target, wanted, measured, met) for every target of issue 15."""
+    f = rec["figures"]
+    eight = f["games"].get("8")
+    rows = []
+    if eight:
+        c = eight["compiled"]
+        rows.append(("compiled games/s, 8 players, one core", f">= {TARGETS['games_per_s']:.0f}",
+                     f"{c['games_per_s']:.1f}", c["games_per_s"] >= TARGETS["games_per_s"]))
+        rows.append(("compiled turns/s, 8 players, one core", f">= {TARGETS['turns_per_s']:.0f}",
+                     f"{c['turns_per_s']:,.0f} ({c['decisions_per_s']:,.0f} decisions/s)",
+                     c["turns_per_s"] >= TARGETS["turns_per_s"]))
+        rows.append(("compiled / interpreted games/s, 8 players", f">= {TARGETS['ratio']:.0f}x "
+                     f"(stretch {TARGETS['ratio_stretch']:.0f}x)", f"{eight['ratio']:.2f}x",
+                     eight["ratio"] >= TARGETS["ratio"]))
+    s = f["startup"]
+    if s:
+        rows.extend(_startup_rows(s))
+    m = f["memory"]
+    rows.append(("memory flat in the number of games", f"growth <= {TARGETS['memory_growth_bytes'] // 1024} KiB",
+                 f"{m['growth'] / 1024:+,.0f} KiB from {m['games']} to {4 * m['games']} games",
+                 m["growth"] <= TARGETS["memory_growth_bytes"]))
+    h = f["heuristic"]
+    rows.append(("heuristic / random CPU per decision", f"<= {TARGETS['heuristic_per_decision']:.0f}x",
+                 f"{h['ratio']:.2f}x", h["ratio"] <= TARGETS["heuristic_per_decision"]))
+    return rows
+
+
+def _startup_rows(s: dict) -> list[tuple[str, str, str, bool]]:
+    return [("sgsdsl check rules/ cold (cache warm, CPU)", f"<= {TARGETS['check_cold_s']} s",
+             f"{s['check']['cpu_s']:.2f} s (wall {s['check']['wall_s']:.2f} s; empty cache "
+             f"{s['check']['empty_cache_cpu_s']:.2f} s)", s["check"]["cpu_s"] <= TARGETS["check_cold_s"]),
+            ("sgsdsl compile rules/ cold (cache warm, CPU)", f"<= {TARGETS['compile_cold_s']} s",
+             f"{s['compile']['cpu_s']:.2f} s (wall {s['compile']['wall_s']:.2f} s; empty cache "
+             f"{s['compile']['empty_cache_cpu_s']:.2f} s)", s["compile"]["cpu_s"] <= TARGETS["compile_cold_s"])]
+
+
+def targets_table(rec: dict):
+    from rich.table import Table
+
+    t = Table(title="issue 15 targets")
+    for col in ("target", "wanted", "measured", "status"):
+        t.add_column(col)
+    for name, want, got, ok in target_rows(rec):
+        t.add_row(name, want, got, _verdict(ok))
+    return t
+
+
+# ------------------------------------------------------------------ main
+def run(args: argparse.Namespace) -> dict:
+    code = Path(args.code).resolve()
     loaded = check_paths([args.rules])
     if not loaded.ok:
-        print(f"{args.rules} does not check; run sgsdsl check {args.rules}")
-        return 1
+        raise SystemExit(f"{args.rules} does not check; run sgsdsl check {args.rules}")
     programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
+    first = args.players[0]
     for p in programs.values():  # warm up imports and caches
-        play_one(p, args.mode, args.players, args.seed)
-    res = {name: run_games(p, args.mode, args.players, args.games, args.seed) for name, p in programs.items()}
-    same = res["compiled"]["outcomes"] == res["interpreted"]["outcomes"] and \
-        res["compiled"]["decisions"] == res["interpreted"]["decisions"]
-    for name, p in programs.items():
-        res[name]["peak_bytes"] = peak_memory(p, args.mode, args.players, args.memory_games, args.seed)
-        del res[name]["outcomes"]
-    evals = rule_eval_speed(programs, args.mode, args.players, args.seed)
-    comp = compile_times()
+        play_one(p, args.mode, first, args.seed)
+    games = {str(n): engines_side_by_side(programs, args.mode, n, args.games, args.seed) for n in args.players}
+    big = 8 if 8 in args.players else first
+    figures = {
+        "games": games,
+        "heuristic": heuristic_vs_random(programs["compiled"], args.mode, big, args.heuristic_games, args.seed),
+        "memory": memory(programs["compiled"], args.mode, big, args.memory_games, args.seed),
+        "startup": None if args.no_startup else cold_starts(code, repeats=args.startup_repeats),
+        "rule_evaluation": rule_eval_speed(programs, args.mode, big, args.seed, reps=args.eval_reps),
+    }
+    rec = {"time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+           "commit": commit_of(code), "machine": machine(),
+           "args": {"rules": Path(args.rules).name, "mode": args.mode, "players": args.players, "games": args.games,
+                    "seed": args.seed},
+           "figures": figures}
+    rec["targets"] = {name: {"wanted": want, "measured": got, "met": ok} for name, want, got, ok in target_rows(rec)}
+    if args.profile:
+        rec["profile"] = profile_summary(programs["compiled"], args.mode, big, args.profile, args.seed)
+    return rec
 
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--code", default=str(ROOT), help="the checkout whose sgsdsl is timed (default: this one)")
+    ap.add_argument("--rules", default=None, help="default: CODE/rules/standard.sgs")
+    ap.add_argument("--mode", default="identity")
+    ap.add_argument("--players", type=int, nargs="+", default=[4, 5, 8])
+    ap.add_argument("--games", type=int, default=100, help="games per engine and player count")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--heuristic-games", type=int, default=40)
+    ap.add_argument("--memory-games", type=int, default=10, help="N: memory held after N and 4N games")
+    ap.add_argument("--startup-repeats", type=int, default=3)
+    ap.add_argument("--no-startup", action="store_true", help="skip the cold-start processes")
+    ap.add_argument("--eval-reps", type=int, default=20)
+    ap.add_argument("--profile", type=int, default=0, metavar="GAMES", help="profile this many compiled games")
+    ap.add_argument("--baseline", default=None, metavar="COMMIT", help="show the last recorded run of COMMIT")
+    ap.add_argument("--record", default=str(DEFAULT_RECORD), help="append the run as a JSON line here")
+    ap.add_argument("--no-record", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the record as JSON instead of tables")
+    args = ap.parse_args(argv)
+    if args.rules is None:
+        args.rules = str(Path(args.code).resolve() / "rules" / "standard.sgs")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    _import_engine(Path(args.code).resolve())
+    rec = run(args)
+    if not args.no_record:
+        with open(args.record, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({k: v for k, v in rec.items() if k != "profile"}, ensure_ascii=False) + "\n")
     if args.json:
-        print(json.dumps({"games": res, "same_games": same, "rule_evaluation": evals, "compile": comp}, indent=2))
-        return 0
-    c, i = res["compiled"], res["interpreted"]
-    t = Table(title=f"{args.games} games · {Path(args.rules).name} · {args.mode} · {args.players} players · "
-                    f"seed {args.seed}")
-    t.add_column("metric")
-    t.add_column("compiled", justify="right")
-    t.add_column("interpreted", justify="right")
-    t.add_column("compiled / interpreted", justify="right")
-    for key, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"), ("decisions_per_s", "decisions/s")):
-        t.add_row(label, f"{c[key]:,.1f}", f"{i[key]:,.1f}", f"{c[key] / i[key]:.2f}x")
-    t.add_row("wall time", f"{c['seconds']:.2f} s", f"{i['seconds']:.2f} s",
-              f"{i['seconds'] / c['seconds']:.2f}x faster")
-    t.add_row(f"peak memory ({args.memory_games} games, tracemalloc)", f"{c['peak_bytes'] / 2**20:.2f} MiB",
-              f"{i['peak_bytes'] / 2**20:.2f} MiB", f"{c['peak_bytes'] / i['peak_bytes']:.2f}x")
-    t.add_row("same games (results, decisions)", "yes" if same else "NO", "", "")
-    t.add_row(f"rule evaluation only: calls/s ({evals['calls']:,} calls of {evals['slots']} pure rule functions)",
-              f"{evals['compiled_per_s']:,.0f}", f"{evals['interpreted_per_s']:,.0f}",
-              f"{evals['compiled_per_s'] / evals['interpreted_per_s']:.2f}x")
-    console = Console()
-    console.print(t)
-    ct = Table(title="sgsdsl compile rules/ (all bundled rules)")
-    ct.add_column("stage")
-    ct.add_column("cold (fresh process)", justify="right")
-    ct.add_column("warm (in process)", justify="right")
-    ct.add_row("import sgsdsl", f"{comp['cold']['import'] * 1000:.0f} ms", "—")
-    for stage in ("parse", "check", "generate"):
-        ct.add_row(stage, f"{comp['cold'][stage] * 1000:.0f} ms", f"{comp['warm'][stage] * 1000:.0f} ms")
-    cold_total = sum(comp["cold"][s] for s in ("parse", "check", "generate"))
-    warm_total = sum(comp["warm"].values())
-    ct.add_row("total (parse+check+generate)", f"{cold_total * 1000:.0f} ms", f"{warm_total * 1000:.0f} ms")
-    console.print(ct)
-    ratio = c["games_per_s"] / i["games_per_s"]
-    console.print(f"targets: compiled >= 5x interpreted games/s: {ratio:.2f}x "
-                  f"({'met' if ratio >= 5 else 'not met'}); compile < 1 s: {cold_total:.2f} s cold "
-                  f"({'met' if cold_total < 1 else 'not met'})")
-    return 0 if same else 1
+        print(json.dumps(rec, indent=2, ensure_ascii=False))
+    else:
+        before = baseline_record(Path(args.record), args.baseline) if args.baseline else None
+        print(report(rec, before))
+        if args.baseline and before is None:
+            print(f"(no recorded run of {args.baseline} in {args.record})")
+        if "profile" in rec:
+            print(f"profile of {args.profile} compiled games (top functions by own time):")
+            print(rec["profile"])
+    return 0 if all(g["same_games"] for g in rec["figures"]["games"].values()) else 1
 
 
 if __name__ == "__main__":

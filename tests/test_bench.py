@@ -1,0 +1,43 @@
+"""benchmarks/bench.py works end to end on a tiny run (issue 15): every table, the targets and the JSON line.
+No time is asserted; the figures only have to be there and be numbers."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("sgsdsl_bench", ROOT / "benchmarks" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_tiny_bench_run_prints_every_figure_and_records_a_json_line(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    record = tmp_path / "results.jsonl"
+    args = ["--players", "4", "--games", "2", "--heuristic-games", "1", "--memory-games", "1", "--eval-reps", "1",
+            "--no-startup", "--profile", "1", "--record", str(record)]
+    assert bench.main(args) == 0  # both engines played the same games
+    out = capsys.readouterr().out
+    for text in ("games/s", "turns/s", "decisions/s", "compiled / interpreted", "per decision", "memory held",
+                 "rule evaluation alone", "issue 15 targets", "memory flat", "top functions", "_phase_play"):
+        assert text in out, text
+    rec = json.loads(record.read_text(encoding="utf-8").splitlines()[-1])
+    assert rec["commit"] and rec["machine"]["python"] and rec["args"]["players"] == [4]
+    games = rec["figures"]["games"]["4"]
+    assert games["same_games"] and games["compiled"]["games"] == 2 and games["compiled"]["games_per_s"] > 0
+    assert rec["targets"]["heuristic / random CPU per decision"]["measured"].endswith("x")
+    # the next run can show this one as its baseline
+    assert bench.baseline_record(record, rec["commit"]) == rec
+    t = bench.target_rows({"figures": {**rec["figures"], "games": {"8": games}}})
+    assert [r[0] for r in t][:3] == ["compiled games/s, 8 players, one core", "compiled turns/s, 8 players, one core",
+                                     "compiled / interpreted games/s, 8 players"]
