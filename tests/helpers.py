@@ -83,3 +83,19 @@ def run_both_engines(path: Path, round_cap: int = 3) -> dict[str, tuple[str | No
     assert games[0].log == games[1].log
     out["game"] = games[0]  # type: ignore[assignment]
     return out
+
+
+def chromium_driver(width: int = 1200, height: int = 2400):
+    """Selenium driving Debian's headless chromium through its chromedriver (the `browser` tests)."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={width},{height}"):
+        opts.add_argument(arg)
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=opts, service=service)

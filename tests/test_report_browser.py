@@ -5,28 +5,15 @@ and runs it."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from helpers import chromium_driver
 from sgsdsl.cli import main
 
 pytestmark = pytest.mark.browser
-
-
-def _driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1200,2400"):
-        opts.add_argument(arg)
-    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    return webdriver.Chrome(options=opts, service=service)
 
 
 def test_report_renders_tables_and_charts(tmp_path: Path) -> None:
@@ -36,7 +23,7 @@ def test_report_renders_tables_and_charts(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["simulate", "--players", "8", "--games", "40", "--jobs", "1", "--html",
                                   str(report)], catch_exceptions=False)
     assert r.exit_code == 0, r.output
-    driver = _driver()
+    driver = chromium_driver()
     try:
         driver.get(report.as_uri())
         assert driver.title == "sgsdsl balance report"
