@@ -29,8 +29,9 @@ def program(path: str, engine: str = "interpreted"):
 
 def play_checked(prog, players: int, seed: int, options: dict[str, Any] | None = None, record: bool = True,
                  round_cap: int = 60, mode: str = "identity") -> Game:
-    """A random game whose invariants are checked before every decision and at the end."""
-    from sgsdsl.engine.invariants import check_invariants
+    """A random game whose invariants are checked before every decision and at the end (and, when recorded, the
+    face-down state its log tells)."""
+    from sgsdsl.engine.invariants import check_invariants, check_turn_log
 
     holder: dict[str, Any] = {}
     agents = [CheckingAgent(RandomAgent(agent_seed(seed, i)), holder) for i in range(players)]
@@ -38,6 +39,8 @@ def play_checked(prog, players: int, seed: int, options: dict[str, Any] | None =
     holder["game"] = game
     game.run()
     check_invariants(game)
+    if record:
+        check_turn_log(game)
     return game
 
 

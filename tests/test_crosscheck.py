@@ -49,11 +49,12 @@ def check_spec(spec: GameSpec) -> None:
     assert problem is None, f"{problem}\nminimal game, paste into tests/test_crosscheck.py:\n{spec.as_regression()}"
 
 
-@pytest.mark.parametrize("rules", ["mini", "standard", "junzheng"])
+@pytest.mark.parametrize("rules", ["mini", "standard", "junzheng", "all41"])
 def test_compiled_equals_interpreted(rules: str) -> None:
     pair(rules)  # skip cleanly before Hypothesis starts when the rules do not check
 
-    @settings(max_examples={"standard": 50, "junzheng": 30}.get(rules, 40), deadline=None, derandomize=False,
+    @settings(max_examples={"standard": 50, "junzheng": 30, "all41": 12}.get(rules, 40), deadline=None,
+              derandomize=False,
               suppress_health_check=[HealthCheck.too_slow], print_blob=True)
     @given(game_specs(rules))
     def run(spec: GameSpec) -> None:

@@ -56,7 +56,7 @@ class Dispatch:
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
-        gained. A leader skill (主公技) counts only while p holds the mode's leader role, gained or not."""
+        gained. A leader skill (a lord skill) counts only while p holds the mode's leader role, gained or not."""
         out: list[SkillRule] = []
         leader = self.mode.leader is not None and p.role == self.mode.leader
         if p.general is not None:

@@ -77,3 +77,34 @@ class CheckingAgent(Agent):
     def decide(self, request: Request, view: Any) -> list[int]:
         check_invariants(self.holder["game"])
         return self.inner.decide(request, view)
+
+
+def check_turn_log(game: Game) -> None:
+    """Face-down state as the log tells it (a recorded game): each `turn_over` flips the seat's state; a turn is
+    played (`turn`) only face up; a face-down turn is skipped (`turn_skipped` face_down) and turns the seat face
+    up at once; nobody is turned over after death; the log's final state is the players' state."""
+    down: dict[str, bool] = {p.label().split(":")[0]: False for p in game.players}
+    dead: set[str] = set()
+    log = game.log
+    for i, e in enumerate(log):
+        kind = e.get("e")
+        seat = str(e.get("player", "")).split(":")[0]
+        if kind == "turn_over":
+            if seat in dead:
+                raise InvariantViolation(f"event {i + 1}: {e['player']} turned over after death")
+            if e["face_down"] == down[seat]:
+                raise InvariantViolation(f"event {i + 1}: {e['player']} turned over to the state it was in")
+            down[seat] = e["face_down"]
+        elif kind == "turn" and down[seat]:
+            raise InvariantViolation(f"event {i + 1}: {e['player']} plays a turn face down")
+        elif kind == "turn_skipped" and e.get("reason") == "face_down":
+            nxt = log[i + 1] if i + 1 < len(log) else {}
+            if not down[seat] or nxt.get("e") != "turn_over" or nxt.get("player") != e["player"] \
+                    or nxt.get("face_down"):
+                raise InvariantViolation(f"event {i + 1}: a face-down skip of {e['player']} must find it face down "
+                                         f"and turn it face up at once (next: {nxt})")
+        elif kind == "death":
+            dead.add(seat)
+    for p in game.players:
+        if down[p.label().split(":")[0]] != p.face_down:
+            raise InvariantViolation(f"{p.label()} is face {'down' if p.face_down else 'up'}, the log says otherwise")

@@ -59,7 +59,7 @@ class Card(_RuleFace):
     """One physical card of the deck. `zone` and `holder` always say where it is.
 
     Its suit, colour and rule (hence name and family) are what it counts as: the printed ones, unless a skill
-    of the game it is in modifies the values `card_suit`, `card_color` or `card_name` (红颜: ♠ counts as ♥);
+    of the game it is in modifies the values `card_suit`, `card_color` or `card_name` (say, a ♠ counts as ♥);
     then every rule that reads the card sees the changed one. The label always shows the printed face.
     """
 

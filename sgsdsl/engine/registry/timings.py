@@ -79,7 +79,7 @@ engine_value("draw_count", "player:player", "int", lambda g, p: 2, "cards drawn 
 engine_value("targetable", "user:player, card:card, target:player", "bool", lambda g, u, c, t: True,
              "whether a card may target a character")
 engine_value("card_suit", "card:card", "suit", lambda g, c: c.printed_suit,
-             "the suit a physical card counts as for every rule (printed: its face; 红颜 modifies it)")
+             "the suit a physical card counts as for every rule (printed: its face, unless a skill modifies it)")
 engine_value("card_color", "card:card", "color", lambda g, c: color_of(c.suit),
              "the colour a physical card counts as (the colour of the suit it counts as, unless modified)")
 engine_value("card_name", "card:card", "str", lambda g, c: c.printed_rule.name,
