@@ -156,3 +156,44 @@ def test_soak_tongzhou() -> None:
         assert treasures(game) == 5
         if game.result and game.result[1] == "win":
             assert 1 in (game.places or [])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_offers_are_of_the_faction_kingdom_exclusive_first_and_picks_public(seed: int) -> None:
+    game = Game(program(str(TONGZHOU)), MODE, 8, seed, [RandomAgent(i) for i in range(8)], round_cap=0)
+    game.run()
+    gens = {g.name: g for g in game.program.generals.values()}
+    offers = [e for e in game.log if e.get("kind") == "choose" and str(e.get("prompt", "")).startswith("choose your")]
+    assert [e["ask"] for e in offers] == list(range(8))  # seat by seat
+    taken: set[str] = set()
+    for e in offers:
+        faction = game.players[e["ask"]].role
+        kingdom = KINGDOM[faction]
+        names = e["options"]
+        assert all(kingdom in gens[n].kingdoms for n in names) and not set(names) & taken
+        assert len(names) == 6 or kingdom == "群"
+        free = [x for x in ("刘琦", "唐咨") if kingdom in gens[x].kingdoms and x not in taken]
+        assert names[:len(free)] == free
+        mate = next(p for p in game.players if p.role == faction and p.seat != e["ask"])
+        if mate.seat < e["ask"]:  # the team-mate chose first: its pick is in the log before this offer
+            before = game.log[:game.log.index(e)]
+            assert any(x.get("e") == "general" and x["player"].startswith(f"P{mate.seat}:") for x in before)
+        taken.add(game.players[e["ask"]].general.name)
+
+
+def test_every_tongzhou_card_skill_and_rule_has_a_scenario() -> None:
+    """Every card rules/tongzhou.sgs defines, every skill of its generals, 恂恂, its rules and the mode itself are
+    covered by a scenario that loads rules/tongzhou.sgs."""
+    from sgsdsl.lang.loader import load
+    from sgsdsl.scenario import read_scenario
+
+    module = load([TONGZHOU]).modules[-1]
+    wanted = ({c.name.text for c in module.cards} | {s.name.text for g in module.generals for s in g.skills}
+              | {s.name.text for s in module.skills} | {r.name.text for r in module.rules} | {"tongzhou"})
+    assert {"粽", "雄黄酒", "同舟共济", "力争上游", "问计", "屯江", "兴棹", "恂恂"} <= wanted
+    covered: set[str] = set()
+    for f in sorted((ROOT / "tests" / "scenarios").rglob("*.scenario")):
+        sc = read_scenario(f)
+        if sc.rules and [p.resolve() for p in sc.rule_files()] == [TONGZHOU.resolve()]:
+            covered |= {n for n, _ in sc.covers}
+    assert not wanted - covered, sorted(wanted - covered)

@@ -747,6 +747,12 @@ def check_expect(e: Expect, game: Game) -> str | None:
             return f"{head}: no score ({why})"
         got = game.scores[p.seat]
         return None if got == e.args["score"] else f"{head}: {p.label()} scored {got}"
+    if e.kind == "place":
+        if game.places is None:
+            why = "the game is not over" if game.result is None else f"mode {game.mode.ident} does not rank"
+            return f"{head}: no place ({why})"
+        got = game.places[p.seat]
+        return None if got == e.args["place"] else f"{head}: {p.label()} placed {got}"
     return f"{head}: unknown expectation kind {e.kind}"
 
 

@@ -654,6 +654,8 @@ class _Parser:
             self.sc.expects.append(Expect("role", text, span, subject, {"role": args[0].text}))
         elif what == "score" and len(args) == 1 and re.fullmatch(r"-?\d+", args[0].text):
             self.sc.expects.append(Expect("score", text, span, subject, {"score": int(args[0].text)}))
+        elif what == "place" and len(args) == 1 and re.fullmatch(r"\d+", args[0].text):
+            self.sc.expects.append(Expect("place", text, span, subject, {"place": int(args[0].text)}))
         else:
             self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
                        "chained, unchained, face_down, face_up, pile, mark, general, role, score, offered or "
