@@ -149,10 +149,23 @@ def hints_of(card: Any) -> tuple[str, ...]:
     """A card's AI tags (from its .sgs `tags`) and its category, or a skill's tags and "skill", for agents that
     reason about options."""
     if isinstance(card, SkillRule):
-        return tuple(sorted(card.tags)) + ("skill",)
+        return sorted_hints(card.tags, "skill")
     if card is None or not hasattr(card, "rule"):
         return ()
-    return tuple(sorted(card.rule.tags)) + (card.category,)
+    return sorted_hints(card.rule.tags, card.category)
+
+
+_HINTS: dict[tuple[frozenset[str], str], tuple[str, ...]] = {}
+
+
+def sorted_hints(tags: frozenset[str], last: str) -> tuple[str, ...]:
+    """The tags in order, then LAST (asked at every decision: remembered per distinct tag set)."""
+    if type(tags) is not frozenset:
+        return tuple(sorted(tags)) + (last,)
+    got = _HINTS.get((tags, last))
+    if got is None:
+        got = _HINTS[(tags, last)] = tuple(sorted(tags)) + (last,)
+    return got
 
 
 class SeatView(Mapping):
