@@ -170,11 +170,12 @@ def test_both_score_tables_have_scenarios() -> None:
     assert tables[False] >= 4 and tables[True] >= 4, tables
 
 
-def test_league_is_deterministic_and_both_back_ends_agree() -> None:
+@pytest.mark.parametrize("options", [{}, {"retaliation": True}])
+def test_league_is_deterministic_and_both_back_ends_agree(options: dict) -> None:
     pair = load_pair(PROTECTION)
     assert not isinstance(pair, str), pair
-    runs = [run_league(prog, "protection", 5, 6, 11).as_dict() for prog in (*pair, pair[0])]
-    assert runs[0] == runs[1] == runs[2]
+    runs = [run_league(prog, "protection", 5, 6, 11, options).as_dict() for prog in (*pair, pair[0])]
+    assert runs[0] == runs[1] == runs[2] and not runs[0]["errors"]
 
 
 def test_league_cli_table_and_json() -> None:
