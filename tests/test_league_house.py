@@ -72,7 +72,7 @@ def test_extension_merges_members() -> None:
     prog = program(PROTECTION)
     base, house = prog.modes["identity"], prog.modes["protection"]
     assert house.players == base.players and house.setup is base.setup and house.leader == base.leader
-    assert house.options == base.options and house.roles == base.roles
+    assert house.options == {**base.options, "retaliation": False} and house.roles == base.roles
     assert house.triggers[:len(base.triggers)] == base.triggers and len(house.triggers) > len(base.triggers)
     assert house.wins == base.wins and house.scores == base.scores
     seats = program(SEATS).modes["seats_by_lot"]
