@@ -108,12 +108,14 @@ def test_designer_general_reported_on_its_own_line(tmp_path: Path) -> None:
 
 def test_csv_parquet_json_and_html_exports(tmp_path: Path) -> None:
     out = {k: tmp_path / f"run.{k}" for k in ("csv", "html")}
-    r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--csv", str(out["csv"]))
+    r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", "1", "--agents", "heuristic,random", "--csv",
+               str(out["csv"]))
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(out["csv"].open(encoding="utf-8")))
     assert [int(x["seed"]) for x in rows] == list(range(1, 9))
     assert {"p0_general", "p4_role", "p0_kingdom", "winners", "winner_seats", "rounds", "turns"} <= set(rows[0])
     assert any(k.startswith("skill_") for k in rows[0])
+    assert [rows[0][f"p{i}_agent"] for i in range(5)] == ["heuristic", "random", "heuristic", "random", "heuristic"]
     pytest.importorskip("matplotlib", reason="the report's charts need the [report] extra (in [test])")
     for jobs, path in (("1", out["html"]), ("2", tmp_path / "again.html")):
         r = invoke("simulate", "--players", "5", "--games", "8", "--jobs", jobs, "--html", str(path))

@@ -23,13 +23,13 @@ class ExportError(RuntimeError):
 
 
 def rows(records: Sequence[GameRecord], variant: str = "") -> tuple[list[str], list[list[Any]]]:
-    """The game table: fixed columns, then per seat general/role/kingdom, then one count column per skill."""
+    """The game table: fixed columns, then per seat general/role/kingdom/agent, then one count column per skill."""
     seats = max((len(r.roles) for r in records), default=0)
     skills = sorted({s for r in records for s in r.skills})
     head = (["variant"] if variant else []) + ["seed", "reason", "winners", "winner_seats", "rounds", "turns",
                                                "decisions"]
     for i in range(seats):
-        head += [f"p{i}_general", f"p{i}_role", f"p{i}_kingdom"]
+        head += [f"p{i}_general", f"p{i}_role", f"p{i}_kingdom", f"p{i}_agent"]
     head += [f"skill_{s}" for s in skills] + ["error"]
     body: list[list[Any]] = []
     for r in records:
@@ -37,7 +37,8 @@ def rows(records: Sequence[GameRecord], variant: str = "") -> tuple[list[str], l
             r.seed, r.reason, "+".join(r.winners), " ".join(map(str, r.winner_seats)), r.rounds, r.turns,
             r.decisions]
         for i in range(seats):
-            row += [r.generals[i], r.roles[i], r.kingdoms[i]] if i < len(r.roles) else ["", "", ""]
+            agent = r.agents[i] if i < len(r.agents) else ""
+            row += [r.generals[i], r.roles[i], r.kingdoms[i], agent] if i < len(r.roles) else ["", "", "", ""]
         row += [r.skills.get(s, 0) for s in skills] + [r.error]
         body.append(row)
     return head, body
