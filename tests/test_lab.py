@@ -188,3 +188,13 @@ def test_compare_designer_file_with_and_without(tmp_path: Path) -> None:
     rows = list(csv.DictReader((tmp_path / "cmp.csv").open(encoding="utf-8")))
     assert [x["variant"] for x in rows] == ["A"] * 20 + ["B"] * 20
     assert "What changed from A to B" in (tmp_path / "cmp.html").read_text(encoding="utf-8")
+
+
+def test_a_difference_that_rounds_to_zero_is_never_negative_zero() -> None:
+    from sgsdsl.cli.compare_cmd import _cells
+    from sgsdsl.lab.compare import Diff
+    from sgsdsl.lab.report import _diff_table
+
+    d = Diff("draw", 0.0, 0.0, -0.00001, -0.0004, 0.00001)
+    assert _cells(d)[3:5] == ["+0.0", "+0.0 … +0.0"]
+    assert "-0.0" not in _diff_table("t", [d])

@@ -103,13 +103,13 @@ def _cells(d: Diff) -> list[str]:
             return f"{100 * x:.1f}%"
 
         def s(x: float) -> str:
-            return f"{100 * x:+.1f}"
+            return f"{round(100 * x, 1) + 0.0:+.1f}"  # + 0.0: never "-0.0"
     else:
         def f(x: float) -> str:
             return f"{x:.2f}"
 
         def s(x: float) -> str:
-            return f"{x:+.2f}"
+            return f"{round(x, 2) + 0.0:+.2f}"
     return [d.figure, f(d.a), f(d.b), s(d.diff), f"{s(d.low)} … {s(d.high)}", "yes" if d.significant else "no"]
 
 

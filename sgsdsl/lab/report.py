@@ -42,7 +42,8 @@ def _diff_table(title: str, diffs: Sequence[Diff]) -> str:
         def fmt(x: float, d: Diff = d) -> str:
             return _pct(x) if d.kind == "rate" else f"{x:.2f}"
 
-        def sign(x: float) -> str:
+        def sign(x: float, d: Diff = d) -> str:
+            x = round(x, 3 if d.kind == "rate" else 2) + 0.0  # never "-0.0"
             return ("+" if x > 0 else "") + fmt(x)
 
         cls = ' class="sig"' if d.significant else ""
