@@ -197,3 +197,20 @@ def test_every_tongzhou_card_skill_and_rule_has_a_scenario() -> None:
         if sc.rules and [p.resolve() for p in sc.rule_files()] == [TONGZHOU.resolve()]:
             covered |= {n for n, _ in sc.covers}
     assert not wanted - covered, sorted(wanted - covered)
+
+
+@pytest.mark.parametrize("args", [[str(TONGZHOU)], ["--rules", "3v3"]], ids=["tongzhou", "3v3"])
+def test_play_and_replay_both_team_modes(tmp_path: Path, args: list[str], monkeypatch) -> None:
+    """`sgsdsl play` seats the mode's own player count by default, a game runs to its end with a human at
+    seat 0 (answers from stdin), and its log replays with every state hash matching."""
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path / "cache"))
+    log = tmp_path / "game.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(main, ["play", *args, "--log", str(log), "--opponents", "random"],
+                        input="0\n0 1\n" * 3000, catch_exceptions=False)
+    assert res.exit_code == 0, res.output[-2000:]
+    assert "game over" in res.output and log.is_file()
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header.get("players") in (6, 8), header
+    again = runner.invoke(main, ["replay", str(log)], catch_exceptions=False)
+    assert again.exit_code == 0 and "every state hash matches" in again.output, again.output

@@ -20,7 +20,8 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--mode", default=None, help="mode id [default: the mode of the one rules file named, else identity]")
-@click.option("--players", type=click.IntRange(2, 12), default=5, show_default=True)
+@click.option("--players", type=click.IntRange(2, 12), default=None,
+              help="[default: 5, or the mode's own count when it cannot seat 5 (3v3: 6, 同舟共济: 8)]")
 @click.option("--seat", type=click.IntRange(0, 11), default=0, show_default=True, help="the seat you play")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
@@ -31,11 +32,14 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
               help="write the finished game's log (JSONL) for `sgsdsl replay` and `replay --show`")
 def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents, log_path) -> None:
     """Play a game in the terminal: you answer for one seat, agents for the others."""
-    if seat >= players:
-        raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled")
     if mode is None:
         mode = file_mode(rule_paths(list(rules), rule_names), loaded)
+    if players is None:
+        low, high = program.modes[mode].players if mode in program.modes else (5, 5)
+        players = 5 if low <= 5 <= high else low
+    if seat >= players:
+        raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     options = setup_or_exit(program, mode, players, opts)
     if log_path:
         writable_or_exit(Path(log_path))

@@ -741,19 +741,19 @@ def check_expect(e: Expect, game: Game) -> str | None:
     if e.kind == "role":
         shown = "shown" if p.role_revealed else "hidden"
         return None if p.role == e.args["role"] else f"{head}: {p.label()} is {p.role} ({shown})"
-    if e.kind == "score":
-        if game.scores is None:
-            why = "the game is not over" if game.result is None else f"mode {game.mode.ident} keeps no score"
-            return f"{head}: no score ({why})"
-        got = game.scores[p.seat]
-        return None if got == e.args["score"] else f"{head}: {p.label()} scored {got}"
-    if e.kind == "place":
-        if game.places is None:
-            why = "the game is not over" if game.result is None else f"mode {game.mode.ident} does not rank"
-            return f"{head}: no place ({why})"
-        got = game.places[p.seat]
-        return None if got == e.args["place"] else f"{head}: {p.label()} placed {got}"
+    if e.kind in _END_TABLES:
+        attr, lacks, verb = _END_TABLES[e.kind]
+        table = getattr(game, attr)
+        if table is None:
+            why = "the game is not over" if game.result is None else f"mode {game.mode.ident} {lacks}"
+            return f"{head}: no {e.kind} ({why})"
+        got = table[p.seat]
+        return None if got == e.args[e.kind] else f"{head}: {p.label()} {verb} {got}"
     return f"{head}: unknown expectation kind {e.kind}"
+
+
+# the per-seat tables a game fills when it ends: expectation kind -> (Game attribute, why it may lack one, verb)
+_END_TABLES = {"score": ("scores", "keeps no score", "scored"), "place": ("places", "does not rank", "placed")}
 
 
 def _event_fits(x: dict[str, Any], step: dict[str, Any]) -> bool:
