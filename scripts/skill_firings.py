@@ -2,11 +2,13 @@
 
     python scripts/skill_firings.py --rules standard,junzheng,lin,shan --players 8 --games 500
     python scripts/skill_firings.py --rules standard,junzheng,shan --only rules/shan.sgs
+    python scripts/skill_firings.py --rules standard,junzheng,lin,shan --games 500 --only rules/lin.sgs,rules/shan.sgs
 
 A firing is a `skill` log entry (a trigger that ran, an active or granted action used, a provider that ran), a
 conversion used (a view_as-only skill such as 断粮 or 酒池: counted by the game, not logged),
 an `awaken`/`limited` entry, and a `pindian`, `turn_over`, `extra_turn` or `pile` entry for the mechanics behind
-them. `--only FILE` lists the skills of the generals that file defines (and its top-level skills), with zeros.
+them. `--only FILE[,FILE…]` lists the skills of the generals those files define (and their top-level skills),
+with zeros.
 Games that end in an engine error are counted and named; the exit status is 1 when there is one.
 """
 
@@ -42,7 +44,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mode", default="identity")
-    ap.add_argument("--only", default="", help="list only the skills this .sgs file defines (zeros included)")
+    ap.add_argument("--only", default="",
+                    help="list only the skills these .sgs files (comma separated) define, zeros included")
     args = ap.parse_args()
     loaded = check_paths(rule_paths([], args.rules))
     if not loaded.ok:
@@ -68,7 +71,7 @@ def main() -> int:
             skill = program.skill_named(ident)
             if skill is not None and skill.view_as and not (skill.triggers or skill.actives or skill.provides):
                 fired[skill.name] += n
-    names = skills_defined_in(args.only) if args.only else sorted(fired)
+    names = [n for f in args.only.split(",") if f for n in skills_defined_in(f)] if args.only else sorted(fired)
     print(f"{args.games} games · {args.players} players · rules {args.rules} · engine errors {len(errors)}")
     for name in names:
         print(f"  {name}\t{fired.get(name, 0)}")

@@ -11,6 +11,7 @@ from helpers import ROOT, STANDARD, program
 from sgsdsl.api import check_paths
 from sgsdsl.engine.agents import RandomAgent
 from sgsdsl.engine.game import Game
+from sgsdsl.engine.invariants import check_invariants
 
 
 def _game(generals: list[str | None]) -> Game:
@@ -75,3 +76,29 @@ def test_counted_suit_is_read_by_rules_but_labels_show_the_printed_face() -> Non
     g.players[2].alive = False
     g.refresh_skills(g.players[2])
     assert spade.suit == "♠"
+
+
+EVERY_CARD_A_SLASH = """
+import "{std}"
+general 乱名者 luanming : 群 male 4 {{
+  skill 乱名 luanming locked {{ modify card_name(c) to 杀 where true }}
+}}
+"""
+
+
+def test_a_card_in_an_equipment_or_judge_area_keeps_the_name_it_was_placed_as(tmp_path: Path) -> None:
+    f = tmp_path / "names.sgs"
+    f.write_text(EVERY_CARD_A_SLASH.format(std=STANDARD.as_posix()), encoding="utf-8")
+    prog = program(str(f))
+    g = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)])
+    g.set_general(g.players[1], prog.generals["luanming"])
+    horse = next(c for c in g.draw_pile if c.printed_rule.name == "赤兔")
+    le = next(c for c in g.draw_pile if c.printed_rule.name == "乐不思蜀")
+    assert horse.name == "杀" and le.name == "杀"  # in the draw pile (or a hand) they count as 杀
+    for card, zone in ((horse, "equip"), (le, "judge")):  # placed there by their own uses, before the skill came
+        g.draw_pile.remove(card)
+        card.zone, card.holder = zone, g.players[0]
+    g.players[0].equips["offensive_horse"] = horse
+    g.players[0].judge.append(le)
+    assert horse.name == "赤兔" and horse.category == "offensive_horse" and le.name == "乐不思蜀"
+    check_invariants(g)

@@ -180,6 +180,10 @@ class Dispatch:
             self._counting.pop()
 
     def counted_rule(self, card: Card) -> CardRule:
+        """The card a physical card counts as. One placed in an equipment or judge area stays what it was placed
+        as (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
+        if card.zone in ("equip", "judge"):
+            return card.printed_rule
         name = self.counted_as(card, "card_name", card.printed_rule.name)
         if name == card.printed_rule.name:
             return card.printed_rule
