@@ -214,3 +214,19 @@ def test_play_and_replay_both_team_modes(tmp_path: Path, args: list[str], monkey
     assert header.get("players") in (6, 8), header
     again = runner.invoke(main, ["replay", str(log)], catch_exceptions=False)
     assert again.exit_code == 0 and "every state hash matches" in again.output, again.output
+
+
+def test_the_other_readings_are_options() -> None:
+    """extra_to_seat_one: seat 1 itself holds the extra treasure; exclusive_first=false: the dual-kingdom
+    generals are not put first in the offers."""
+    prog = program(str(TONGZHOU))
+    firsts = []
+    for seed in range(6):
+        game = Game(prog, MODE, 8, seed, [RandomAgent(i) for i in range(8)],
+                    {"extra_to_seat_one": True, "exclusive_first": False}, round_cap=0)
+        game.run()
+        assert int(game.players[0].marks.get("treasure", 0)) >= 1
+        held = sum(int(p.marks.get("treasure", 0) or 0) for p in game.players if p.role == game.players[0].role)
+        assert held == 2
+        firsts += [e["options"][0] for e in game.log if str(e.get("prompt", "")).startswith("choose your general")]
+    assert sum(1 for n in firsts if n in ("刘琦", "唐咨")) < len(firsts) // 2
