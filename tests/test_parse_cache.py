@@ -80,3 +80,9 @@ def test_every_command_module_is_registered_lazily() -> None:
         module = importlib.import_module(f"sgsdsl.cli.{path.stem}")
         for cmd in getattr(module, "COMMANDS", []):
             assert cli._LAZY.get(cmd.name) == path.stem, f"{cmd.name} from {path.stem} is not in cli._LAZY"
+
+
+def test_no_disk_cache_without_the_parser_sources(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_cache, "parser_digest", lambda: "")
+    assert load([MINI]).modules and parse_cache._folder() is None
+    assert not (cache.parent.parent / "parse").exists() or not list(cache.parent.parent.rglob("*.ast"))

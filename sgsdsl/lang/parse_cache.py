@@ -46,12 +46,18 @@ def parser_digest() -> str:
     h = hashlib.sha256(f"{lark.__version__} {sys.version_info[:2]}".encode())
     for name in ("sgs.lark", "parser.py", "ast.py", "parse_cache.py"):
         h.update(name.encode())
-        h.update((here / name).read_bytes())
+        try:
+            h.update((here / name).read_bytes())
+        except OSError:  # an install without sources: nothing to key a disk cache on, so none is kept
+            return ""
     return h.hexdigest()
 
 
 def _folder() -> Path | None:
-    folder = cache_root() / "parse" / parser_digest()[:32]
+    digest = parser_digest()
+    if not digest:
+        return None
+    folder = cache_root() / "parse" / digest[:32]
     try:
         private_dir(folder)
     except OSError:
