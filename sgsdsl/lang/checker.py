@@ -20,6 +20,9 @@ from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 MAX_SEATS = 100  # the most seats a mode may be for (docs/language.md, Limits)
 
 
+MAX_PROCEDURE_DEPTH = 32  # procedure calls inside procedure calls (each is a nested run of the engine)
+
+
 class Checker(BodyChecker):
     def __init__(self, modules: list[ast.Module]):
         self.modules = modules
@@ -184,6 +187,27 @@ class Checker(BodyChecker):
                 if n not in seen:
                     seen.add(n)
                     stack.extend(calls.get(n, []))
+        if not reported:
+            self.procedure_depth(calls)
+
+    def procedure_depth(self, calls: dict[str, list[str]]) -> None:
+        """Calls nest at most MAX_PROCEDURE_DEPTH deep (the call graph has no cycle here): SGS-E233."""
+        depth: dict[str, int] = {}
+        for name in calls:  # leaves first, without recursion: a procedure's depth once all it calls have theirs
+            stack = [name]
+            while stack:
+                n = stack[-1]
+                todo = [c for c in calls[n] if c not in depth]
+                if todo:
+                    stack.extend(todo)
+                    continue
+                stack.pop()
+                depth[n] = 1 + max((depth[c] for c in calls[n]), default=0)
+        for name, pr in self.sym.procedures.items():
+            if depth[name] > MAX_PROCEDURE_DEPTH:
+                self.error("SGS-E233", f"procedure '{name}' calls procedures {depth[name]} deep (at most "
+                           f"{MAX_PROCEDURE_DEPTH})", pr.name.span, "call fewer procedures inside one another")
+                return
 
     def check_more_copies(self, mc: ast.MoreCopies, module: ast.Module) -> None:
         """`copies NAME …` at the top level: the card must exist, and be defined in another file (an expansion

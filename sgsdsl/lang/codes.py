@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "SGS-E230": "an awakening skill (觉醒技) with an optional trigger, a non-trigger member or no trigger",
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E232": "a procedure calls itself, directly or through other procedures (it might never end)",
+    "SGS-E233": "procedure calls nest too deep (more than 32 procedures inside one another)",
     "SGS-E301": "an argument has the wrong type",
     "SGS-E302": "this field cannot be assigned",
     "SGS-E303": "an action (something that changes the game) inside a condition or value",
