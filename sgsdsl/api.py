@@ -10,6 +10,7 @@ from .engine.program import Program
 from .lang.checker import CheckedProgram, check
 from .lang.diagnostics import Diagnostic
 from .lang.loader import expand_paths, load
+from .lang.parse_cache import Shared
 
 
 @dataclass
@@ -23,9 +24,9 @@ class Loaded:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_paths(args: list[str]) -> Loaded:
+def check_paths(args: list[str], shared: Shared | None = None) -> Loaded:
     files, diags = expand_paths(args)
-    result = load(files)
+    result = load(files, shared=shared)
     diags = diags + result.diagnostics
     checked = None
     if result.modules:
@@ -45,8 +46,9 @@ def check_each(args: list[str]) -> Loaded:
     sources: dict[str, str] = {}
     seen: set[tuple] = set()
     out = list(diags)
+    shared = Shared()  # the checked programs are discarded: a file imported by several is parsed once
     for f in files:
-        one = check_paths([str(f)])
+        one = check_paths([str(f)], shared)
         sources.update(one.sources)
         for d in one.diagnostics:
             key = (d.code, d.severity, d.message, d.span)

@@ -12,6 +12,7 @@ import pytest
 from lark import Lark
 
 from sgsdsl import cli
+from sgsdsl.api import check_each, check_paths
 from sgsdsl.lang import parse_cache
 from sgsdsl.lang.loader import load
 from sgsdsl.lang.parser import grammar_text, parse_text
@@ -86,3 +87,46 @@ def test_no_disk_cache_without_the_parser_sources(cache: Path, monkeypatch: pyte
     monkeypatch.setattr(parse_cache, "parser_digest", lambda: "")
     assert load([MINI]).modules and parse_cache._folder() is None
     assert not (cache.parent.parent / "parse").exists() or not list(cache.parent.parent.rglob("*.ast"))
+
+
+def _each_alone(folder: Path) -> list:
+    """What check_each reports, computed without shared modules: every file checked on its own."""
+    seen, out = set(), []
+    for f in sorted(folder.rglob("*.sgs")):
+        for d in check_paths([str(f)]).diagnostics:
+            key = (d.code, d.severity, d.message, d.span)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+    return sorted(out, key=lambda d: d.sort_key)
+
+
+def test_check_each_shares_imported_modules_without_changing_a_diagnostic(cache: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "base.sgs").write_text(MINI.read_text(encoding="utf-8"), encoding="utf-8")
+    # files that import the shared one and break in different ways: names resolved in one program and not in
+    # another must not leak from one check into the next
+    (folder / "a.sgs").write_text('import "base"\nrule 甲 a { on turn_start { draw(nobody, 1) } }\n', encoding="utf-8")
+    (folder / "b.sgs").write_text('import "base"\ncard 杀 sha2 : basic { copies ♠2 }\n'
+                                  'rule 乙 b { on turn_start { if 杀 == 杀 { log("x") } } }\n', encoding="utf-8")
+    (folder / "c.sgs").write_text('import "base"\nrule 丙 c { on turn_start { draw(current, frob()) } }\n',
+                                  encoding="utf-8")
+    for where in (folder, ROOT / "rules"):
+        got = check_each([str(where)]).diagnostics
+        assert got == _each_alone(where)
+    assert check_each([str(folder)]).diagnostics, "the broken files are reported"
+
+
+def test_shared_modules_come_back_as_a_fresh_parse_leaves_them(cache: Path) -> None:
+    shared = parse_cache.Shared()
+    text = MINI.read_text(encoding="utf-8")
+    first, _ = parse_cache.parse_cached(text, "mini.sgs", parse_text, shared=shared)
+    assert first is not None
+    annotated = shared.modules[next(iter(shared.modules))][1]
+    assert annotated and all(n.ref is None for n in annotated)
+    for n in annotated:
+        n.ref = "stale"
+    again, diags = parse_cache.parse_cached(text, "mini.sgs", parse_text, shared=shared)
+    assert again is first and not diags and all(n.ref is None for n in annotated)
+    assert again == parse_text(text, "mini.sgs")[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import bundled
 from . import ast
 from .diagnostics import Diagnostic, Span, did_you_mean
-from .parse_cache import parse_cached
+from .parse_cache import Shared, parse_cached
 from .parser import parse_text
 
 # Parsing runs at roughly 150 KB/s, so a bigger file would stall CI for seconds per megabyte; real rules
@@ -81,10 +81,12 @@ def _point_at(shown: str, data: bytes, offset: int) -> Span:
     return Span.point(shown, line, col)
 
 
-def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path | None = None) -> LoadResult:
+def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path | None = None,
+         shared: Shared | None = None) -> LoadResult:
     """Load files and, transitively, what they import. A module appears once, after its imports.
     `overlay` maps resolved paths to texts used instead of the files (an editor's unsaved buffers).
-    Files are named relative to BASE (default: the working directory) in modules and diagnostics."""
+    Files are named relative to BASE (default: the working directory) in modules and diagnostics. SHARED: reuse
+    modules across loads whose checked programs are discarded (`parse_cache.Shared`)."""
     result = LoadResult()
     done: dict[Path, ast.Module | None] = {}
     stack: list[Path] = []
@@ -115,7 +117,7 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             return
         assert text is not None
         result.sources[shown] = text
-        module, diags = parse_cached(text, shown, parse_text, persist=not buffer)
+        module, diags = parse_cached(text, shown, parse_text, persist=not buffer, shared=shared)
         result.diagnostics.extend(diags)
         done[real] = module
         if module is None:

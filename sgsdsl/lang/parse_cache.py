@@ -88,11 +88,55 @@ def cached_lark(grammar: str, **options: Any) -> Lark:
     return parser
 
 
+class Shared:
+    """Modules handed out again, as they are, to checks whose checked programs are thrown away (`check_each`
+    checks `standard.sgs` once per file importing it). The checker's only annotations, `Name.ref` and
+    `Call.ref`, are cleared before each reuse, so every check sees the tree a fresh parse gives."""
+
+    def __init__(self) -> None:
+        self.modules: dict[str, tuple[ast.Module, list[ast.Name | ast.Call]]] = {}
+
+    def get(self, key: str) -> ast.Module | None:
+        got = self.modules.get(key)
+        if got is None:
+            return None
+        module, annotated = got
+        for node in annotated:
+            node.ref = None
+        return module
+
+    def put(self, key: str, module: ast.Module) -> None:
+        annotated: list[ast.Name | ast.Call] = []
+        stack: list[Any] = [module]
+        while stack:
+            o = stack.pop()
+            if isinstance(o, (list, tuple)):
+                stack.extend(o)
+            elif isinstance(o, ast.Node):
+                if isinstance(o, (ast.Name, ast.Call)):
+                    annotated.append(o)
+                stack.extend(v for v in vars(o).values() if isinstance(v, (list, tuple, ast.Node)))
+        self.modules[key] = (module, annotated)
+
+
 def parse_cached(text: str, file: str, parse: Callable[[str, str], tuple[ast.Module | None, list[Diagnostic]]],
-                 persist: bool = True) -> tuple[ast.Module | None, list[Diagnostic]]:
-    """parse(text, file), or a fresh copy of its earlier result for the same name and text.
-    PERSIST: also look in, and write to, the on-disk cache (False for editor buffers)."""
+                 persist: bool = True, shared: Shared | None = None) -> tuple[ast.Module | None, list[Diagnostic]]:
+    """parse(text, file), or a fresh copy of its earlier result for the same name and text (SHARED: the same
+    module again, see `Shared`). PERSIST: also look in, and write to, the on-disk cache (False for editor
+    buffers)."""
     key = hashlib.sha256(f"{parser_digest()}\0{file}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    again = shared.get(key) if shared is not None else None
+    if again is not None:
+        return again, []
+    module, diags = _parse_cached(key, text, file, parse, persist)
+    if shared is not None and module is not None and not diags:
+        shared.put(key, module)
+    return module, diags
+
+
+def _parse_cached(key: str, text: str, file: str,
+                  parse: Callable[[str, str], tuple[ast.Module | None, list[Diagnostic]]],
+                  persist: bool) -> tuple[ast.Module | None, list[Diagnostic]]:
     blob = _memo.get(key)
     folder = _folder() if persist and blob is None else None
     if blob is None and folder is not None and trusted(folder / f"{key}.ast"):
