@@ -46,6 +46,34 @@ def test_a_long_walk_spends_steps_not_memory(tmp_path: Path) -> None:
     assert error is not None and "step budget" in error and steps == STEP_BUDGET + 1
 
 
+@pytest.mark.parametrize("body", ['mark(none, "n", count([i for i in 1..1000000000 if i < 0]))',
+                                  'mark(none, "n", count([[j for j in 1..1000] for i in 1..1000]))'])
+def test_comprehensions_spend_steps_not_memory(tmp_path: Path, body: str) -> None:
+    """A comprehension walks lazily and pays a step per item: a billion items end at the budget, located."""
+    tracemalloc.start()
+    try:
+        result = run_both(write(tmp_path, body))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    error, steps = result["compiled"]
+    assert error is not None and "step budget" in error and "b.sgs:" in error and steps == STEP_BUDGET + 1
+    assert peak < 200 * 2**20
+
+
+@pytest.mark.parametrize("body", ['mark(none, "n", first(1..1000000000))',
+                                  'mark(none, "n", count(minus(1..1000000000, [])))',
+                                  'mark(none, "n", count(minus([1], 1..1000000000)))',
+                                  'mark(none, "b", all(1..1000000000))',
+                                  'mark(none, "r", 1..1000000000)',
+                                  'let x = choose(event.player, 1..1000000000)'])
+def test_a_long_range_is_refused_where_a_list_is_held(tmp_path: Path, body: str) -> None:
+    """`count` and `for` take a range of any length; a primitive that would hold, log or offer its items
+    refuses one longer than a list may be (instead of building a billion-item list)."""
+    error, _ = run_both(write(tmp_path, body))["compiled"]
+    assert error is not None and "a list holds at most 100000 items" in error and "b.sgs:" in error
+
+
 @pytest.mark.parametrize("body", ["mark(none, \"n\", 1000000000 + 1)", "mark(none, \"n\", 0 - 1000000000 - 1)",
                                   "mark(none, \"n\", 1000000000) mark(none, \"m\", mark_value(none, \"n\") * 2)"])
 def test_arithmetic_stays_in_range(tmp_path: Path, body: str) -> None:

@@ -9,18 +9,20 @@ lists under `MAX_ITEMS`, and every loop round and rule call spends one step of t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import registry as _reg
 from .errors import RuleError
 from .events import Event
 from .model import Card, Player, VirtualCard
+from .registry.arguments import MAX_ITEMS
 
 # The range of numbers in the language (documented in docs/language.md; the checker refuses literals outside).
 INT_MIN = -1_000_000_000
 INT_MAX = 1_000_000_000
-# The longest list a rule may build (`+` of lists, a range it walks into a list).
-MAX_ITEMS = 100_000
+# The longest list a rule may build (`+` of lists; a range passed where a list is used) lives with the
+# argument checks, which refuse longer ranges: MAX_ITEMS.
 
 _READ: dict[type, frozenset[str]] = {
     cls: frozenset(_reg.ATTRIBUTES.get(name, {})) for cls, name in _reg.VALUE_CLASSES.items()
@@ -206,6 +208,17 @@ def iterate(items: Any, where: str = "") -> Any:
     raise _at(where, f"'for' walks a list, but this is {kind_of(items)}")
 
 
+def walk(frame: Any, items: Any, where: str = "") -> Iterator[Any]:
+    """What a list comprehension walks: what `for` walks (a range lazily, a list as a copy), spending one step
+    of the game's budget per item, so `[i for i in 1..1000000000]` ends at the budget with a located error
+    instead of filling memory. Both engines walk comprehensions through here."""
+    if items is not None and not isinstance(items, (list, tuple, range)):
+        raise _at(where, f"a list comprehension walks a list, but this is {kind_of(items)}")
+    for item in iterate(items, where):
+        step(frame, where)
+        yield item
+
+
 def repeat_count(n: Any, where: str = "") -> range:
     """What `repeat N` runs: N rounds (none or below zero: none), at most MAX_LOOP."""
     if n is None:
@@ -223,7 +236,7 @@ def loop_guard(count: int, where: str) -> None:
 
 def step(frame: Any, where: str) -> None:
     """Spend one step of the game's budget (a loop round, a rule run, a value); exhausted: a rule error."""
-    spend(frame.game, where)
+    spend(getattr(frame, "game", None), where)
 
 
 def spend(g: Any, where: str) -> None:

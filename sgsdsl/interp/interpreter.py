@@ -154,7 +154,7 @@ class Interpreter:
             saved = env.get(name, missing)  # the variable lives only inside the comprehension
             out = []
             try:
-                for item in list(items or []):
+                for item in rt.walk(frame, items, _where(e)):
                     env[name] = item
                     if e.cond is None or rt.truthy(self.eval(e.cond, frame, env)):
                         out.append(self.eval(e.elem, frame, env))

@@ -19,6 +19,11 @@ from ..model import Card, Player, UseRecord, VirtualCard
 from ..program import GeneralRule, SkillRule
 
 INT_LIMIT = 1_000_000_000  # the language's numbers (engine.runtime.INT_MAX; not imported: runtime imports us)
+# The longest list a rule may build or pass. A range `a..b` is lazy (`for` and `count` take any length), but
+# where a primitive would hold, log or offer its items (first, minus, choose, mark …), a longer one is refused.
+MAX_ITEMS = 100_000
+_LIST_TYPES = ("list", "any", "item")
+_ANY_LENGTH = frozenset({"count"})  # primitives that only measure a list
 _CARDS = (Card, VirtualCard)
 _SEQ = (list, tuple)
 
@@ -69,11 +74,13 @@ def _kind(v: Any) -> str:
 def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variadic: bool) -> Callable[..., Any]:
     """fn, checking each argument against its parameter's declared type first."""
     checks = [(i, p.name, _CHECKS[p.type]) for i, p in enumerate(params) if p.type in _CHECKS]
-    if not checks:
+    lists = {} if name in _ANY_LENGTH else {p.name: i for i, p in enumerate(params) if p.type in _LIST_TYPES}
+    if not checks and not lists:
         return fn
     by_name = {pname: (i, check) for i, pname, check in checks}
     count = len(params)
     tests = tuple((i, check[0]) for i, _, check in checks)  # the hot loop: position and test only
+    ranges = tuple(lists.items())
 
     def refuse(i: int, v: Any) -> RuleError:
         _, pname, (_, want) = next(c for c in checks if c[0] == i)
@@ -92,6 +99,11 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
                 spec = by_name.get(k)
                 if spec is not None and not spec[1][0](v):
                     raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {_kind(v)}")
+        for pname, i in ranges:
+            v = args[i] if i < n else kwargs.get(pname)
+            if type(v) is range and len(v) > MAX_ITEMS:
+                raise RuleError(f"argument '{pname}' of {name}() is a range of {len(v)} numbers; a list holds at "
+                                f"most {MAX_ITEMS} items")
         try:
             return fn(f, *args, **kwargs)
         except TypeError as err:
