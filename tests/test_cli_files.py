@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,38 @@ def test_unwritable_log_path_is_a_clear_error(tmp_path: Path, where: str) -> Non
     (tmp_path / "a-file.txt").write_text("x", encoding="utf-8")
     r = run(*SIM, str(tmp_path / where))
     assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
+
+
+# --html and --parquet need their optional libraries (refused with exit 2 without them, before any path check)
+EXPORTS = ["--csv"] + [flag for flag, lib in (("--html", "matplotlib"), ("--parquet", "pyarrow")) if find_spec(lib)]
+
+
+@pytest.mark.parametrize("flag", EXPORTS)
+@pytest.mark.parametrize("where", ["link", "a-file.txt/x", "missing-folder/x"])
+def test_exports_refuse_links_and_unwritable_paths_before_playing(tmp_path: Path, flag: str, where: str) -> None:
+    """--csv/--html/--parquet are written like --log: a symlink stays a symlink, an unwritable path is a clear
+    error (exit 1, no traceback), found before any game is played."""
+    target = tmp_path / "keep.txt"
+    target.write_text("precious\n", encoding="utf-8")
+    (tmp_path / "a-file.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "link").symlink_to(target)
+    for cmd in (SIM[:-2], ("compare", "--games", "2", "--players", "4", "--b-option", "two_renegades=true")):
+        r = run(*cmd, flag, str(tmp_path / where))
+        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+        assert "symbolic link" in r.output if where == "link" else "cannot write" in r.output
+    assert (tmp_path / "link").is_symlink() and target.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_fmt_formats_a_linked_file_where_it_lives(tmp_path: Path) -> None:
+    real = tmp_path / "real.sgs"
+    real.write_text('import "x.sgs"\nvalue  v(p: player)   =  1\n', encoding="utf-8")
+    real.chmod(0o640)
+    link = tmp_path / "link.sgs"
+    link.symlink_to(real)
+    r = run("fmt", str(link))
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == 'import "x.sgs"\nvalue v(p: player) = 1\n'
+    assert oct(real.stat().st_mode & 0o777) == "0o640"
 
 
 def test_atomic_write_leaves_no_temporary_file(tmp_path: Path) -> None:

@@ -95,7 +95,8 @@ def test_test_on_an_empty_folder_exits_1(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "no .scenario files" in r.output
 
 
-@pytest.mark.parametrize("cmd", [["check"], ["compile", "-o", "out"], ["simulate"], ["play"], ["test"]])
+@pytest.mark.parametrize("cmd", [["check"], ["compile", "-o", "out"], ["simulate"], ["play"], ["test"], ["fmt"],
+                                 ["fmt", "--check"], ["league"]])
 def test_a_missing_path_exits_2_without_a_made_up_location(tmp_path: Path, cmd: list[str]) -> None:
     missing = str(tmp_path / "nope.sgs")
     r = run(*cmd[:1], missing, *cmd[1:])

@@ -45,7 +45,7 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
                 mode, players, seed, round_cap, engine, agent_spec, pins, pool_spec, jobs, backend, address,
                 as_json, csv_path, parquet_path, html_path) -> None:
     """Play the same seeds under variants A and B and report what changed, with paired 95% intervals."""
-    require_exports(parquet_path, html_path)
+    require_exports(csv_path, parquet_path, html_path)
     agents = parse_agents(agent_spec)
     b_files = tuple(b_files) + ((with_file,) if with_file else ())
     common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []

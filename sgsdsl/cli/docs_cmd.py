@@ -8,6 +8,7 @@ import click
 
 from ..api import check_paths
 from ..docsite.build import build_site, read_scenarios, write_site
+from ..files import WriteRefused
 from ..lang import ast
 from ..lang.diagnostics import render_text
 from ..lang.loader import expand_paths
@@ -44,6 +45,8 @@ def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | Non
         write_site(site, Path(out))
     except OSError as err:
         raise click.UsageError(f"cannot write {out}: {err.strerror or err}") from None
+    except WriteRefused as err:
+        raise click.ClickException(str(err)) from None
     linked = len(site.files) - 1
     click.echo(f"wrote {out}/index.html and {linked} scenario page(s) ({len(found)} scenario(s) read)")
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from pathlib import Path
 
 import click
 
+from ..files import WriteRefused, write_text_atomic
 from ..fmt import format_text
-from ..lang.diagnostics import render_text
+from ..lang.diagnostics import Diagnostic, Span, render_text
 from ..lang.loader import display_path, expand_paths, read_source
+from .loading import require_paths
 
 
 @click.command("fmt")
@@ -21,6 +22,7 @@ from ..lang.loader import display_path, expand_paths, read_source
 def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     """Format .sgs files or folders in place. Exit 0 when all is well, 1 on unformatted files (--check) or
     files that do not parse (left untouched)."""
+    require_paths(paths)
     files, diags = expand_paths(list(paths))
     sources: dict[str, str] = {}
     changed: list[str] = []
@@ -44,7 +46,10 @@ def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
         if check:
             click.echo(f"would reformat {shown}")
         elif not show_diff:
-            _write(path, result.text)
+            try:
+                _write(path, result.text)
+            except WriteRefused as err:
+                diags.append(Diagnostic("SGS-E100", str(err), Span.point(shown, 1, 1)))
     if diags:
         click.echo(render_text(diags, sources), err=True)
     verb = "would reformat" if check or show_diff else "reformatted"
@@ -54,17 +59,14 @@ def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace the file atomically, so an interrupted run never leaves half a rules file."""
-    fd, tmp = tempfile.mkstemp(prefix=".sgsfmt-", dir=path.parent)
+    """Replace the file atomically (keeping its permissions), so an interrupted run never leaves half a rules
+    file. A symlinked rules file is formatted where it lives: the link stays a link."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        real = path.resolve(strict=True)
+        mode = os.stat(real).st_mode & 0o7777
+    except (OSError, RuntimeError) as err:
+        raise WriteRefused(f"cannot write {path}: {getattr(err, 'strerror', None) or err}") from None
+    write_text_atomic(real, text, mode=mode)
 
 
 COMMANDS = [fmt]

@@ -140,20 +140,29 @@ def parse_agents(spec: str) -> tuple[str, ...]:
     return kinds
 
 
-def require_exports(parquet_path: str | None, html_path: str | None) -> None:
-    """Refuse, before any game is played, an export whose optional library is not installed."""
+def require_exports(csv_path: str | None, parquet_path: str | None, html_path: str | None) -> None:
+    """Refuse, before any game is played, an export whose optional library is not installed (exit 2) or whose
+    path cannot or must not be written (a symlink, a device, a missing folder: exit 1)."""
     from importlib.util import find_spec
+
+    from ..files import WriteRefused, check_writable
 
     for path, module, extra, flag in ((parquet_path, "pyarrow", "parquet", "--parquet"),
                                       (html_path, "matplotlib", "report", "--html")):
         if path and find_spec(module) is None:
             raise click.UsageError(f"{flag} needs {module}: pip install -e '.[{extra}]'")
+    for path in filter(None, (csv_path, parquet_path, html_path)):
+        try:
+            check_writable(Path(path))
+        except WriteRefused as err:
+            raise click.ClickException(str(err)) from None
 
 
 def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: str | None,
                   parquet_path: str | None, html_path: str | None, html: Callable[[], str]) -> None:
     """The requested exports, each written whole or not at all; a failure is a clear error (exit 1)."""
     from ..compiler.cache import write_atomic
+    from ..files import WriteRefused
     from ..lab.export import ExportError, write_csv, write_parquet
 
     try:
@@ -163,9 +172,10 @@ def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: 
             write_parquet(Path(parquet_path), tables)
         if html_path:
             write_atomic(Path(html_path), html())
-    except (ExportError, OSError) as err:
+    except (ExportError, OSError, WriteRefused) as err:
         click.echo(f"error: {err}", err=True)
         raise SystemExit(1) from None
+
 
 
 def play(variant: Variant, seeds: Sequence[int], jobs: int | None, backend: str, address: str | None,

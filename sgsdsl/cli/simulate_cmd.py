@@ -41,7 +41,7 @@ from .loading import file_mode, rule_paths
 def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap, engine, agent_spec, pins, pool_spec,
                  jobs, backend, address, log_path, as_json, csv_path, parquet_path, html_path, detail) -> None:
     """Play GAMES seeded games and report win rates with 95% intervals (same seeds, same table, any --jobs)."""
-    require_exports(parquet_path, html_path)
+    require_exports(csv_path, parquet_path, html_path)
     agents = parse_agents(agent_spec)
     paths = rule_paths(list(rules), rule_names)
     if click.get_current_context().get_parameter_source("mode") == click.core.ParameterSource.DEFAULT:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files import write_text_atomic
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
 
@@ -235,4 +236,4 @@ def write_site(site: Site, out: Path) -> None:
     for rel, text in site.files.items():
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        write_text_atomic(target, text)

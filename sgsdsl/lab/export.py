@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import platform
-import tempfile
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from ..compiler.cache import write_atomic
+from ..files import WriteRefused, write_bytes_atomic
 from .records import GameRecord
 
 
@@ -69,15 +68,12 @@ def write_parquet(path: Path, tables: Sequence[tuple[str, Sequence[GameRecord]]]
         head, body = rows(records, label)
         frames.append(pa.table({h: [row[i] for row in body] for i, h in enumerate(head)}))
     table = pa.concat_tables(frames, promote_options="default") if len(frames) > 1 else frames[0]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    buf = pa.BufferOutputStream()
+    pq.write_table(table, buf)
     try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        write_bytes_atomic(path, buf.getvalue().to_pybytes())
+    except WriteRefused as err:
+        raise ExportError(str(err)) from None
 
 
 def versions() -> dict[str, str]:
@@ -95,5 +91,7 @@ def versions() -> dict[str, str]:
 def _write_text(path: Path, text: str) -> None:
     try:
         write_atomic(path, text)
+    except WriteRefused as err:
+        raise ExportError(str(err)) from None
     except OSError as err:
         raise ExportError(f"cannot write {path}: {err.strerror or err}") from err
