@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                "--limit", str(args.limit), "--work", str(work)]
         log = open(work / f"worker-{i}.log", "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
         procs.append((n, subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
-                                          env=dict(os.environ, PYTHONHASHSEED="0"))))
+                                          env=dict(os.environ, PYTHONHASHSEED="0",
+                                                          SGSDSL_CACHE=str(work / "cache")))))
     total, slowest, failed = 0, 0.0, 0
     for i, (_n, p) in enumerate(procs):
         out, _ = p.communicate()

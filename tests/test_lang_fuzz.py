@@ -18,12 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
+from lark import Lark
 
 from sgsdsl.api import check_paths
 from sgsdsl.engine import registry as reg
 from sgsdsl.lang.codes import CODES
 from sgsdsl.lang.diagnostics import render_json, render_text
-from sgsdsl.lang.parser import _literal_alternatives, _parser
+from sgsdsl.lang.parser import _literal_alternatives, _parser, grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = {p.name: p.read_bytes() for p in [ROOT / "tests" / "fixtures" / "mini.sgs", *sorted(ROOT.glob("rules/*.sgs"))]}
@@ -73,7 +74,9 @@ def grammar_programs() -> st.SearchStrategy[str]:
         if spellings:
             explicit[term.name] = st.sampled_from(spellings)
     explicit = {k: v.map(lambda s: s + " ") for k, v in explicit.items()}
-    return from_lark(_parser(), start="start", explicit=explicit)
+    # Hypothesis reads the grammar off the Lark object, which a parser loaded from the parse cache (Lark.load)
+    # does not keep: generate from a Lark built from the grammar text (the same grammar, the same terminals)
+    return from_lark(Lark(grammar_text(), parser="lalr", strict=True), start="start", explicit=explicit)
 
 
 TOKEN = re.compile(r"\s+|\w+|\S")
