@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, rule_file, run_both_engines
+from helpers import MINI, ROOT, program, rule_file, run_both_engines
 from sgsdsl.api import check_paths
 from sgsdsl.compiler.codegen import generate_module
 
@@ -28,6 +28,12 @@ REFUSED = [
     ("return_generals([event.player])", "is not a general"),
     ("win(\"nobody\")", "is not a role in this game"),
     ("end_phase()", "end_phase() ends a play phase, but this is the none phase"),
+    ('put_on_pile(event.player, "p", 3)', "only cards and general cards go on a pile"),
+    ('put_on_pile(event.player, "p", next_alive(event.player))', "only cards and general cards go on a pile"),
+    ('mark(none, "n", used_count(event.player, 杀, "闪"))', "used_count's scope must be phase, turn, round, game"),
+    ('mark(none, "n", skill_uses(event.player, "wusheng", "闪"))', "skill_uses's scope must be phase"),
+    ('mark(none, "n", count(skills_of(mark_value(none, "x"))))', "skills_of takes a general or a player, not number"),
+    ("mark(none, \"n\", count(hand(mark_value(none, \"p\"))))", "argument 'player' of hand() must be a player, not"),
 ]
 
 
@@ -72,3 +78,36 @@ def test_generated_code_has_no_syntax_warning(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         for i, text in enumerate(sources):
             compile(text, f"gen{i}.py", "exec")
+
+
+def test_no_primitive_leaks_a_python_error_when_given_none() -> None:
+    """Every primitive, called with none for each entity parameter it requires (the others plausible) in a
+    finished game: a result or a rule error naming the parameter, never an AttributeError from the engine."""
+    from sgsdsl.engine import registry as reg
+    from sgsdsl.engine.agents import RandomAgent
+    from sgsdsl.engine.errors import BreakLoop, EngineError, StopEffect
+    from sgsdsl.engine.game import Game
+    from sgsdsl.engine.program import Frame
+
+    game = Game(program(str(MINI), "interpreted"), "identity", 4, 1, [RandomAgent(i) for i in range(4)], round_cap=1)
+    game.run()
+    p0 = game.players[0]
+    card = [*p0.hand, *game.draw_pile, *game.discard_pile][0]
+    sample = {"player": p0, "players": [p0], "card": card, "cards": [card], "int": 1, "str": "x", "bool": True,
+              "family": "杀", "suit": "♠", "color": "red", "nature": "normal", "phase": "play", "role": "rebel",
+              "kingdom": "魏", "gender": "male", "category": "basic", "zone": "hand", "list": [1], "any": 1}
+    leaks, tried = [], 0
+    for prim in reg.PRIMITIVES.values():
+        required = [p for p in prim.params if p.required]
+        for k, target in enumerate(required):
+            if target.type not in ("player", "card", "general", "event", "use"):
+                continue
+            tried += 1
+            args = [None if j == k else sample.get(p.type) for j, p in enumerate(required)]
+            try:
+                prim.impl(Frame(game, {"owner": p0, "event": None}), *args)
+            except (EngineError, StopEffect, BreakLoop) as err:
+                assert not isinstance(err, EngineError) or "Error:" not in str(err), (prim.name, str(err))
+            except Exception as err:  # noqa: BLE001 - every leak is listed
+                leaks.append(f"{prim.name} with {target.name}=none: {type(err).__name__}: {err}")
+    assert tried > 20 and not leaks, leaks

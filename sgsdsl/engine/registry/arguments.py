@@ -14,7 +14,7 @@ from functools import wraps
 from typing import Any
 
 from ..errors import RuleError
-from ..events import Event
+from ..events import SCOPES, Event
 from ..model import Card, Player, UseRecord, VirtualCard
 from ..program import GeneralRule, SkillRule
 
@@ -24,6 +24,9 @@ INT_LIMIT = 1_000_000_000  # the language's numbers (engine.runtime.INT_MAX; not
 MAX_ITEMS = 100_000
 _LIST_TYPES = ("list", "any", "item")
 _ANY_LENGTH = frozenset({"count"})  # primitives that only measure a list
+# Entity parameters take none (a primitive may say what a missing one means); one that needs the entity and
+# meets none gets a rule error naming the parameter, never Python's AttributeError.
+_ENTITIES = frozenset({"player", "card", "general", "event", "use"})
 _CARDS = (Card, VirtualCard)
 _SEQ = (list, tuple)
 
@@ -57,7 +60,7 @@ for _t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "col
     _CHECKS[_t] = (lambda v: v is None or isinstance(v, str), "a name or text")
 
 
-def _kind(v: Any) -> str:
+def kind_of(v: Any) -> str:
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -81,10 +84,11 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
     count = len(params)
     tests = tuple((i, check[0]) for i, _, check in checks)  # the hot loop: position and test only
     ranges = tuple(lists.items())
+    entities = tuple((p.name, i) for i, p in enumerate(params) if p.type in _ENTITIES)
 
     def refuse(i: int, v: Any) -> RuleError:
         _, pname, (_, want) = next(c for c in checks if c[0] == i)
-        return RuleError(f"argument '{pname}' of {name}() must be {want}, not {_kind(v)}")
+        return RuleError(f"argument '{pname}' of {name}() must be {want}, not {kind_of(v)}")
 
     @wraps(fn)
     def run(f: Any, *args: Any, **kwargs: Any) -> Any:
@@ -98,7 +102,7 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
             for k, v in kwargs.items():
                 spec = by_name.get(k)
                 if spec is not None and not spec[1][0](v):
-                    raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {_kind(v)}")
+                    raise RuleError(f"argument '{k}' of {name}() must be {spec[1][1]}, not {kind_of(v)}")
         for pname, i in ranges:
             v = args[i] if i < n else kwargs.get(pname)
             if type(v) is range and len(v) > MAX_ITEMS:
@@ -109,6 +113,11 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
         except TypeError as err:
             if err.__traceback__ is not None and err.__traceback__.tb_next is None:  # the call itself: bad names
                 raise RuleError(f"{name}(): {err}") from None
+            raise
+        except AttributeError as err:  # a missing character or card where this primitive needs one
+            missing = [pname for pname, i in entities if (args[i] if i < n else kwargs.get(pname, 0)) is None]
+            if missing and "'NoneType'" in str(err):
+                raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
             raise
 
     return run
@@ -122,6 +131,13 @@ def count_arg(n: int, what: str, most: int | None = None) -> int:
     if most is not None and n > most:
         raise RuleError(f"{what} is {n}, more than the {most} this game allows")
     return n
+
+
+def scope_arg(scope: Any, what: str) -> str:
+    """A counting scope (phase, turn, round, game): a typo is a rule error, not a missing table."""
+    if scope not in SCOPES:
+        raise RuleError(f"{what}'s scope must be {', '.join(SCOPES)}, not {scope!r}")
+    return scope
 
 
 def alive_arg(p: Player | None, what: str) -> Player:

@@ -6,7 +6,8 @@ from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..events import Event
-from ..model import SUITS, color_of
+from ..model import SUITS, Player, color_of
+from .arguments import kind_of, scope_arg
 from .core import (
     DIRECTIONS,
     USE_CONTEXTS,
@@ -198,7 +199,9 @@ def _mark_value(f, holder, name):
 @primitive("used_count", "function", "player:player, family:family, scope:str=phase", "int",
            "how many cards of a family the player used or played in this phase/turn")
 def _used_count(f, player, family, scope="phase"):
-    u = f.game.usage[scope]
+    u = f.game.usage[scope_arg(scope, "used_count")]
+    if player is None:
+        return 0
     used = sum(u.get((player.seat, f.game.use_key(family, ctx)), 0) for ctx in USE_CONTEXTS)
     return used + u.get((player.seat, ("respond", family)), 0)
 
@@ -329,15 +332,14 @@ def skill_rule(f, skill: Any) -> Any:
            "how many times the player's skill has fired (a trigger ran, an active was used, a provider ran) in this "
            "phase, turn, round or game")
 def _skill_uses(f, player, skill, scope="game"):
-    if scope not in ("phase", "turn", "round", "game"):
-        raise RuleError(f"skill_uses scope must be phase, turn, round or game, not {scope!r}")
-    return f.game.fired_count(player, skill_rule(f, skill).ident, scope)
+    scope = scope_arg(scope, "skill_uses")
+    return 0 if player is None else f.game.fired_count(player, skill_rule(f, skill).ident, scope)
 
 
 @primitive("awakened", "function", "player:player, skill:skill", "bool",
            "the player's awakening (or limited) skill has fired: it is spent for the rest of the game")
 def _awakened(f, player, skill):
-    return f.game.fired_count(player, skill_rule(f, skill).ident, "game") > 0
+    return player is not None and f.game.fired_count(player, skill_rule(f, skill).ident, "game") > 0
 
 
 @primitive("skills_of", "function", "of:any", "list",
@@ -350,6 +352,8 @@ def _skills_of(f, of):
         return []
     if isinstance(of, GeneralRule):
         return list(of.skills)
+    if type(of) is not Player:
+        raise RuleError(f"skills_of takes a general or a player, not {kind_of(of)}")
     return f.game.own_skills(of)
 
 

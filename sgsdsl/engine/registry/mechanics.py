@@ -4,8 +4,6 @@ and piles on a general."""
 from __future__ import annotations
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from ..model import Card, VirtualCard
-from ..program import GeneralRule
 from .core import ATTRIBUTES, _need, primitive, timing
 
 ATTRIBUTES["player"]["face_down"] = ("bool", False)
@@ -73,8 +71,8 @@ def _can_pindian(f, initiator, target):
                "owner. Pile cards leave it by any move (obtain, discard, use_virtual); at death they go to the "
                "discard pile and general cards back to the pool")
 def _put_on_pile(f, player, name, items, public=True):
-    if isinstance(items, (Card, VirtualCard, GeneralRule)):
-        items = [items]
+    if not isinstance(items, (list, tuple)):  # one card or general; anything else is refused by the pile
+        items = [] if items is None else [items]
     f.game.put_on_pile(_need(player, "put_on_pile's player"), str(name), list(items or []), bool(public))
 
 
