@@ -41,6 +41,7 @@ _neg = _ert.neg
 _iterate = _ert.iterate
 _repeat_count = _ert.repeat_count
 _step = _ert.step
+_walk = _ert.walk
 _equals = _ert.equals
 _inclusive_range = _ert.inclusive_range
 _loop_guard = _ert.loop_guard

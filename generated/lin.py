@@ -42,6 +42,7 @@ _neg = _ert.neg
 _iterate = _ert.iterate
 _repeat_count = _ert.repeat_count
 _step = _ert.step
+_walk = _ert.walk
 _equals = _ert.equals
 _inclusive_range = _ert.inclusive_range
 _loop_guard = _ert.loop_guard
@@ -1868,7 +1869,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in list(_h1() or []) if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -1890,7 +1891,7 @@ class Value_nearest:
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
             def _h2():
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
-            return [v_q for v_q in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in list(_h2() or [])])]  # rules/lin.sgs:209
+            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
         except _FLOW:
             raise
         except Exception as _e:
@@ -4322,13 +4323,13 @@ class Skill_menghuo__zaiqi:
             v_shown = _P_reveal(frame, (_none_operand('rules/lin.sgs:51', '-') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:51', 'owner')), 'max_hp', 'rules/lin.sgs:51')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:51', 'owner')), 'hp', 'rules/lin.sgs:51')) is None) else _sub(_t1, _t2, 'rules/lin.sgs:51')))  # rules/lin.sgs:51
             def _h1():
                 return v_shown
-            v_hearts = [v_c for v_c in list(_h1() or []) if (_get_attr(v_c, 'suit', 'rules/lin.sgs:52') == '♥')]  # rules/lin.sgs:52
+            v_hearts = [v_c for v_c in _walk(frame, _h1(), 'rules/lin.sgs:52') if (_get_attr(v_c, 'suit', 'rules/lin.sgs:52') == '♥')]  # rules/lin.sgs:52
             if (_none_operand('rules/lin.sgs:53', '>') if ((_t3 := _P_count(frame, v_hearts)) is None) else _t3 > 0):  # rules/lin.sgs:53
                 _P_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:53', 'owner')), _P_count(frame, v_hearts), source=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:53', 'owner')))  # rules/lin.sgs:53
             _P_discard(frame, v_hearts)  # rules/lin.sgs:54
             def _h2():
                 return v_shown
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:55', 'owner')), [v_c for v_c in list(_h2() or []) if (not (_get_attr(v_c, 'suit', 'rules/lin.sgs:55') == '♥'))])  # rules/lin.sgs:55
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:55', 'owner')), [v_c for v_c in _walk(frame, _h2(), 'rules/lin.sgs:55') if (not (_get_attr(v_c, 'suit', 'rules/lin.sgs:55') == '♥'))])  # rules/lin.sgs:55
         except _FLOW:
             raise
         except Exception as _e:
@@ -4382,7 +4383,7 @@ class Skill_zhurong__juxiang:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_subcards(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:73', 'event')), 'card', 'rules/lin.sgs:73'))
-            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner'))))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in list(_h1() or [])])))  # rules/lin.sgs:72
+            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner'))))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in _walk(frame, _h1(), 'rules/lin.sgs:73')])))  # rules/lin.sgs:72
         except _FLOW:
             raise
         except Exception as _e:
@@ -4396,7 +4397,7 @@ class Skill_zhurong__juxiang:
             v_event = _v.get('event', _U)
             def _h1():
                 return _P_subcards(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:74', 'event')), 'card', 'rules/lin.sgs:74'))
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:74', 'owner')), [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'processing')])  # rules/lin.sgs:74
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:74', 'owner')), [v_c for v_c in _walk(frame, _h1(), 'rules/lin.sgs:74') if (_P_zone_of(frame, v_c) == 'processing')])  # rules/lin.sgs:74
         except _FLOW:
             raise
         except Exception as _e:
@@ -4547,10 +4548,10 @@ class Skill_lusu__haoshi:
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:116', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:117', 'owner')))
-            v_least = _P_first(frame, [_P_count(frame, _P_hand(frame, v_p)) for v_p in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/lin.sgs:117', '<=') if ((_t1 := _P_count(frame, _P_hand(frame, v_p))) is None) | ((_t2 := _P_count(frame, _P_hand(frame, v_q))) is None) else _t1 <= _t2) for v_q in list(_h2() or [])])])  # rules/lin.sgs:116
+            v_least = _P_first(frame, [_P_count(frame, _P_hand(frame, v_p)) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:116') if _P_all(frame, [(_none_operand('rules/lin.sgs:117', '<=') if ((_t1 := _P_count(frame, _P_hand(frame, v_p))) is None) | ((_t2 := _P_count(frame, _P_hand(frame, v_q))) is None) else _t1 <= _t2) for v_q in _walk(frame, _h2(), 'rules/lin.sgs:117')])])  # rules/lin.sgs:116
             def _h3():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')))
-            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')), [v_p for v_p in list(_h3() or []) if _equals(_P_count(frame, _P_hand(frame, v_p)), v_least)], prompt='好施: to whom')  # rules/lin.sgs:118
+            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/lin.sgs:118') if _equals(_P_count(frame, _P_hand(frame, v_p)), v_least)], prompt='好施: to whom')  # rules/lin.sgs:118
             v_n = _P_div(frame, _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:119', 'owner')))), 2)  # rules/lin.sgs:119
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner')), v_to, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner')), _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner'))), v_n, v_n, prompt='好施: cards to give'))  # rules/lin.sgs:120
         except _FLOW:
@@ -4582,7 +4583,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')))
-            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in list(_h1() or [])])))  # rules/lin.sgs:125
+            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
         except _FLOW:
             raise
         except Exception as _e:
@@ -4595,7 +4596,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')))
-            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in list(_h1() or []) if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
+            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
             v_diff = frame.game.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
@@ -4684,7 +4685,7 @@ class Skill_dongzhuo__benghuai:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')))
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in list(_h1() or [])])))  # rules/lin.sgs:160
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:160')])))  # rules/lin.sgs:160
         except _FLOW:
             raise
         except Exception as _e:
@@ -4821,7 +4822,7 @@ class Skill_jiaxu__luanwu:
                         v_near = frame.game.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
-                        v_cands = [v_q for v_q in list(_h1() or []) if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
+                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
                         v_t = (_P_first(frame, v_cands) if (_P_count(frame, v_cands) == 1) else _P_choose(frame, v_p, v_cands, optional=True, prompt='乱武: use a 杀 on one of the nearest (none: lose 1 HP)'))  # rules/lin.sgs:195
                         if ((v_t is None) or (not _P_use_card_on(frame, v_p, '杀', v_t))):  # rules/lin.sgs:197
                             _P_lose_hp(frame, v_p, 1)  # rules/lin.sgs:197

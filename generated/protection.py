@@ -41,6 +41,7 @@ _neg = _ert.neg
 _iterate = _ert.iterate
 _repeat_count = _ert.repeat_count
 _step = _ert.step
+_walk = _ert.walk
 _equals = _ert.equals
 _inclusive_range = _ert.inclusive_range
 _loop_guard = _ert.loop_guard
@@ -3567,7 +3568,7 @@ class Mode_protection:
             v_seen = (_P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:47', 'event')), 'user', 'house/protection.sgs:47'), 'attacked') if _P_has_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:47', 'event')), 'user', 'house/protection.sgs:47'), 'attacked') else [])  # house/protection.sgs:47
             def _h1():
                 return _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48', 'event')), 'targets', 'house/protection.sgs:48')
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48', 'event')), 'user', 'house/protection.sgs:48'), 'attacked', (_none_operand('house/protection.sgs:48', '+') if ((_t1 := v_seen) is None) | ((_t2 := [v_t for v_t in list(_h1() or []) if (not _equals(v_t, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48', 'event')), 'user', 'house/protection.sgs:48')))]) is None) else _add(_t1, _t2, 'house/protection.sgs:48')))  # house/protection.sgs:48
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48', 'event')), 'user', 'house/protection.sgs:48'), 'attacked', (_none_operand('house/protection.sgs:48', '+') if ((_t1 := v_seen) is None) | ((_t2 := [v_t for v_t in _walk(frame, _h1(), 'house/protection.sgs:48') if (not _equals(v_t, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48', 'event')), 'user', 'house/protection.sgs:48')))]) is None) else _add(_t1, _t2, 'house/protection.sgs:48')))  # house/protection.sgs:48
         except _FLOW:
             raise
         except Exception as _e:

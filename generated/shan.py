@@ -42,6 +42,7 @@ _neg = _ert.neg
 _iterate = _ert.iterate
 _repeat_count = _ert.repeat_count
 _step = _ert.step
+_walk = _ert.walk
 _equals = _ert.equals
 _inclusive_range = _ert.inclusive_range
 _loop_guard = _ert.loop_guard
@@ -1892,7 +1893,7 @@ class Value_qiaobian_fits:
             v_mover = _v.get('mover', _U)
             def _h1():
                 return _P_judge_cards(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p')))
-            return (((not _P_any(frame, [_equals(_get_attr(v_j, 'name', 'rules/shan.sgs:12'), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), 'name', 'rules/shan.sgs:12')) for v_j in list(_h1() or [])])) and (_none_operand('rules/shan.sgs:12', '>') if ((_t1 := _P_count(frame, _P_targetable_among(frame, (v_mover if v_mover is not _U else _unbound('rules/shan.sgs:12', 'mover')), (v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), [(v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p'))]))) is None) else _t1 > 0)) if (_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:11', 'c')), 'category', 'rules/shan.sgs:11') == 'delayed') else (_P_equip_in(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:13', 'p')), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:13', 'c')), 'category', 'rules/shan.sgs:13')) is None))  # rules/shan.sgs:11
+            return (((not _P_any(frame, [_equals(_get_attr(v_j, 'name', 'rules/shan.sgs:12'), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), 'name', 'rules/shan.sgs:12')) for v_j in _walk(frame, _h1(), 'rules/shan.sgs:12')])) and (_none_operand('rules/shan.sgs:12', '>') if ((_t1 := _P_count(frame, _P_targetable_among(frame, (v_mover if v_mover is not _U else _unbound('rules/shan.sgs:12', 'mover')), (v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), [(v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p'))]))) is None) else _t1 > 0)) if (_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:11', 'c')), 'category', 'rules/shan.sgs:11') == 'delayed') else (_P_equip_in(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:13', 'p')), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:13', 'c')), 'category', 'rules/shan.sgs:13')) is None))  # rules/shan.sgs:11
         except _FLOW:
             raise
         except Exception as _e:
@@ -1930,7 +1931,7 @@ class Value_still_discarded:
             v_cards = _v.get('cards', _U)
             def _h1():
                 return (v_cards if v_cards is not _U else _unbound('rules/shan.sgs:17', 'cards'))
-            return [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:17
+            return [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:17') if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:17
         except _FLOW:
             raise
         except Exception as _e:
@@ -4167,7 +4168,7 @@ class Skill_zhanghe__qiaobian:
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
-                                if _P_any(frame, [frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:57', 'owner')), v_c, v_q) for v_q in list(_h1() or [])]):  # rules/shan.sgs:57
+                                if _P_any(frame, [frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:57', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:57')]):  # rules/shan.sgs:57
                                     v_movable = (_none_operand('rules/shan.sgs:57', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:57'))  # rules/shan.sgs:57
                             except _BreakLoop:
                                 break
@@ -4177,10 +4178,10 @@ class Skill_zhanghe__qiaobian:
                 if (v_c is not None):  # rules/shan.sgs:61
                     def _h2():
                         return _P_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in list(_h2() or []) if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:62
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:62') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:62
                     def _h3():
                         return _P_others(frame, v_holder)
-                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), [v_q for v_q in list(_h3() or []) if frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:63
+                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:63') if frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:63
                     if (_get_attr(v_c, 'category', 'rules/shan.sgs:65') == 'delayed'):  # rules/shan.sgs:65
                         _P_move_to_judge(frame, v_c, v_to)  # rules/shan.sgs:65
                     else:
@@ -4321,7 +4322,7 @@ class Skill_jiangwei__tiaoxin:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner')))
-            return _P_any(frame, [_P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner'))) for v_p in list(_h1() or [])])  # rules/shan.sgs:108
+            return _P_any(frame, [_P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner'))) for v_p in _walk(frame, _h1(), 'rules/shan.sgs:108')])  # rules/shan.sgs:108
         except _FLOW:
             raise
         except Exception as _e:
@@ -4334,7 +4335,7 @@ class Skill_jiangwei__tiaoxin:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))
-            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')), [v_p for v_p in list(_h1() or []) if _P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))], prompt='挑衅: whom')  # rules/shan.sgs:109
+            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/shan.sgs:109') if _P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))], prompt='挑衅: whom')  # rules/shan.sgs:109
             if ((not _P_use_card_on(frame, v_t, '杀', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:111', 'owner')))) and (_none_operand('rules/shan.sgs:111', '>') if ((_t1 := _P_count(frame, _P_having_cards(frame, [v_t]))) is None) else _t1 > 0)):  # rules/shan.sgs:111
                 _P_discard(frame, _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:112', 'owner')), v_t, ['hand', 'equip']), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:112', 'owner')))  # rules/shan.sgs:112
         except _FLOW:
@@ -4416,7 +4417,7 @@ class Skill_liushan__xiangle:
             v_u = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:135', 'event')), 'user', 'rules/shan.sgs:135')  # rules/shan.sgs:135
             def _h1():
                 return _P_hand(frame, v_u)
-            v_c = _P_choose(frame, v_u, [v_x for v_x in list(_h1() or []) if (_get_attr(v_x, 'category', 'rules/shan.sgs:136') == 'basic')], optional=True, prompt='享乐: discard a basic card, or this 杀 has no effect on 刘禅')  # rules/shan.sgs:136
+            v_c = _P_choose(frame, v_u, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:136') if (_get_attr(v_x, 'category', 'rules/shan.sgs:136') == 'basic')], optional=True, prompt='享乐: discard a basic card, or this 杀 has no effect on 刘禅')  # rules/shan.sgs:136
             if (v_c is None):  # rules/shan.sgs:138
                 _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:138', 'event')), 'use', 'rules/shan.sgs:138'), 'xiangle')  # rules/shan.sgs:138
             else:
@@ -4522,7 +4523,7 @@ class Skill_liushan__ruoyu:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')))
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'player', 'rules/shan.sgs:157'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:157', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'phase', 'rules/shan.sgs:157') == 'prepare')) and (not not _P_all(frame, [(_none_operand('rules/shan.sgs:158', '<=') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')), 'hp', 'rules/shan.sgs:158')) is None) | ((_t2 := _get_attr(v_p, 'hp', 'rules/shan.sgs:158')) is None) else _t1 <= _t2) for v_p in list(_h1() or [])])))  # rules/shan.sgs:157
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'player', 'rules/shan.sgs:157'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:157', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'phase', 'rules/shan.sgs:157') == 'prepare')) and (not not _P_all(frame, [(_none_operand('rules/shan.sgs:158', '<=') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')), 'hp', 'rules/shan.sgs:158')) is None) | ((_t2 := _get_attr(v_p, 'hp', 'rules/shan.sgs:158')) is None) else _t1 <= _t2) for v_p in _walk(frame, _h1(), 'rules/shan.sgs:158')])))  # rules/shan.sgs:157
         except _FLOW:
             raise
         except Exception as _e:
@@ -4679,7 +4680,7 @@ class Skill_sunce__zhiba:
             if ((v_r is not None) and (not _get_attr(v_r, 'won', 'rules/shan.sgs:198'))):  # rules/shan.sgs:198
                 def _h1():
                     return [_get_attr(v_r, 'initiator_card', 'rules/shan.sgs:199'), _get_attr(v_r, 'target_card', 'rules/shan.sgs:199')]
-                v_cards = [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:199
+                v_cards = [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:199') if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:199
                 if ((_none_operand('rules/shan.sgs:200', '>') if ((_t1 := _P_count(frame, v_cards)) is None) else _t1 > 0) and _P_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:200', 'owner')), '制霸: take both 拼点 cards?')):  # rules/shan.sgs:200
                     _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:200', 'owner')), v_cards)  # rules/shan.sgs:200
         except _FLOW:
@@ -4713,7 +4714,7 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:211', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:210', 'owner')))
-            return _P_any(frame, [((not not frame.game.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:210')) is None) for v_p in list(_h2() or [])]))) for v_c in list(_h1() or [])])  # rules/shan.sgs:210
+            return _P_any(frame, [((not not frame.game.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:210')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:210')]))) for v_c in _walk(frame, _h1(), 'rules/shan.sgs:210')])  # rules/shan.sgs:210
         except _FLOW:
             raise
         except Exception as _e:
@@ -4728,10 +4729,10 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:213', 'owner')))
-            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')), [v_x for v_x in list(_h1() or []) if (frame.game.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:213')) is None) for v_p in list(_h2() or [])]))], prompt='直谏: an equipment card')  # rules/shan.sgs:212
+            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:212') if (frame.game.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:213')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:213')]))], prompt='直谏: an equipment card')  # rules/shan.sgs:212
             def _h3():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')))
-            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')), [v_p for v_p in list(_h3() or []) if (_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:215')) is None)], prompt='直谏: to whom')  # rules/shan.sgs:215
+            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/shan.sgs:215') if (_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:215')) is None)], prompt='直谏: to whom')  # rules/shan.sgs:215
             _P_put_in_equip(frame, v_to, v_c)  # rules/shan.sgs:216
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:217', 'owner')), 1)  # rules/shan.sgs:217
         except _FLOW:
@@ -4806,7 +4807,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:247', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:247'))  # rules/shan.sgs:247
                 def _h1():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:248', 'owner')), [v_x for v_x in list(_h1() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:248')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:248'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:248')))], prompt='化身: declare a skill')  # rules/shan.sgs:248
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:248', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:248') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:248')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:248'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:248')))], prompt='化身: declare a skill')  # rules/shan.sgs:248
                 if (v_s is not None):  # rules/shan.sgs:250
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:251', 'owner')), v_s)  # rules/shan.sgs:251
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:252', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:252'))  # rules/shan.sgs:252
@@ -4834,7 +4835,7 @@ class Skill_zuoci__huashen:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), '化身')
-            v_keep = _P_first(frame, [v_x for v_x in list(_h1() or []) if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:258'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), 'huashen_general'))])  # rules/shan.sgs:258
+            v_keep = _P_first(frame, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:258') if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:258'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), 'huashen_general'))])  # rules/shan.sgs:258
             v_pick = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:259', 'owner')), _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:259', 'owner')), '化身'), optional=True, prompt='化身: switch to (none: keep the current one)')  # rules/shan.sgs:259
             v_g = (v_keep if (v_pick is None) else v_pick)  # rules/shan.sgs:260
             if (v_g is not None):  # rules/shan.sgs:261
@@ -4845,7 +4846,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:265', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:265'))  # rules/shan.sgs:265
                 def _h2():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:266', 'owner')), [v_x for v_x in list(_h2() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:266')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:266'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:266')))], prompt='化身: declare a skill')  # rules/shan.sgs:266
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:266', 'owner')), [v_x for v_x in _walk(frame, _h2(), 'rules/shan.sgs:266') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:266')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:266'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:266')))], prompt='化身: declare a skill')  # rules/shan.sgs:266
                 if (v_s is not None):  # rules/shan.sgs:268
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:269', 'owner')), v_s)  # rules/shan.sgs:269
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:270', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:270'))  # rules/shan.sgs:270
@@ -4873,7 +4874,7 @@ class Skill_zuoci__huashen:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), '化身')
-            v_keep = _P_first(frame, [v_x for v_x in list(_h1() or []) if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:275'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), 'huashen_general'))])  # rules/shan.sgs:275
+            v_keep = _P_first(frame, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:275') if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:275'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), 'huashen_general'))])  # rules/shan.sgs:275
             v_pick = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:276', 'owner')), _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:276', 'owner')), '化身'), optional=True, prompt='化身: switch to (none: keep the current one)')  # rules/shan.sgs:276
             v_g = (v_keep if (v_pick is None) else v_pick)  # rules/shan.sgs:277
             if (v_g is not None):  # rules/shan.sgs:278
@@ -4884,7 +4885,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:282', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:282'))  # rules/shan.sgs:282
                 def _h2():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:283', 'owner')), [v_x for v_x in list(_h2() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:283')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:283'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:283')))], prompt='化身: declare a skill')  # rules/shan.sgs:283
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:283', 'owner')), [v_x for v_x in _walk(frame, _h2(), 'rules/shan.sgs:283') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:283')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:283'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:283')))], prompt='化身: declare a skill')  # rules/shan.sgs:283
                 if (v_s is not None):  # rules/shan.sgs:285
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:286', 'owner')), v_s)  # rules/shan.sgs:286
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:287', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:287'))  # rules/shan.sgs:287
@@ -5071,7 +5072,7 @@ class Rule_discard_phase_record:
             _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27')), 'phase')  # rules/shan.sgs:27
             def _h1():
                 return _P_mark_value(frame, None, 'discard_phase_all')
-            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in list(_h1() or []) if _contains_ab(v_c, _P_mark_value(frame, None, 'discard_phase_lost'))], 'phase')  # rules/shan.sgs:29
+            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, _P_mark_value(frame, None, 'discard_phase_lost'))], 'phase')  # rules/shan.sgs:29
         except _FLOW:
             raise
         except Exception as _e:

@@ -44,6 +44,7 @@ _neg = _ert.neg
 _iterate = _ert.iterate
 _repeat_count = _ert.repeat_count
 _step = _ert.step
+_walk = _ert.walk
 _equals = _ert.equals
 _inclusive_range = _ert.inclusive_range
 _loop_guard = _ert.loop_guard
@@ -1970,7 +1971,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in list(_h1() or []) if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -1992,7 +1993,7 @@ class Value_nearest:
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
             def _h2():
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
-            return [v_q for v_q in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in list(_h2() or [])])]  # rules/lin.sgs:209
+            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
         except _FLOW:
             raise
         except Exception as _e:
@@ -2014,7 +2015,7 @@ class Value_qiaobian_fits:
             v_mover = _v.get('mover', _U)
             def _h1():
                 return _P_judge_cards(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p')))
-            return (((not _P_any(frame, [_equals(_get_attr(v_j, 'name', 'rules/shan.sgs:12'), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), 'name', 'rules/shan.sgs:12')) for v_j in list(_h1() or [])])) and (_none_operand('rules/shan.sgs:12', '>') if ((_t1 := _P_count(frame, _P_targetable_among(frame, (v_mover if v_mover is not _U else _unbound('rules/shan.sgs:12', 'mover')), (v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), [(v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p'))]))) is None) else _t1 > 0)) if (_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:11', 'c')), 'category', 'rules/shan.sgs:11') == 'delayed') else (_P_equip_in(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:13', 'p')), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:13', 'c')), 'category', 'rules/shan.sgs:13')) is None))  # rules/shan.sgs:11
+            return (((not _P_any(frame, [_equals(_get_attr(v_j, 'name', 'rules/shan.sgs:12'), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), 'name', 'rules/shan.sgs:12')) for v_j in _walk(frame, _h1(), 'rules/shan.sgs:12')])) and (_none_operand('rules/shan.sgs:12', '>') if ((_t1 := _P_count(frame, _P_targetable_among(frame, (v_mover if v_mover is not _U else _unbound('rules/shan.sgs:12', 'mover')), (v_c if v_c is not _U else _unbound('rules/shan.sgs:12', 'c')), [(v_p if v_p is not _U else _unbound('rules/shan.sgs:12', 'p'))]))) is None) else _t1 > 0)) if (_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:11', 'c')), 'category', 'rules/shan.sgs:11') == 'delayed') else (_P_equip_in(frame, (v_p if v_p is not _U else _unbound('rules/shan.sgs:13', 'p')), _get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:13', 'c')), 'category', 'rules/shan.sgs:13')) is None))  # rules/shan.sgs:11
         except _FLOW:
             raise
         except Exception as _e:
@@ -2052,7 +2053,7 @@ class Value_still_discarded:
             v_cards = _v.get('cards', _U)
             def _h1():
                 return (v_cards if v_cards is not _U else _unbound('rules/shan.sgs:17', 'cards'))
-            return [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:17
+            return [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:17') if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:17
         except _FLOW:
             raise
         except Exception as _e:
@@ -2246,7 +2247,7 @@ class Value_faction_treasures:
             v_p = _v.get('p', _U)
             def _h1():
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:36', 'p'))))
-            return _P_sum(frame, [_P_mark_value(frame, v_q, 'treasure') for v_q in list(_h1() or [])])  # rules/tongzhou.sgs:36
+            return _P_sum(frame, [_P_mark_value(frame, v_q, 'treasure') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:36')])  # rules/tongzhou.sgs:36
         except _FLOW:
             raise
         except Exception as _e:
@@ -2268,7 +2269,7 @@ class Value_unique_top:
                 return (v_among if v_among is not _U else _unbound('rules/tongzhou.sgs:39', 'among'))
             def _h2():
                 return (v_among if v_among is not _U else _unbound('rules/tongzhou.sgs:40', 'among'))
-            return [v_q for v_q in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:40', '>') if ((_t1 := _P_mark_value(frame, v_q, 'treasure')) is None) | ((_t2 := _P_mark_value(frame, v_o, 'treasure')) is None) else _t1 > _t2) for v_o in list(_h2() or []) if (not _equals(v_o, v_q))])]  # rules/tongzhou.sgs:39
+            return [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:39') if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:40', '>') if ((_t1 := _P_mark_value(frame, v_q, 'treasure')) is None) | ((_t2 := _P_mark_value(frame, v_o, 'treasure')) is None) else _t1 > _t2) for v_o in _walk(frame, _h2(), 'rules/tongzhou.sgs:40') if (not _equals(v_o, v_q))])]  # rules/tongzhou.sgs:39
         except _FLOW:
             raise
         except Exception as _e:
@@ -2288,7 +2289,7 @@ class Value_survivors:
             v_p = _v.get('p', _U)
             def _h1():
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:43', 'p'))))
-            return _P_count(frame, [v_q for v_q in list(_h1() or []) if _get_attr(v_q, 'alive', 'rules/tongzhou.sgs:43')])  # rules/tongzhou.sgs:43
+            return _P_count(frame, [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:43') if _get_attr(v_q, 'alive', 'rules/tongzhou.sgs:43')])  # rules/tongzhou.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -2310,7 +2311,7 @@ class Value_faction_gone_at:
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:47', 'p'))))
             def _h2():
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:48', 'p'))))
-            return (0 if (_none_operand('rules/tongzhou.sgs:46', '>') if ((_t1 := frame.game.value('survivors', (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:46', 'p')))) is None) else _t1 > 0) else _P_sum(frame, [_P_alive_at_death(frame, v_q) for v_q in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:48', '<=') if ((_t3 := _P_alive_at_death(frame, v_q)) is None) | ((_t4 := _P_alive_at_death(frame, v_o)) is None) else _t3 <= _t4) for v_o in list(_h2() or [])])]))  # rules/tongzhou.sgs:46
+            return (0 if (_none_operand('rules/tongzhou.sgs:46', '>') if ((_t1 := frame.game.value('survivors', (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:46', 'p')))) is None) else _t1 > 0) else _P_sum(frame, [_P_alive_at_death(frame, v_q) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:47') if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:48', '<=') if ((_t3 := _P_alive_at_death(frame, v_q)) is None) | ((_t4 := _P_alive_at_death(frame, v_o)) is None) else _t3 <= _t4) for v_o in _walk(frame, _h2(), 'rules/tongzhou.sgs:48')])]))  # rules/tongzhou.sgs:46
         except _FLOW:
             raise
         except Exception as _e:
@@ -4742,13 +4743,13 @@ class Skill_menghuo__zaiqi:
             v_shown = _P_reveal(frame, (_none_operand('rules/lin.sgs:51', '-') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:51', 'owner')), 'max_hp', 'rules/lin.sgs:51')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:51', 'owner')), 'hp', 'rules/lin.sgs:51')) is None) else _sub(_t1, _t2, 'rules/lin.sgs:51')))  # rules/lin.sgs:51
             def _h1():
                 return v_shown
-            v_hearts = [v_c for v_c in list(_h1() or []) if (_get_attr(v_c, 'suit', 'rules/lin.sgs:52') == '♥')]  # rules/lin.sgs:52
+            v_hearts = [v_c for v_c in _walk(frame, _h1(), 'rules/lin.sgs:52') if (_get_attr(v_c, 'suit', 'rules/lin.sgs:52') == '♥')]  # rules/lin.sgs:52
             if (_none_operand('rules/lin.sgs:53', '>') if ((_t3 := _P_count(frame, v_hearts)) is None) else _t3 > 0):  # rules/lin.sgs:53
                 _P_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:53', 'owner')), _P_count(frame, v_hearts), source=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:53', 'owner')))  # rules/lin.sgs:53
             _P_discard(frame, v_hearts)  # rules/lin.sgs:54
             def _h2():
                 return v_shown
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:55', 'owner')), [v_c for v_c in list(_h2() or []) if (not (_get_attr(v_c, 'suit', 'rules/lin.sgs:55') == '♥'))])  # rules/lin.sgs:55
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:55', 'owner')), [v_c for v_c in _walk(frame, _h2(), 'rules/lin.sgs:55') if (not (_get_attr(v_c, 'suit', 'rules/lin.sgs:55') == '♥'))])  # rules/lin.sgs:55
         except _FLOW:
             raise
         except Exception as _e:
@@ -4802,7 +4803,7 @@ class Skill_zhurong__juxiang:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_subcards(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:73', 'event')), 'card', 'rules/lin.sgs:73'))
-            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner'))))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in list(_h1() or [])])))  # rules/lin.sgs:72
+            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner'))))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in _walk(frame, _h1(), 'rules/lin.sgs:73')])))  # rules/lin.sgs:72
         except _FLOW:
             raise
         except Exception as _e:
@@ -4816,7 +4817,7 @@ class Skill_zhurong__juxiang:
             v_event = _v.get('event', _U)
             def _h1():
                 return _P_subcards(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:74', 'event')), 'card', 'rules/lin.sgs:74'))
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:74', 'owner')), [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'processing')])  # rules/lin.sgs:74
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:74', 'owner')), [v_c for v_c in _walk(frame, _h1(), 'rules/lin.sgs:74') if (_P_zone_of(frame, v_c) == 'processing')])  # rules/lin.sgs:74
         except _FLOW:
             raise
         except Exception as _e:
@@ -4967,10 +4968,10 @@ class Skill_lusu__haoshi:
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:116', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:117', 'owner')))
-            v_least = _P_first(frame, [_P_count(frame, _P_hand(frame, v_p)) for v_p in list(_h1() or []) if _P_all(frame, [(_none_operand('rules/lin.sgs:117', '<=') if ((_t1 := _P_count(frame, _P_hand(frame, v_p))) is None) | ((_t2 := _P_count(frame, _P_hand(frame, v_q))) is None) else _t1 <= _t2) for v_q in list(_h2() or [])])])  # rules/lin.sgs:116
+            v_least = _P_first(frame, [_P_count(frame, _P_hand(frame, v_p)) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:116') if _P_all(frame, [(_none_operand('rules/lin.sgs:117', '<=') if ((_t1 := _P_count(frame, _P_hand(frame, v_p))) is None) | ((_t2 := _P_count(frame, _P_hand(frame, v_q))) is None) else _t1 <= _t2) for v_q in _walk(frame, _h2(), 'rules/lin.sgs:117')])])  # rules/lin.sgs:116
             def _h3():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')))
-            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')), [v_p for v_p in list(_h3() or []) if _equals(_P_count(frame, _P_hand(frame, v_p)), v_least)], prompt='好施: to whom')  # rules/lin.sgs:118
+            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:118', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/lin.sgs:118') if _equals(_P_count(frame, _P_hand(frame, v_p)), v_least)], prompt='好施: to whom')  # rules/lin.sgs:118
             v_n = _P_div(frame, _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:119', 'owner')))), 2)  # rules/lin.sgs:119
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner')), v_to, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner')), _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:120', 'owner'))), v_n, v_n, prompt='好施: cards to give'))  # rules/lin.sgs:120
         except _FLOW:
@@ -5002,7 +5003,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')))
-            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in list(_h1() or [])])))  # rules/lin.sgs:125
+            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
         except _FLOW:
             raise
         except Exception as _e:
@@ -5015,7 +5016,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')))
-            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in list(_h1() or []) if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
+            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
             v_diff = frame.game.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
@@ -5104,7 +5105,7 @@ class Skill_dongzhuo__benghuai:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')))
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in list(_h1() or [])])))  # rules/lin.sgs:160
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:160')])))  # rules/lin.sgs:160
         except _FLOW:
             raise
         except Exception as _e:
@@ -5241,7 +5242,7 @@ class Skill_jiaxu__luanwu:
                         v_near = frame.game.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
-                        v_cands = [v_q for v_q in list(_h1() or []) if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
+                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
                         v_t = (_P_first(frame, v_cands) if (_P_count(frame, v_cands) == 1) else _P_choose(frame, v_p, v_cands, optional=True, prompt='乱武: use a 杀 on one of the nearest (none: lose 1 HP)'))  # rules/lin.sgs:195
                         if ((v_t is None) or (not _P_use_card_on(frame, v_p, '杀', v_t))):  # rules/lin.sgs:197
                             _P_lose_hp(frame, v_p, 1)  # rules/lin.sgs:197
@@ -5369,7 +5370,7 @@ class Skill_zhanghe__qiaobian:
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
-                                if _P_any(frame, [frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:57', 'owner')), v_c, v_q) for v_q in list(_h1() or [])]):  # rules/shan.sgs:57
+                                if _P_any(frame, [frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:57', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:57')]):  # rules/shan.sgs:57
                                     v_movable = (_none_operand('rules/shan.sgs:57', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:57'))  # rules/shan.sgs:57
                             except _BreakLoop:
                                 break
@@ -5379,10 +5380,10 @@ class Skill_zhanghe__qiaobian:
                 if (v_c is not None):  # rules/shan.sgs:61
                     def _h2():
                         return _P_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in list(_h2() or []) if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:62
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:62') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:62
                     def _h3():
                         return _P_others(frame, v_holder)
-                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), [v_q for v_q in list(_h3() or []) if frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:63
+                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:63') if frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:63', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:63
                     if (_get_attr(v_c, 'category', 'rules/shan.sgs:65') == 'delayed'):  # rules/shan.sgs:65
                         _P_move_to_judge(frame, v_c, v_to)  # rules/shan.sgs:65
                     else:
@@ -5523,7 +5524,7 @@ class Skill_jiangwei__tiaoxin:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner')))
-            return _P_any(frame, [_P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner'))) for v_p in list(_h1() or [])])  # rules/shan.sgs:108
+            return _P_any(frame, [_P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:108', 'owner'))) for v_p in _walk(frame, _h1(), 'rules/shan.sgs:108')])  # rules/shan.sgs:108
         except _FLOW:
             raise
         except Exception as _e:
@@ -5536,7 +5537,7 @@ class Skill_jiangwei__tiaoxin:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))
-            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')), [v_p for v_p in list(_h1() or []) if _P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))], prompt='挑衅: whom')  # rules/shan.sgs:109
+            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/shan.sgs:109') if _P_in_attack_range(frame, v_p, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:109', 'owner')))], prompt='挑衅: whom')  # rules/shan.sgs:109
             if ((not _P_use_card_on(frame, v_t, '杀', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:111', 'owner')))) and (_none_operand('rules/shan.sgs:111', '>') if ((_t1 := _P_count(frame, _P_having_cards(frame, [v_t]))) is None) else _t1 > 0)):  # rules/shan.sgs:111
                 _P_discard(frame, _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:112', 'owner')), v_t, ['hand', 'equip']), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:112', 'owner')))  # rules/shan.sgs:112
         except _FLOW:
@@ -5618,7 +5619,7 @@ class Skill_liushan__xiangle:
             v_u = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:135', 'event')), 'user', 'rules/shan.sgs:135')  # rules/shan.sgs:135
             def _h1():
                 return _P_hand(frame, v_u)
-            v_c = _P_choose(frame, v_u, [v_x for v_x in list(_h1() or []) if (_get_attr(v_x, 'category', 'rules/shan.sgs:136') == 'basic')], optional=True, prompt='享乐: discard a basic card, or this 杀 has no effect on 刘禅')  # rules/shan.sgs:136
+            v_c = _P_choose(frame, v_u, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:136') if (_get_attr(v_x, 'category', 'rules/shan.sgs:136') == 'basic')], optional=True, prompt='享乐: discard a basic card, or this 杀 has no effect on 刘禅')  # rules/shan.sgs:136
             if (v_c is None):  # rules/shan.sgs:138
                 _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:138', 'event')), 'use', 'rules/shan.sgs:138'), 'xiangle')  # rules/shan.sgs:138
             else:
@@ -5724,7 +5725,7 @@ class Skill_liushan__ruoyu:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')))
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'player', 'rules/shan.sgs:157'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:157', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'phase', 'rules/shan.sgs:157') == 'prepare')) and (not not _P_all(frame, [(_none_operand('rules/shan.sgs:158', '<=') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')), 'hp', 'rules/shan.sgs:158')) is None) | ((_t2 := _get_attr(v_p, 'hp', 'rules/shan.sgs:158')) is None) else _t1 <= _t2) for v_p in list(_h1() or [])])))  # rules/shan.sgs:157
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'player', 'rules/shan.sgs:157'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:157', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:157', 'event')), 'phase', 'rules/shan.sgs:157') == 'prepare')) and (not not _P_all(frame, [(_none_operand('rules/shan.sgs:158', '<=') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/shan.sgs:158', 'owner')), 'hp', 'rules/shan.sgs:158')) is None) | ((_t2 := _get_attr(v_p, 'hp', 'rules/shan.sgs:158')) is None) else _t1 <= _t2) for v_p in _walk(frame, _h1(), 'rules/shan.sgs:158')])))  # rules/shan.sgs:157
         except _FLOW:
             raise
         except Exception as _e:
@@ -5881,7 +5882,7 @@ class Skill_sunce__zhiba:
             if ((v_r is not None) and (not _get_attr(v_r, 'won', 'rules/shan.sgs:198'))):  # rules/shan.sgs:198
                 def _h1():
                     return [_get_attr(v_r, 'initiator_card', 'rules/shan.sgs:199'), _get_attr(v_r, 'target_card', 'rules/shan.sgs:199')]
-                v_cards = [v_c for v_c in list(_h1() or []) if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:199
+                v_cards = [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:199') if (_P_zone_of(frame, v_c) == 'discard')]  # rules/shan.sgs:199
                 if ((_none_operand('rules/shan.sgs:200', '>') if ((_t1 := _P_count(frame, v_cards)) is None) else _t1 > 0) and _P_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:200', 'owner')), '制霸: take both 拼点 cards?')):  # rules/shan.sgs:200
                     _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:200', 'owner')), v_cards)  # rules/shan.sgs:200
         except _FLOW:
@@ -5915,7 +5916,7 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:211', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:210', 'owner')))
-            return _P_any(frame, [((not not frame.game.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:210')) is None) for v_p in list(_h2() or [])]))) for v_c in list(_h1() or [])])  # rules/shan.sgs:210
+            return _P_any(frame, [((not not frame.game.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:210')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:210')]))) for v_c in _walk(frame, _h1(), 'rules/shan.sgs:210')])  # rules/shan.sgs:210
         except _FLOW:
             raise
         except Exception as _e:
@@ -5930,10 +5931,10 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:213', 'owner')))
-            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')), [v_x for v_x in list(_h1() or []) if (frame.game.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:213')) is None) for v_p in list(_h2() or [])]))], prompt='直谏: an equipment card')  # rules/shan.sgs:212
+            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:212') if (frame.game.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:213')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:213')]))], prompt='直谏: an equipment card')  # rules/shan.sgs:212
             def _h3():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')))
-            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')), [v_p for v_p in list(_h3() or []) if (_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:215')) is None)], prompt='直谏: to whom')  # rules/shan.sgs:215
+            v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:215', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/shan.sgs:215') if (_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:215')) is None)], prompt='直谏: to whom')  # rules/shan.sgs:215
             _P_put_in_equip(frame, v_to, v_c)  # rules/shan.sgs:216
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:217', 'owner')), 1)  # rules/shan.sgs:217
         except _FLOW:
@@ -6008,7 +6009,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:247', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:247'))  # rules/shan.sgs:247
                 def _h1():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:248', 'owner')), [v_x for v_x in list(_h1() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:248')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:248'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:248')))], prompt='化身: declare a skill')  # rules/shan.sgs:248
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:248', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:248') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:248')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:248'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:248')))], prompt='化身: declare a skill')  # rules/shan.sgs:248
                 if (v_s is not None):  # rules/shan.sgs:250
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:251', 'owner')), v_s)  # rules/shan.sgs:251
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:252', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:252'))  # rules/shan.sgs:252
@@ -6036,7 +6037,7 @@ class Skill_zuoci__huashen:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), '化身')
-            v_keep = _P_first(frame, [v_x for v_x in list(_h1() or []) if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:258'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), 'huashen_general'))])  # rules/shan.sgs:258
+            v_keep = _P_first(frame, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:258') if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:258'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:258', 'owner')), 'huashen_general'))])  # rules/shan.sgs:258
             v_pick = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:259', 'owner')), _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:259', 'owner')), '化身'), optional=True, prompt='化身: switch to (none: keep the current one)')  # rules/shan.sgs:259
             v_g = (v_keep if (v_pick is None) else v_pick)  # rules/shan.sgs:260
             if (v_g is not None):  # rules/shan.sgs:261
@@ -6047,7 +6048,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:265', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:265'))  # rules/shan.sgs:265
                 def _h2():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:266', 'owner')), [v_x for v_x in list(_h2() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:266')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:266'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:266')))], prompt='化身: declare a skill')  # rules/shan.sgs:266
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:266', 'owner')), [v_x for v_x in _walk(frame, _h2(), 'rules/shan.sgs:266') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:266')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:266'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:266')))], prompt='化身: declare a skill')  # rules/shan.sgs:266
                 if (v_s is not None):  # rules/shan.sgs:268
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:269', 'owner')), v_s)  # rules/shan.sgs:269
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:270', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:270'))  # rules/shan.sgs:270
@@ -6075,7 +6076,7 @@ class Skill_zuoci__huashen:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), '化身')
-            v_keep = _P_first(frame, [v_x for v_x in list(_h1() or []) if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:275'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), 'huashen_general'))])  # rules/shan.sgs:275
+            v_keep = _P_first(frame, [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:275') if _equals(_get_attr(v_x, 'name', 'rules/shan.sgs:275'), _P_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:275', 'owner')), 'huashen_general'))])  # rules/shan.sgs:275
             v_pick = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:276', 'owner')), _P_pile(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:276', 'owner')), '化身'), optional=True, prompt='化身: switch to (none: keep the current one)')  # rules/shan.sgs:276
             v_g = (v_keep if (v_pick is None) else v_pick)  # rules/shan.sgs:277
             if (v_g is not None):  # rules/shan.sgs:278
@@ -6086,7 +6087,7 @@ class Skill_zuoci__huashen:
                 _P_set_kingdom(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:282', 'owner')), _get_attr(v_g, 'kingdom', 'rules/shan.sgs:282'))  # rules/shan.sgs:282
                 def _h2():
                     return _P_skills_of(frame, v_g)
-                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:283', 'owner')), [v_x for v_x in list(_h2() or []) if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:283')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:283'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:283')))], prompt='化身: declare a skill')  # rules/shan.sgs:283
+                v_s = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:283', 'owner')), [v_x for v_x in _walk(frame, _h2(), 'rules/shan.sgs:283') if (((not _get_attr(v_x, 'limited', 'rules/shan.sgs:283')) and (not _get_attr(v_x, 'awakening', 'rules/shan.sgs:283'))) and (not _get_attr(v_x, 'leader', 'rules/shan.sgs:283')))], prompt='化身: declare a skill')  # rules/shan.sgs:283
                 if (v_s is not None):  # rules/shan.sgs:285
                     _P_gain_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:286', 'owner')), v_s)  # rules/shan.sgs:286
                     _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:287', 'owner')), 'huashen_skill', _get_attr(v_s, 'ident', 'rules/shan.sgs:287'))  # rules/shan.sgs:287
@@ -6273,7 +6274,7 @@ class Rule_discard_phase_record:
             _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27')), 'phase')  # rules/shan.sgs:27
             def _h1():
                 return _P_mark_value(frame, None, 'discard_phase_all')
-            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in list(_h1() or []) if _contains_ab(v_c, _P_mark_value(frame, None, 'discard_phase_lost'))], 'phase')  # rules/shan.sgs:29
+            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, _P_mark_value(frame, None, 'discard_phase_lost'))], 'phase')  # rules/shan.sgs:29
         except _FLOW:
             raise
         except Exception as _e:
@@ -6540,7 +6541,7 @@ class Mode_tongzhou:
             v_everyone = _P_random_generals(frame, 999)  # rules/tongzhou.sgs:203
             def _h1():
                 return v_everyone
-            _P_return_generals(frame, [v_g for v_g in list(_h1() or []) if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:204'), frame.game.value('banned_generals')))])  # rules/tongzhou.sgs:204
+            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:204') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:204'), frame.game.value('banned_generals')))])  # rules/tongzhou.sgs:204
             for v_p in _iterate(_P_players(frame), 'rules/tongzhou.sgs:206'):  # rules/tongzhou.sgs:206
                 _step(frame, 'rules/tongzhou.sgs:206')
                 try:
@@ -6549,7 +6550,7 @@ class Mode_tongzhou:
                     if frame.game.options.get('exclusive_first'):  # rules/tongzhou.sgs:209
                         def _h2():
                             return [_general(frame, 'liuqi'), _general(frame, 'tangzi')]
-                        v_offer = _P_take_generals(frame, [v_g for v_g in list(_h2() or []) if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:209'))])  # rules/tongzhou.sgs:209
+                        v_offer = _P_take_generals(frame, [v_g for v_g in _walk(frame, _h2(), 'rules/tongzhou.sgs:209') if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:209'))])  # rules/tongzhou.sgs:209
                     v_offer = (_none_operand('rules/tongzhou.sgs:210', '+') if ((_t3 := v_offer) is None) | ((_t4 := _P_random_generals(frame, (_none_operand('rules/tongzhou.sgs:210', '-') if ((_t2 := _P_count(frame, v_offer)) is None) else _sub(6, _t2, 'rules/tongzhou.sgs:210')), kingdom=v_k)) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:210'))  # rules/tongzhou.sgs:210
                     v_g = _P_choose(frame, v_p, v_offer, prompt="choose your general (your team-mate's pick is shown)")  # rules/tongzhou.sgs:211
                     _P_set_general(frame, v_p, v_g)  # rules/tongzhou.sgs:212
@@ -6587,7 +6588,7 @@ class Mode_tongzhou:
                     v_seats = _P_camp_players(frame, v_c)  # rules/tongzhou.sgs:229
                     def _h1():
                         return v_seats
-                    if (_none_operand('rules/tongzhou.sgs:230', '>=') if ((_t1 := _P_sum(frame, [_P_mark_value(frame, v_q, 'treasure') for v_q in list(_h1() or [])])) is None) else _t1 >= 4):  # rules/tongzhou.sgs:230
+                    if (_none_operand('rules/tongzhou.sgs:230', '>=') if ((_t1 := _P_sum(frame, [_P_mark_value(frame, v_q, 'treasure') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:230')])) is None) else _t1 >= 4):  # rules/tongzhou.sgs:230
                         _P_mark(frame, None, 'treasure_win')  # rules/tongzhou.sgs:231
                         _P_win(frame, [_get_attr(_P_first(frame, v_seats), 'role', 'rules/tongzhou.sgs:232')])  # rules/tongzhou.sgs:232
                 except _BreakLoop:
@@ -6654,7 +6655,7 @@ class Mode_tongzhou:
                 _P_unmark(frame, v_killer, 'treasure')  # rules/tongzhou.sgs:266
                 def _h1():
                     return _P_players(frame)
-                v_enemies = [v_q for v_q in list(_h1() or []) if (not _equals(_P_camp_of(frame, v_q), _P_camp_of(frame, v_killer)))]  # rules/tongzhou.sgs:267
+                v_enemies = [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:267') if (not _equals(_P_camp_of(frame, v_q), _P_camp_of(frame, v_killer)))]  # rules/tongzhou.sgs:267
                 v_to = (_P_first(frame, frame.game.value('unique_top', v_enemies)) if (_P_count(frame, frame.game.value('unique_top', v_enemies)) == 1) else _P_random_pick(frame, v_enemies))  # rules/tongzhou.sgs:268
                 if ((_none_operand('rules/tongzhou.sgs:269', '>') if ((_t11 := v_x) is None) else _t11 > 0) and (v_to is not None)):  # rules/tongzhou.sgs:269
                     _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:270', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:270')))  # rules/tongzhou.sgs:270
@@ -6687,7 +6688,7 @@ class Mode_tongzhou:
         try:
             def _h1():
                 return _P_players(frame)
-            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:287') == 'wei') for v_q in list(_h1() or [])])  # rules/tongzhou.sgs:287
+            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:287') == 'wei') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:287')])  # rules/tongzhou.sgs:287
         except _FLOW:
             raise
         except Exception as _e:
@@ -6698,7 +6699,7 @@ class Mode_tongzhou:
         try:
             def _h1():
                 return _P_players(frame)
-            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:288') == 'shu') for v_q in list(_h1() or [])])  # rules/tongzhou.sgs:288
+            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:288') == 'shu') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:288')])  # rules/tongzhou.sgs:288
         except _FLOW:
             raise
         except Exception as _e:
@@ -6709,7 +6710,7 @@ class Mode_tongzhou:
         try:
             def _h1():
                 return _P_players(frame)
-            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:289') == 'wu') for v_q in list(_h1() or [])])  # rules/tongzhou.sgs:289
+            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:289') == 'wu') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:289')])  # rules/tongzhou.sgs:289
         except _FLOW:
             raise
         except Exception as _e:
@@ -6720,7 +6721,7 @@ class Mode_tongzhou:
         try:
             def _h1():
                 return _P_players(frame)
-            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:290') == 'qun') for v_q in list(_h1() or [])])  # rules/tongzhou.sgs:290
+            return _P_all(frame, [(_get_attr(v_q, 'role', 'rules/tongzhou.sgs:290') == 'qun') for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:290')])  # rules/tongzhou.sgs:290
         except _FLOW:
             raise
         except Exception as _e:
@@ -6784,7 +6785,7 @@ class Mode_tongzhou:
                 return _P_all_players(frame)
             def _h2():
                 return _P_all_players(frame)
-            return (((not not _P_has_mark(frame, None, 'treasure_win')) and (not _P_any(frame, [(_none_operand('rules/tongzhou.sgs:296', '>') if ((_t1 := frame.game.value('faction_treasures', v_q)) is None) else _t1 > 0) for v_q in list(_h1() or []) if (not _P_is_winner(frame, v_q))]))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:297', '>=') if ((_t3 := frame.game.value('survivors', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:297', 'player')))) is None) | ((_t4 := frame.game.value('survivors', v_q)) is None) else _t3 >= _t4) for v_q in list(_h2() or []) if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:295
+            return (((not not _P_has_mark(frame, None, 'treasure_win')) and (not _P_any(frame, [(_none_operand('rules/tongzhou.sgs:296', '>') if ((_t1 := frame.game.value('faction_treasures', v_q)) is None) else _t1 > 0) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:296') if (not _P_is_winner(frame, v_q))]))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:297', '>=') if ((_t3 := frame.game.value('survivors', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:297', 'player')))) is None) | ((_t4 := frame.game.value('survivors', v_q)) is None) else _t3 >= _t4) for v_q in _walk(frame, _h2(), 'rules/tongzhou.sgs:297') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:295
         except _FLOW:
             raise
         except Exception as _e:
@@ -6806,7 +6807,7 @@ class Mode_tongzhou:
             v_player = _v.get('player', _U)
             def _h1():
                 return _P_all_players(frame)
-            return (((_none_operand('rules/tongzhou.sgs:298', '>') if ((_t1 := _P_count(frame, _P_winners(frame))) is None) else _t1 > 0) and (not _P_has_mark(frame, None, 'treasure_win'))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:299', '<=') if ((_t3 := frame.game.value('faction_gone_at', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:299', 'player')))) is None) | ((_t4 := frame.game.value('faction_gone_at', v_q)) is None) else _t3 <= _t4) for v_q in list(_h1() or []) if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:298
+            return (((_none_operand('rules/tongzhou.sgs:298', '>') if ((_t1 := _P_count(frame, _P_winners(frame))) is None) else _t1 > 0) and (not _P_has_mark(frame, None, 'treasure_win'))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:299', '<=') if ((_t3 := frame.game.value('faction_gone_at', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:299', 'player')))) is None) | ((_t4 := frame.game.value('faction_gone_at', v_q)) is None) else _t3 <= _t4) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:299') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:298
         except _FLOW:
             raise
         except Exception as _e:
