@@ -140,6 +140,12 @@ def test_simulate_counts_factions_and_ranks() -> None:
     table = runner.invoke(main, ["simulate", str(TONGZHOU), "--players", "8", "--games", "2", "--engine",
                                  "interpreted"], catch_exceptions=False)
     assert table.exit_code == 0 and "champion:" in table.output and "runner-up:" in table.output
+    # without --players a mode that cannot seat the default 8 plays its own count
+    six = runner.invoke(main, ["simulate", "--rules", "3v3", "--games", "1", "--json", "--engine", "interpreted"],
+                        catch_exceptions=False)
+    assert six.exit_code == 0 and json.loads(six.output)["settings"]["players"] == 6, six.output
+    wrong = runner.invoke(main, ["simulate", "--rules", "3v3", "--games", "1", "--players", "8"])
+    assert wrong.exit_code == 2 and "6-6 players" in wrong.output
 
 
 @pytest.mark.parametrize("seed", range(1, 3))

@@ -19,7 +19,7 @@ from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
-from .loading import require_paths, setup_or_exit
+from .loading import fitting_players, require_paths, setup_or_exit
 
 
 @dataclass
@@ -56,8 +56,10 @@ def variant_options(f: Callable) -> Callable:
 
 
 def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Sequence[str], round_cap: int,
-            agents: tuple[str, ...], pins: Sequence[str], pool_spec: str | None, label: str = "A") -> Prepared:
-    """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input."""
+            agents: tuple[str, ...], pins: Sequence[str], pool_spec: str | None, label: str = "A",
+            fit_players: bool = False) -> Prepared:
+    """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input.
+    `fit_players`: --players was not given, so a mode that cannot seat the default plays its own count."""
     require_paths(paths)
     absolute = tuple(str(Path(p).resolve()) for p in paths)
     loaded = check_paths(list(absolute))
@@ -70,6 +72,8 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
     except DiagnosticError as err:
         click.echo(render_text(err.diagnostics, loaded.sources), err=True)
         raise SystemExit(1) from None
+    if fit_players:
+        players = fitting_players(program, mode, players)
     options = setup_or_exit(program, mode, players, tuple(opts))  # the one mode and option validator
     pinned = parse_pins(program, pins, players)
     pool = parse_pool(program, pool_spec, players) if pool_spec is not None else None

@@ -39,6 +39,16 @@ def rule_paths(rules: list[str], rule_names: str) -> list[str]:
     return paths
 
 
+def fitting_players(program: Any, mode: str, wanted: int) -> int:
+    """The default player count for a mode: `wanted` when the mode seats it, else the mode's own smallest count
+    (3v3 seats 6, 同舟共济 8), so `sgsdsl play rules/tongzhou.sgs` needs no --players."""
+    m = program.modes.get(mode)
+    if m is None:
+        return wanted
+    low, high = m.players
+    return wanted if low <= wanted <= high else low
+
+
 def file_mode(paths: list[str], loaded: Loaded | None = None) -> str:
     """The mode a run plays when none is named: when one file is named and it defines a mode, that file's first
     mode (`sgsdsl simulate rules/3v3.sgs`); else identity."""

@@ -12,7 +12,7 @@ from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
-from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
+from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import writable_or_exit, write_log_or_exit
 
 
@@ -36,8 +36,7 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     if mode is None:
         mode = file_mode(rule_paths(list(rules), rule_names), loaded)
     if players is None:
-        low, high = program.modes[mode].players if mode in program.modes else (5, 5)
-        players = 5 if low <= 5 <= high else low
+        players = fitting_players(program, mode, 5)
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     options = setup_or_exit(program, mode, players, opts)

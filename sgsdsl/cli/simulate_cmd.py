@@ -46,9 +46,11 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     paths = rule_paths(list(rules), rule_names)
     if click.get_current_context().get_parameter_source("mode") == click.core.ParameterSource.DEFAULT:
         mode = file_mode(paths)  # `sgsdsl simulate rules/3v3.sgs` plays that file's mode
+    given = click.get_current_context().get_parameter_source("players") != click.core.ParameterSource.DEFAULT
     prep = prepare(paths, engine, mode, players, opts, round_cap, agents, pins,
-                   pool_spec)
+                   pool_spec, fit_players=not given)
     v = prep.variant
+    players = v.players
     if log_path:
         log = Path(log_path)
         writable_or_exit(log)
