@@ -34,6 +34,8 @@ REFUSED = [
     ('mark(none, "n", skill_uses(event.player, "wusheng", "闪"))', "skill_uses's scope must be phase"),
     ('mark(none, "n", count(skills_of(mark_value(none, "x"))))', "skills_of takes a general or a player, not number"),
     ("mark(none, \"n\", count(hand(mark_value(none, \"p\"))))", "argument 'player' of hand() must be a player, not"),
+    ("let x = choose_many(event.player, players(), min: 0 - 1)", "choose_many's min cannot be negative"),
+    ("let x = choose_many(event.player, players(), min: 3, max: 1)", "choose_many's max (1) is below its min (3)"),
 ]
 
 
@@ -111,3 +113,11 @@ def test_no_primitive_leaks_a_python_error_when_given_none() -> None:
             except Exception as err:  # noqa: BLE001 - every leak is listed
                 leaks.append(f"{prim.name} with {target.name}=none: {type(err).__name__}: {err}")
     assert tried > 20 and not leaks, leaks
+
+
+def test_triggers_setting_off_triggers_end_in_a_rule_error(tmp_path: Path) -> None:
+    """Cards passed on at every loss of cards: each move sets off the next; the game ends with a located rule
+    error about nesting (the event depth limit or Python's recursion limit), never a raw RecursionError."""
+    result = run_both_engines(rule_file(tmp_path, "obtain(next_alive(current()), event.cards)", timing="lost_cards"))
+    error, _ = result["compiled"]
+    assert error is not None and "b.sgs:" in error and "nest" in error and "RecursionError" not in error, error

@@ -122,14 +122,20 @@ class Dispatch:
             return ev  # an event nobody listens to costs next to nothing
         ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
         if self._emit_depth >= MAX_EVENT_DEPTH:
-            raise RuleError(f"events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): a trigger keeps firing "
-                            "its own timing")
+            raise RuleError(f"{self._listener_line(timing)}events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): "
+                            "a trigger keeps firing its own timing")
         self._emit_depth += 1
         try:
             self._dispatch(timing, ev, victim)
         finally:
             self._emit_depth -= 1
         return ev
+
+    def _listener_line(self, timing: str) -> str:
+        """`FILE:LINE: ` of a rule or skill listening to TIMING (where a runaway nesting comes from), or ''."""
+        entries = [trig for _, trig in (e for p in self.players for e in getattr(p, "triggers", {}).get(timing, ()))]
+        lines = [t.line for t in [*entries, *self.global_triggers.get(timing, ())] if t.line]
+        return f"{lines[0]}: " if lines else ""
 
     def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
         seats = self._trigger_seats

@@ -56,7 +56,11 @@ def locate(err: BaseException, where: str | None) -> BaseException:
             err._sgs_where = where  # type: ignore[attr-defined]
             err.add_note(f"in rules at {where}")
         return err
-    new = RuleError(f"{where or '<rules>'}: {type(err).__name__}: {err}")
+    if isinstance(err, RecursionError):  # triggers firing triggers faster than the event depth limit catches
+        new = RuleError(f"{where or '<rules>'}: rules nest too deeply (a trigger keeps setting off triggers, or a "
+                        "value calls itself without end)")
+    else:
+        new = RuleError(f"{where or '<rules>'}: {type(err).__name__}: {err}")
     new.__cause__ = err
     new._sgs_where = where  # type: ignore[attr-defined]
     return new

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import NULLIFIABLE, SCOPES, Event, run_rule
+from .errors import RuleError
+from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard
 from .program import Frame, SkillRule, UseRule
 
@@ -252,6 +253,18 @@ class CardUse:
         """Before a trick takes effect on a target: anyone may answer with a nullify-context card."""
         if not rec.nullifiable:
             return False
+        # a window inside a window (a nullify answering a nullify) nests like events do: rules that hand the
+        # answering cards round again would otherwise recurse until Python gives up
+        if self._emit_depth >= MAX_EVENT_DEPTH:
+            raise RuleError(f"nullify answers nest more than {MAX_EVENT_DEPTH} deep: rules keep handing out the "
+                            "cards that answer them")
+        self._emit_depth += 1
+        try:
+            return self._nullify_window(card, user, target, rec)
+        finally:
+            self._emit_depth -= 1
+
+    def _nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         pending = Event("nullify", card=card, user=user, target=target, use=rec)
         asked = 0
         while asked < 40 and not pending.cancelled:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from .arguments import count_arg
 from .core import (
     _need,
     primitive,
@@ -33,7 +34,10 @@ def _choose(f, player, items, optional=False, prompt=""):
 @primitive("choose_many", "action", "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\"", "list",
            "the player picks between min and max items")
 def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
-    return f.game.choose_many(_need(player, "choose_many's player"), list(items), min, max, prompt or "choose",
+    low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
+    if high < low:
+        raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
+    return f.game.choose_many(_need(player, "choose_many's player"), list(items or []), low, high, prompt or "choose",
                               about=_skill_asking(f, player))
 
 
