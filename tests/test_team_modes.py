@@ -197,3 +197,26 @@ def test_soak_3v3(draft: bool) -> None:
     for seed in range(500):
         game = play_checked(prog, 6, seed, mode=MODE, options={"draft": draft})
         check_camp_actions(game)
+
+
+def test_heuristic_agents_rarely_attack_their_open_camps_team_mates() -> None:
+    """The play menu tells view-reading agents whom each card could reach, so a heuristic agent with only
+    team-mates in reach does not play its 杀 at them (the camps are public in 3v3). Random agents are the
+    baseline."""
+    from sgsdsl.sim import make_agents
+
+    prog = program(str(THREE))
+
+    def friendly_share(kind: str) -> float:
+        same = total = 0
+        for seed in range(12):
+            game = Game(prog, MODE, 6, seed, make_agents((kind,), 6, seed), {"draft": False}, round_cap=60).run()
+            camp_of = {p.label(): camp(p.role) for p in game.players}
+            for e in game.log:
+                if e.get("e") == "damage" and e.get("source") and e["source"] != e["target"] \
+                        and "杀" in str(e.get("card")):
+                    total += 1
+                    same += camp_of[e["source"]] == camp_of[e["target"]]
+        return same / max(1, total)
+
+    assert friendly_share("heuristic") < 0.1 < friendly_share("random")

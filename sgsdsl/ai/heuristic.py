@@ -163,7 +163,13 @@ class HeuristicAgent(Agent):
             elif "risk" in t:
                 score = 0.2 if self.rng.random() < 0.3 else 0.0
             elif t & {"attack", "control"}:
-                score = 1.5 if has_foe else (0.6 if self.rng.random() < 0.5 else 0.0)  # probe when unsure
+                reach = r.option_reach[i] if i < len(r.option_reach) else None
+                if reach is not None and reach and all(stance.get(s, 0.0) > 0.6 for s in reach):
+                    score = 0.0  # only sure friends are within reach (open camps, team-mates)
+                elif has_foe and (reach is None or any(stance.get(s, 0.0) < -0.6 for s in reach)):
+                    score = 1.5
+                else:
+                    score = 0.6 if self.rng.random() < 0.5 else 0.0  # probe when unsure
             elif "recast" in t:
                 score = 1.0 if self.rng.random() < self.skill_rate else 0.0
             elif "conversion" in t:

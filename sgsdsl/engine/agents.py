@@ -26,6 +26,9 @@ class Request:
     subject: int | None = None
     option_seats: tuple[int | None, ...] = ()
     option_tags: tuple[tuple[str, ...], ...] = ()
+    # per play-menu option, the seats a card aimed at chosen targets could be aimed at now (None: not known),
+    # filled only for agents that read views
+    option_reach: tuple[tuple[int, ...] | None, ...] = ()
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -21,9 +21,11 @@ class Decisions:
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
-            option_tags: Sequence[tuple[str, ...]] = ()) -> list[int]:
+            option_tags: Sequence[tuple[str, ...]] = (),
+            option_reach: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
         req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints_of(about),
-                      subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags))
+                      subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags),
+                      tuple(option_reach))
         agent = self.agents[p.seat]
         h = self.state_hash() if self.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game

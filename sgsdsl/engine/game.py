@@ -352,12 +352,22 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             options = self.play_options(p)
             labels = [o[0] for o in options] + ["end play phase"]
             tags = [self.option_hints(o[1]) for o in options] + [("end",)]
-            pick = self.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags)[0]
+            reach = [self.option_reach(p, o[1]) for o in options] + [None] \
+                if getattr(self.agents[p.seat], "reads_view", True) else []
+            pick = self.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
+                            option_reach=reach)[0]
             if pick == len(options):
                 return
             self.run_play_option(p, options[pick][1])
 
     # ------------------------------------------------------------ general selection (set-up)
+
+    def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
+        """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
+        targets (one or a range); None for anything else."""
+        if option[0] != "card" or option[2].target_kind not in ("one", "range"):
+            return None
+        return tuple(t.seat for t in self.legal_targets(p, option[1], option[2]))
 
     def option_hints(self, option: tuple) -> tuple[str, ...]:
         """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""
