@@ -96,7 +96,10 @@ def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = 
     return deco
 
 
-def timing(name: str, fields: str, mutable: str = "", cancellable: bool = False, doc: str = "") -> None:
+def timing(name: str, fields: str, mutable: str = "", cancellable: bool = False, *, doc: str) -> None:
+    """Declare a timing; its `doc` (required, non-empty) is what `sgsdsl vocab` and docs/vocab.md show."""
+    if not doc.strip():
+        raise ValueError(f"timing {name!r} needs a description")
     f = {}
     for part in filter(None, (s.strip() for s in fields.split(","))):
         k, _, t = part.partition(":")
