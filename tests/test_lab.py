@@ -187,7 +187,9 @@ def test_compare_designer_file_with_and_without(tmp_path: Path) -> None:
     assert "designer's general ceshi" in r.output
     rows = list(csv.DictReader((tmp_path / "cmp.csv").open(encoding="utf-8")))
     assert [x["variant"] for x in rows] == ["A"] * 20 + ["B"] * 20
-    assert "What changed from A to B" in (tmp_path / "cmp.html").read_text(encoding="utf-8")
+    cmp_html = (tmp_path / "cmp.html").read_text(encoding="utf-8")
+    assert "What changed from A to B" in cmp_html
+    assert cmp_html.count("<svg") == 3 and "B − A in percentage points" in cmp_html  # differences, A, B
 
 
 def test_a_difference_that_rounds_to_zero_is_never_negative_zero() -> None:

@@ -90,3 +90,32 @@ def convergence_chart(points: Sequence[tuple[int, float, float, float]], label: 
             return _svg(fig)
         finally:
             plt.close(fig)
+
+
+def diff_chart(diffs: Sequence[Any]) -> str:
+    """Paired differences B − A (points, in percentage points) with their 95% intervals, against a zero line:
+    an interval that does not cross zero is a significant change."""
+    rows = [d for d in diffs if d.kind == "rate"]
+    if not rows:
+        return ""
+    plt = _pyplot()
+    with plt.rc_context(_RC):
+        fig, ax = plt.subplots(figsize=(7.0, 0.8 + 0.3 * len(rows)))
+        try:
+            ys = list(range(len(rows)))
+            xs = [100 * d.diff for d in rows]
+            err = [[max(0.0, 100 * (d.diff - d.low)) for d in rows], [max(0.0, 100 * (d.high - d.diff)) for d in rows]]
+            colours = ["#bb0000" if d.significant else LINE for d in rows]
+            ax.axvline(0, color="#888", linewidth=1)
+            for i, colour in enumerate(colours):  # one colour per row: significant rows stand out
+                ax.errorbar([xs[i]], [ys[i]], xerr=[[err[0][i]], [err[1][i]]], fmt="none", ecolor=colour,
+                            elinewidth=1.4, capsize=3)
+            ax.scatter(xs, ys, color=colours, zorder=3, s=18)
+            ax.set_yticks(ys, [d.figure for d in rows])
+            ax.invert_yaxis()
+            ax.grid(axis="x", color="#eee")
+            ax.set_xlabel("B − A in percentage points, with its 95% interval (red: significant)")
+            fig.tight_layout()
+            return _svg(fig)
+        finally:
+            plt.close(fig)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .charts import convergence_chart, rate_chart
+from .charts import convergence_chart, diff_chart, rate_chart
 from .compare import Comparison, Diff
 from .stats import Rate, Stats
 
@@ -81,6 +81,7 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
 def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats) -> str:
     body = ["<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
             _diff_table("Win rate per side (paired, B − A)", cmp.headline),
+            diff_chart(cmp.headline),
             "<h2>Win rate per side: A</h2>" + rate_chart(a.sides),
             "<h2>Win rate per side: B</h2>" + rate_chart(b.sides),
             _diff_table("Win rate per role (paired, B − A)", cmp.roles),
