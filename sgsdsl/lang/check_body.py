@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..engine import registry as reg
 from . import ast
 from .diagnostics import did_you_mean
-from .scope import _Scope
+from .scope import Symbols, _Scope
 from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
-
-if TYPE_CHECKING:
-    from .checker import Checker
 
 
 class BodyChecker:
@@ -256,7 +251,7 @@ class BodyChecker:
         if n in reg.TIMINGS:
             hint = f"'{n}' is a timing: write `on {n} {{ … }}` in a skill"
         elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
-            hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self, n))})"
+            hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self.sym, n))})"
         best = did_you_mean(n, pool)
         self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
         return None
@@ -405,11 +400,12 @@ class BodyChecker:
                        f"not {_article(_known(got) or '')}", arg.span, hint)
 
 
-def _param_names(checker: Checker, n: str) -> list[str]:
+def _param_names(sym: Symbols, n: str) -> list[str]:
+    """Takes the symbols, not the Checker, so this module need not import the class that mixes it in."""
     if n in reg.PRIMITIVES:
         return [p.name for p in reg.PRIMITIVES[n].params if p.required]
-    if n in checker.sym.values:
-        return [p.name.text for p in checker.sym.values[n].params]
+    if n in sym.values:
+        return [p.name.text for p in sym.values[n].params]
     if n in reg.ENGINE_VALUES:
         return list(reg.ENGINE_VALUES[n].params)
     return []
