@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import bundled
 from .engine.program import Program
-from .lang.checker import CheckedProgram, check
-from .lang.diagnostics import Diagnostic
+from .lang.checker import check
+from .lang.loaded import Loaded
 from .lang.loader import expand_paths, load
 from .lang.parse_cache import Shared
-
-
-@dataclass
-class Loaded:
-    checked: CheckedProgram | None
-    sources: dict[str, str]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
 
 
 def check_paths(args: list[str], shared: Shared | None = None) -> Loaded:

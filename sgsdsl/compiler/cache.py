@@ -21,18 +21,15 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 from .. import bundled
 from ..cachedir import cache_root, private_dir, trusted
 from ..engine.program import Program
 from ..files import WriteRefused, write_text_atomic
 from ..lang.diagnostics import DiagnosticError
+from ..lang.loaded import Loaded
 from . import GENERATOR_VERSION
 from .codegen import generate_module, source_key
-
-if TYPE_CHECKING:
-    from ..api import Loaded
 
 _loaded_modules: dict[str, ModuleType] = {}
 _ENTRY = re.compile(r"[0-9a-f]{40}")

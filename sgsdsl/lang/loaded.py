@@ -1,0 +1,22 @@
+"""What loading rules files gives: the checked program (if any), the sources read, and every diagnostic.
+
+Its own module, below both `sgsdsl.api` (which makes it) and `sgsdsl.compiler.cache` (which compiles it), so
+neither has to import the other to name it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic
+from .scope import CheckedProgram
+
+
+@dataclass
+class Loaded:
+    checked: CheckedProgram | None
+    sources: dict[str, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
