@@ -8,6 +8,7 @@ from typing import Any
 
 from .records import GameRecord
 from .variant import Variant
+from .work import chunks, play_chunk
 
 
 class RayUnavailable(RuntimeError):
@@ -25,8 +26,6 @@ def _ray() -> Any:
 def run_ray(variant: Variant, seeds: Sequence[int], address: str | None,
             progress: Callable[[int], None] | None = None) -> list[GameRecord]:
     """The records of these seeds, in seed order, computed by Ray tasks (a local instance when no address)."""
-    from .runner import chunks, play_chunk
-
     ray = _ray()
     started = False
     if not ray.is_initialized():

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from .records import GameRecord, play_record
 from .variant import Variant, load_program
+from .work import chunks, play_chunk
 
 BACKENDS = ("local", "ray")
 Progress = Callable[[int], None]
@@ -20,18 +21,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - platforms without affinity
         return max(1, os.cpu_count() or 1)
-
-
-def play_chunk(variant: Variant, seeds: Sequence[int]) -> list[GameRecord]:
-    """A worker's unit: the records of these seeds (the program is loaded once per process)."""
-    program = load_program(variant)
-    return [play_record(program, variant, s) for s in seeds]
-
-
-def chunks(seeds: Sequence[int], jobs: int) -> list[list[int]]:
-    """Small enough that workers stay busy to the end, large enough that dispatch costs little."""
-    size = max(1, min(50, len(seeds) // (jobs * 8) or 1))
-    return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
 
 
 def run(variant: Variant, seeds: Sequence[int], jobs: int | None = None, backend: str = "local",
