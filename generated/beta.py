@@ -95,7 +95,7 @@ class Card_sha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/beta.sgs:43', 'user')))  # rules/beta.sgs:43
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/beta.sgs:43', 'user')))  # rules/beta.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -385,7 +385,7 @@ class Card_shunshou:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
-            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155
+            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155
         except _FLOW:
             raise
         except Exception as _e:

@@ -170,7 +170,7 @@ class Card_sha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -196,7 +196,7 @@ class Card_sha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:26', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/standard.sgs:26', 'user')), card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), 'nature', 'rules/standard.sgs:26'), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:26', 'use')))  # rules/standard.sgs:26
         except _FLOW:
             raise
@@ -291,7 +291,7 @@ class Card_shunshou:
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
+            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
         except _FLOW:
             raise
         except Exception as _e:
@@ -335,7 +335,7 @@ class Card_juedou:
                 _loop_guard(_t1, 'rules/standard.sgs:77')  # rules/standard.sgs:77
                 _step(frame, 'rules/standard.sgs:77')
                 try:
-                    if (not _P_respond(frame, v_side, '杀', times=frame.game.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
+                    if (not _P_respond(frame, v_side, '杀', times=frame.game.dispatch.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
                         _P_damage(frame, v_side, 1, source=v_foe, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:79', 'card')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:79', 'use')))  # rules/standard.sgs:79
                         raise _StopEffect()  # rules/standard.sgs:80
                     v_was = v_side  # rules/standard.sgs:82
@@ -1022,7 +1022,7 @@ class Skill_bagua__bagua_skill:
             v_against_user = _v.get('against_user', _U)
             v_against = _v.get('against', _U)
             v_owner = _v.get('owner', _U)
-            return frame.game.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
+            return frame.game.dispatch.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
         except _FLOW:
             raise
         except Exception as _e:
@@ -1063,7 +1063,7 @@ class Skill_renwang__renwang_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
+            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
         except _FLOW:
             raise
         except Exception as _e:
@@ -1379,7 +1379,7 @@ class Card_leisha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:19', 'user')))  # rules/junzheng.sgs:19
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:19', 'user')))  # rules/junzheng.sgs:19
         except _FLOW:
             raise
         except Exception as _e:
@@ -1405,7 +1405,7 @@ class Card_leisha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:21', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:22', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:23', 'use')), 'hit')):  # rules/junzheng.sgs:21
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:21', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:22', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:23', 'use')), 'hit')):  # rules/junzheng.sgs:21
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:24', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:24', 'user')), card=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:24', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/junzheng.sgs:24', 'card')), 'nature', 'rules/junzheng.sgs:24'), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:24', 'use')))  # rules/junzheng.sgs:24
         except _FLOW:
             raise
@@ -1425,7 +1425,7 @@ class Card_huosha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:35', 'user')))  # rules/junzheng.sgs:35
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:35', 'user')))  # rules/junzheng.sgs:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -1451,7 +1451,7 @@ class Card_huosha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:37', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:38', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:39', 'use')), 'hit')):  # rules/junzheng.sgs:37
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:37', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:38', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:39', 'use')), 'hit')):  # rules/junzheng.sgs:37
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:40', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:40', 'user')), card=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:40', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/junzheng.sgs:40', 'card')), 'nature', 'rules/junzheng.sgs:40'), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:40', 'use')))  # rules/junzheng.sgs:40
         except _FLOW:
             raise
@@ -1586,7 +1586,7 @@ class Card_bingliang:
             v_user = _v.get('user', _U)
             v_it = _v.get('it', _U)
             v_card = _v.get('card', _U)
-            return (_none_operand('rules/junzheng.sgs:118', '<=') if ((_t1 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_it if v_it is not _U else _unbound('rules/junzheng.sgs:118', 'it')))) is None) | ((_t2 := frame.game.value('trick_range', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:118', 'card')))) is None) else _t1 <= _t2)  # rules/junzheng.sgs:118
+            return (_none_operand('rules/junzheng.sgs:118', '<=') if ((_t1 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_it if v_it is not _U else _unbound('rules/junzheng.sgs:118', 'it')))) is None) | ((_t2 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:118', 'card')))) is None) else _t1 <= _t2)  # rules/junzheng.sgs:118
         except _FLOW:
             raise
         except Exception as _e:
@@ -1696,7 +1696,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
         except _FLOW:
             raise
         except Exception as _e:
@@ -1719,7 +1719,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
         except _FLOW:
             raise
         except Exception as _e:
@@ -1758,7 +1758,7 @@ class Skill_baiyin__baiyin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
         except _FLOW:
             raise
         except Exception as _e:
@@ -1869,7 +1869,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -1891,7 +1891,7 @@ class Value_nearest:
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
             def _h2():
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
-            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
+            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.dispatch.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.dispatch.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
         except _FLOW:
             raise
         except Exception as _e:
@@ -4583,7 +4583,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')))
-            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
+            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
         except _FLOW:
             raise
         except Exception as _e:
@@ -4596,9 +4596,9 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')))
-            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
-            v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
-            v_diff = frame.game.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
+            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
+            v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
+            v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
                 _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132')), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:134
@@ -4819,7 +4819,7 @@ class Skill_jiaxu__luanwu:
                 _step(frame, 'rules/lin.sgs:191')
                 try:
                     if _get_attr(v_p, 'alive', 'rules/lin.sgs:192'):  # rules/lin.sgs:192
-                        v_near = frame.game.value('nearest', v_p)  # rules/lin.sgs:193
+                        v_near = frame.game.dispatch.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
                         v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194

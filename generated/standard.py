@@ -158,7 +158,7 @@ class Card_sha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -184,7 +184,7 @@ class Card_sha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:26', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/standard.sgs:26', 'user')), card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), 'nature', 'rules/standard.sgs:26'), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:26', 'use')))  # rules/standard.sgs:26
         except _FLOW:
             raise
@@ -279,7 +279,7 @@ class Card_shunshou:
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
+            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
         except _FLOW:
             raise
         except Exception as _e:
@@ -323,7 +323,7 @@ class Card_juedou:
                 _loop_guard(_t1, 'rules/standard.sgs:77')  # rules/standard.sgs:77
                 _step(frame, 'rules/standard.sgs:77')
                 try:
-                    if (not _P_respond(frame, v_side, '杀', times=frame.game.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
+                    if (not _P_respond(frame, v_side, '杀', times=frame.game.dispatch.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
                         _P_damage(frame, v_side, 1, source=v_foe, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:79', 'card')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:79', 'use')))  # rules/standard.sgs:79
                         raise _StopEffect()  # rules/standard.sgs:80
                     v_was = v_side  # rules/standard.sgs:82
@@ -1010,7 +1010,7 @@ class Skill_bagua__bagua_skill:
             v_against_user = _v.get('against_user', _U)
             v_against = _v.get('against', _U)
             v_owner = _v.get('owner', _U)
-            return frame.game.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
+            return frame.game.dispatch.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
         except _FLOW:
             raise
         except Exception as _e:
@@ -1051,7 +1051,7 @@ class Skill_renwang__renwang_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
+            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
         except _FLOW:
             raise
         except Exception as _e:

@@ -272,7 +272,7 @@ class Card_sha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/standard.sgs:20', 'user')))  # rules/standard.sgs:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -298,7 +298,7 @@ class Card_sha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('rules/standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/standard.sgs:25', 'use')), 'hit')):  # rules/standard.sgs:23
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:26', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/standard.sgs:26', 'user')), card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/standard.sgs:26', 'card')), 'nature', 'rules/standard.sgs:26'), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:26', 'use')))  # rules/standard.sgs:26
         except _FLOW:
             raise
@@ -393,7 +393,7 @@ class Card_shunshou:
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
+            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _P_count(frame, _P_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
         except _FLOW:
             raise
         except Exception as _e:
@@ -437,7 +437,7 @@ class Card_juedou:
                 _loop_guard(_t1, 'rules/standard.sgs:77')  # rules/standard.sgs:77
                 _step(frame, 'rules/standard.sgs:77')
                 try:
-                    if (not _P_respond(frame, v_side, '杀', times=frame.game.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
+                    if (not _P_respond(frame, v_side, '杀', times=frame.game.dispatch.value('responses_needed', v_foe, (v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), v_side), play=True, against=(v_card if v_card is not _U else _unbound('rules/standard.sgs:78', 'card')), against_user=v_foe, use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:78', 'use')))):  # rules/standard.sgs:78
                         _P_damage(frame, v_side, 1, source=v_foe, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:79', 'card')), use=(v_use if v_use is not _U else _unbound('rules/standard.sgs:79', 'use')))  # rules/standard.sgs:79
                         raise _StopEffect()  # rules/standard.sgs:80
                     v_was = v_side  # rules/standard.sgs:82
@@ -1124,7 +1124,7 @@ class Skill_bagua__bagua_skill:
             v_against_user = _v.get('against_user', _U)
             v_against = _v.get('against', _U)
             v_owner = _v.get('owner', _U)
-            return frame.game.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
+            return frame.game.dispatch.value('armor_active', (v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:347', 'against_user')), (v_against if v_against is not _U else _unbound('rules/standard.sgs:347', 'against')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:347', 'owner')))  # rules/standard.sgs:347
         except _FLOW:
             raise
         except Exception as _e:
@@ -1165,7 +1165,7 @@ class Skill_renwang__renwang_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
+            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
         except _FLOW:
             raise
         except Exception as _e:
@@ -1481,7 +1481,7 @@ class Card_leisha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:19', 'user')))  # rules/junzheng.sgs:19
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:19', 'user')))  # rules/junzheng.sgs:19
         except _FLOW:
             raise
         except Exception as _e:
@@ -1507,7 +1507,7 @@ class Card_leisha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:21', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:22', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:23', 'use')), 'hit')):  # rules/junzheng.sgs:21
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:21', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:22', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:22', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:22', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:22', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:23', 'use')), 'hit')):  # rules/junzheng.sgs:21
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:24', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:24', 'user')), card=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:24', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/junzheng.sgs:24', 'card')), 'nature', 'rules/junzheng.sgs:24'), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:24', 'use')))  # rules/junzheng.sgs:24
         except _FLOW:
             raise
@@ -1527,7 +1527,7 @@ class Card_huosha:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            return frame.game.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:35', 'user')))  # rules/junzheng.sgs:35
+            return frame.game.dispatch.value('slash_limit', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:35', 'user')))  # rules/junzheng.sgs:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -1553,7 +1553,7 @@ class Card_huosha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:37', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target')), '闪', times=frame.game.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:38', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:39', 'use')), 'hit')):  # rules/junzheng.sgs:37
+            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:37', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:38', 'target'))), against=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:38', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:38', 'user')), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:38', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('rules/junzheng.sgs:39', 'use')), 'hit')):  # rules/junzheng.sgs:37
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/junzheng.sgs:40', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/junzheng.sgs:40', 'user')), card=(v_card if v_card is not _U else _unbound('rules/junzheng.sgs:40', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('rules/junzheng.sgs:40', 'card')), 'nature', 'rules/junzheng.sgs:40'), use=(v_use if v_use is not _U else _unbound('rules/junzheng.sgs:40', 'use')))  # rules/junzheng.sgs:40
         except _FLOW:
             raise
@@ -1688,7 +1688,7 @@ class Card_bingliang:
             v_user = _v.get('user', _U)
             v_it = _v.get('it', _U)
             v_card = _v.get('card', _U)
-            return (_none_operand('rules/junzheng.sgs:118', '<=') if ((_t1 := frame.game.value('distance', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_it if v_it is not _U else _unbound('rules/junzheng.sgs:118', 'it')))) is None) | ((_t2 := frame.game.value('trick_range', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:118', 'card')))) is None) else _t1 <= _t2)  # rules/junzheng.sgs:118
+            return (_none_operand('rules/junzheng.sgs:118', '<=') if ((_t1 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_it if v_it is not _U else _unbound('rules/junzheng.sgs:118', 'it')))) is None) | ((_t2 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/junzheng.sgs:118', 'user')), (v_card if v_card is not _U else _unbound('rules/junzheng.sgs:118', 'card')))) is None) else _t1 <= _t2)  # rules/junzheng.sgs:118
         except _FLOW:
             raise
         except Exception as _e:
@@ -1798,7 +1798,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
         except _FLOW:
             raise
         except Exception as _e:
@@ -1821,7 +1821,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
         except _FLOW:
             raise
         except Exception as _e:
@@ -1860,7 +1860,7 @@ class Skill_baiyin__baiyin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
+            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
         except _FLOW:
             raise
         except Exception as _e:
@@ -1971,7 +1971,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _P_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _P_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _P_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _P_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -1993,7 +1993,7 @@ class Value_nearest:
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
             def _h2():
                 return _P_others(frame, (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')))
-            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
+            return [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:209') if _P_all(frame, [(_none_operand('rules/lin.sgs:209', '<=') if ((_t1 := frame.game.dispatch.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_q)) is None) | ((_t2 := frame.game.dispatch.value('distance', (v_p if v_p is not _U else _unbound('rules/lin.sgs:209', 'p')), v_r)) is None) else _t1 <= _t2) for v_r in _walk(frame, _h2(), 'rules/lin.sgs:209')])]  # rules/lin.sgs:209
         except _FLOW:
             raise
         except Exception as _e:
@@ -2186,7 +2186,7 @@ class Card_tongzhougongji:
             v_user = _v.get('user', _U)
             v_pick = _P_choose(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:86', 'user')), ['draw one card per treasure of your faction', 'you and your team-mate each draw 1'], prompt='同舟共济')  # rules/tongzhou.sgs:86
             if (v_pick == 'draw one card per treasure of your faction'):  # rules/tongzhou.sgs:88
-                _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user')), frame.game.value('faction_treasures', (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user'))))  # rules/tongzhou.sgs:89
+                _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user')), frame.game.dispatch.value('faction_treasures', (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user'))))  # rules/tongzhou.sgs:89
             else:
                 _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:91', 'user')), 1)  # rules/tongzhou.sgs:91
                 for v_q in _iterate(_P_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:92', 'user'))), 'rules/tongzhou.sgs:92'):  # rules/tongzhou.sgs:92
@@ -2215,7 +2215,7 @@ class Card_lizhengshangyou:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if (_none_operand('rules/tongzhou.sgs:102', '>') if ((_t1 := frame.game.value('faction_treasures', (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:102', 'target')))) is None) else _t1 > 0):  # rules/tongzhou.sgs:102
+            if (_none_operand('rules/tongzhou.sgs:102', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:102', 'target')))) is None) else _t1 > 0):  # rules/tongzhou.sgs:102
                 _P_recover(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:103', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:103', 'user')), card=(v_card if v_card is not _U else _unbound('rules/tongzhou.sgs:103', 'card')))  # rules/tongzhou.sgs:103
             else:
                 v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')), (_none_operand('rules/tongzhou.sgs:105', '+') if ((_t3 := _P_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) | ((_t4 := _P_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:105')), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:105
@@ -2338,7 +2338,7 @@ class Value_faction_gone_at:
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:47', 'p'))))
             def _h2():
                 return _P_camp_players(frame, _P_camp_of(frame, (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:48', 'p'))))
-            return (0 if (_none_operand('rules/tongzhou.sgs:46', '>') if ((_t1 := frame.game.value('survivors', (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:46', 'p')))) is None) else _t1 > 0) else _P_sum(frame, [_P_alive_at_death(frame, v_q) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:47') if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:48', '<=') if ((_t3 := _P_alive_at_death(frame, v_q)) is None) | ((_t4 := _P_alive_at_death(frame, v_o)) is None) else _t3 <= _t4) for v_o in _walk(frame, _h2(), 'rules/tongzhou.sgs:48')])]))  # rules/tongzhou.sgs:46
+            return (0 if (_none_operand('rules/tongzhou.sgs:46', '>') if ((_t1 := frame.game.dispatch.value('survivors', (v_p if v_p is not _U else _unbound('rules/tongzhou.sgs:46', 'p')))) is None) else _t1 > 0) else _P_sum(frame, [_P_alive_at_death(frame, v_q) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:47') if _P_all(frame, [(_none_operand('rules/tongzhou.sgs:48', '<=') if ((_t3 := _P_alive_at_death(frame, v_q)) is None) | ((_t4 := _P_alive_at_death(frame, v_o)) is None) else _t3 <= _t4) for v_o in _walk(frame, _h2(), 'rules/tongzhou.sgs:48')])]))  # rules/tongzhou.sgs:46
         except _FLOW:
             raise
         except Exception as _e:
@@ -5030,7 +5030,7 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')))
-            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
+            return ((_none_operand('rules/lin.sgs:125', '>=') if ((_t1 := _P_count(frame, _P_players(frame))) is None) else _t1 >= 3) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:126', '>') if ((_t3 := _P_count(frame, frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126', 'owner')), v_a))) is None) else _t3 > 0) for v_a in _walk(frame, _h1(), 'rules/lin.sgs:126')])))  # rules/lin.sgs:125
         except _FLOW:
             raise
         except Exception as _e:
@@ -5043,9 +5043,9 @@ class Skill_lusu__dimeng:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')))
-            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
-            v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
-            v_diff = frame.game.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
+            v_a = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), [v_p for v_p in _walk(frame, _h1(), 'rules/lin.sgs:127') if (_none_operand('rules/lin.sgs:127', '>') if ((_t1 := _P_count(frame, frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:127', 'owner')), v_p))) is None) else _t1 > 0)], prompt='缔盟: the first character')  # rules/lin.sgs:127
+            v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
+            v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
                 _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132')), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:134
@@ -5266,7 +5266,7 @@ class Skill_jiaxu__luanwu:
                 _step(frame, 'rules/lin.sgs:191')
                 try:
                     if _get_attr(v_p, 'alive', 'rules/lin.sgs:192'):  # rules/lin.sgs:192
-                        v_near = frame.game.value('nearest', v_p)  # rules/lin.sgs:193
+                        v_near = frame.game.dispatch.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
                         v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
@@ -5397,7 +5397,7 @@ class Skill_zhanghe__qiaobian:
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
-                                if _P_any(frame, [frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58')]):  # rules/shan.sgs:58
+                                if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58')]):  # rules/shan.sgs:58
                                     v_movable = (_none_operand('rules/shan.sgs:58', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58'))  # rules/shan.sgs:58
                             except _BreakLoop:
                                 break
@@ -5410,7 +5410,7 @@ class Skill_zhanghe__qiaobian:
                     v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:63
                     def _h3():
                         return _P_others(frame, v_holder)
-                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64') if frame.game.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64
+                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64
                     if (_get_attr(v_c, 'category', 'rules/shan.sgs:66') == 'delayed'):  # rules/shan.sgs:66
                         _P_move_to_judge(frame, v_c, v_to)  # rules/shan.sgs:66
                     else:
@@ -5943,7 +5943,7 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:212', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:211', 'owner')))
-            return _P_any(frame, [((not not frame.game.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:211')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:211')]))) for v_c in _walk(frame, _h1(), 'rules/shan.sgs:211')])  # rules/shan.sgs:211
+            return _P_any(frame, [((not not frame.game.dispatch.value('equipment_kind', v_c)) and (not not _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:211')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:211')]))) for v_c in _walk(frame, _h1(), 'rules/shan.sgs:211')])  # rules/shan.sgs:211
         except _FLOW:
             raise
         except Exception as _e:
@@ -5958,7 +5958,7 @@ class Skill_zhangzhaozhanghong__zhijian:
                 return _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:213', 'owner')))
             def _h2():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:214', 'owner')))
-            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:213', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:213') if (frame.game.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:214')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:214')]))], prompt='直谏: an equipment card')  # rules/shan.sgs:213
+            v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:213', 'owner')), [v_x for v_x in _walk(frame, _h1(), 'rules/shan.sgs:213') if (frame.game.dispatch.value('equipment_kind', v_x) and _P_any(frame, [(_P_equip_in(frame, v_p, _get_attr(v_x, 'category', 'rules/shan.sgs:214')) is None) for v_p in _walk(frame, _h2(), 'rules/shan.sgs:214')]))], prompt='直谏: an equipment card')  # rules/shan.sgs:213
             def _h3():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:216', 'owner')))
             v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:216', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/shan.sgs:216') if (_P_equip_in(frame, v_p, _get_attr(v_c, 'category', 'rules/shan.sgs:216')) is None)], prompt='直谏: to whom')  # rules/shan.sgs:216
@@ -5983,7 +5983,7 @@ class Skill_zhangzhaozhanghong__guzheng:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:224', 'event')), 'player', 'rules/shan.sgs:224'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:224', 'owner')))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:224', 'event')), 'phase', 'rules/shan.sgs:224') == 'discard')) and (not not _P_has_mark(frame, None, 'discard_phase_own'))) and (_none_operand('rules/shan.sgs:225', '>') if ((_t1 := _P_count(frame, frame.game.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_own')))) is None) else _t1 > 0))  # rules/shan.sgs:224
+            return ((((not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:224', 'event')), 'player', 'rules/shan.sgs:224'), (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:224', 'owner')))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:224', 'event')), 'phase', 'rules/shan.sgs:224') == 'discard')) and (not not _P_has_mark(frame, None, 'discard_phase_own'))) and (_none_operand('rules/shan.sgs:225', '>') if ((_t1 := _P_count(frame, frame.game.dispatch.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_own')))) is None) else _t1 > 0))  # rules/shan.sgs:224
         except _FLOW:
             raise
         except Exception as _e:
@@ -5995,10 +5995,10 @@ class Skill_zhangzhaozhanghong__guzheng:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_own = frame.game.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_own'))  # rules/shan.sgs:226
+            v_own = frame.game.dispatch.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_own'))  # rules/shan.sgs:226
             v_back = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:227', 'owner')), v_own, prompt='固政: the card that goes back')  # rules/shan.sgs:227
             _P_obtain(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:228', 'event')), 'player', 'rules/shan.sgs:228'), v_back)  # rules/shan.sgs:228
-            v_rest = frame.game.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_all'))  # rules/shan.sgs:229
+            v_rest = frame.game.dispatch.value('still_discarded', _P_mark_value(frame, None, 'discard_phase_all'))  # rules/shan.sgs:229
             if ((_none_operand('rules/shan.sgs:230', '>') if ((_t1 := _P_count(frame, v_rest)) is None) else _t1 > 0) and _P_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:230', 'owner')), '固政: take the other discarded cards?')):  # rules/shan.sgs:230
                 _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:230', 'owner')), v_rest)  # rules/shan.sgs:230
         except _FLOW:
@@ -6457,7 +6457,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:174', 'event')), 'player', 'rules/tongzhou.sgs:174'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:174', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:174', 'event')), 'phase', 'rules/tongzhou.sgs:174') == 'draw')) and (_none_operand('rules/tongzhou.sgs:174', '>=') if ((_t1 := frame.game.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:174', 'owner')))) is None) else _t1 >= 1)) and (not _P_has_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:175', 'owner')), _skill(frame, 'xunxun'))))  # rules/tongzhou.sgs:174
+            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:174', 'event')), 'player', 'rules/tongzhou.sgs:174'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:174', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:174', 'event')), 'phase', 'rules/tongzhou.sgs:174') == 'draw')) and (_none_operand('rules/tongzhou.sgs:174', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:174', 'owner')))) is None) else _t1 >= 1)) and (not _P_has_skill(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:175', 'owner')), _skill(frame, 'xunxun'))))  # rules/tongzhou.sgs:174
         except _FLOW:
             raise
         except Exception as _e:
@@ -6480,7 +6480,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), _P_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179', 'event')), 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178
+            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), _P_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179', 'event')), 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178
         except _FLOW:
             raise
         except Exception as _e:
@@ -6503,7 +6503,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'phase', 'rules/tongzhou.sgs:182') == 'judge') and (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), _P_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner')))))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'phase', 'rules/tongzhou.sgs:182') == 'judge') and (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), _P_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner')))))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
         except _FLOW:
             raise
         except Exception as _e:
@@ -6544,11 +6544,11 @@ class Mode_tongzhou:
             v_everyone = _P_random_generals(frame, 999)  # rules/tongzhou.sgs:206
             def _h1():
                 return v_everyone
-            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207'), frame.game.value('banned_generals')))])  # rules/tongzhou.sgs:207
+            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207'), frame.game.dispatch.value('banned_generals')))])  # rules/tongzhou.sgs:207
             for v_p in _iterate(_P_players(frame), 'rules/tongzhou.sgs:209'):  # rules/tongzhou.sgs:209
                 _step(frame, 'rules/tongzhou.sgs:209')
                 try:
-                    v_k = frame.game.value('faction_kingdom', _get_attr(v_p, 'role', 'rules/tongzhou.sgs:210'))  # rules/tongzhou.sgs:210
+                    v_k = frame.game.dispatch.value('faction_kingdom', _get_attr(v_p, 'role', 'rules/tongzhou.sgs:210'))  # rules/tongzhou.sgs:210
                     v_offer = []  # rules/tongzhou.sgs:211
                     if frame.game.options.get('exclusive_first'):  # rules/tongzhou.sgs:212
                         def _h2():
@@ -6659,7 +6659,7 @@ class Mode_tongzhou:
                 def _h1():
                     return _P_players(frame)
                 v_enemies = [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:270') if (not _equals(_P_camp_of(frame, v_q), _P_camp_of(frame, v_killer)))]  # rules/tongzhou.sgs:270
-                v_to = (_P_first(frame, frame.game.value('unique_top', v_enemies)) if (_P_count(frame, frame.game.value('unique_top', v_enemies)) == 1) else _P_random_pick(frame, v_enemies))  # rules/tongzhou.sgs:271
+                v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', v_enemies)) if (_P_count(frame, frame.game.dispatch.value('unique_top', v_enemies)) == 1) else _P_random_pick(frame, v_enemies))  # rules/tongzhou.sgs:271
                 if ((_none_operand('rules/tongzhou.sgs:272', '>') if ((_t11 := v_x) is None) else _t11 > 0) and (v_to is not None)):  # rules/tongzhou.sgs:272
                     _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:273', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:273')))  # rules/tongzhou.sgs:273
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:274
@@ -6671,7 +6671,7 @@ class Mode_tongzhou:
                             break
             elif (_none_operand('rules/tongzhou.sgs:277', '>') if ((_t1 := v_x) is None) else _t1 > 0):  # rules/tongzhou.sgs:277
                 _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:279
-                v_to = (_P_first(frame, frame.game.value('unique_top', _P_players(frame))) if (_P_count(frame, frame.game.value('unique_top', _P_players(frame))) == 1) else _P_random_pick(frame, _P_players(frame)))  # rules/tongzhou.sgs:280
+                v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', _P_players(frame))) if (_P_count(frame, frame.game.dispatch.value('unique_top', _P_players(frame))) == 1) else _P_random_pick(frame, _P_players(frame)))  # rules/tongzhou.sgs:280
                 if (v_to is not None):  # rules/tongzhou.sgs:281
                     _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:282', '+') if ((_t15 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t16 := v_x) is None) else _add(_t15, _t16, 'rules/tongzhou.sgs:282')))  # rules/tongzhou.sgs:282
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:283
@@ -6764,7 +6764,7 @@ class Mode_tongzhou:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return ((not not _P_has_mark(frame, None, 'treasure_win')) and (_none_operand('rules/tongzhou.sgs:297', '>') if ((_t1 := frame.game.value('faction_treasures', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:297', 'player')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:297
+            return ((not not _P_has_mark(frame, None, 'treasure_win')) and (_none_operand('rules/tongzhou.sgs:297', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:297', 'player')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:297
         except _FLOW:
             raise
         except Exception as _e:
@@ -6788,7 +6788,7 @@ class Mode_tongzhou:
                 return _P_all_players(frame)
             def _h2():
                 return _P_all_players(frame)
-            return (((not not _P_has_mark(frame, None, 'treasure_win')) and (not _P_any(frame, [(_none_operand('rules/tongzhou.sgs:299', '>') if ((_t1 := frame.game.value('faction_treasures', v_q)) is None) else _t1 > 0) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:299') if (not _P_is_winner(frame, v_q))]))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:300', '>=') if ((_t3 := frame.game.value('survivors', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:300', 'player')))) is None) | ((_t4 := frame.game.value('survivors', v_q)) is None) else _t3 >= _t4) for v_q in _walk(frame, _h2(), 'rules/tongzhou.sgs:300') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:298
+            return (((not not _P_has_mark(frame, None, 'treasure_win')) and (not _P_any(frame, [(_none_operand('rules/tongzhou.sgs:299', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_q)) is None) else _t1 > 0) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:299') if (not _P_is_winner(frame, v_q))]))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:300', '>=') if ((_t3 := frame.game.dispatch.value('survivors', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:300', 'player')))) is None) | ((_t4 := frame.game.dispatch.value('survivors', v_q)) is None) else _t3 >= _t4) for v_q in _walk(frame, _h2(), 'rules/tongzhou.sgs:300') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:298
         except _FLOW:
             raise
         except Exception as _e:
@@ -6810,7 +6810,7 @@ class Mode_tongzhou:
             v_player = _v.get('player', _U)
             def _h1():
                 return _P_all_players(frame)
-            return (((_none_operand('rules/tongzhou.sgs:301', '>') if ((_t1 := _P_count(frame, _P_winners(frame))) is None) else _t1 > 0) and (not _P_has_mark(frame, None, 'treasure_win'))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:302', '<=') if ((_t3 := frame.game.value('faction_gone_at', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:302', 'player')))) is None) | ((_t4 := frame.game.value('faction_gone_at', v_q)) is None) else _t3 <= _t4) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:302') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:301
+            return (((_none_operand('rules/tongzhou.sgs:301', '>') if ((_t1 := _P_count(frame, _P_winners(frame))) is None) else _t1 > 0) and (not _P_has_mark(frame, None, 'treasure_win'))) and (not not _P_all(frame, [(_none_operand('rules/tongzhou.sgs:302', '<=') if ((_t3 := frame.game.dispatch.value('faction_gone_at', (v_player if v_player is not _U else _unbound('rules/tongzhou.sgs:302', 'player')))) is None) | ((_t4 := frame.game.dispatch.value('faction_gone_at', v_q)) is None) else _t3 <= _t4) for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:302') if (not _P_is_winner(frame, v_q))])))  # rules/tongzhou.sgs:301
         except _FLOW:
             raise
         except Exception as _e:

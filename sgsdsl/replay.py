@@ -195,7 +195,7 @@ class CheckingReplayAgent(Agent):
             raise ReplayDiverged(f"{head}: the replay asks seat {request.seat} ({request.kind}) with options "
                                  f"{list(request.options)[:6]}, the log {want['options'][:6]}")
         if self.game is not None:
-            got = self.game.state_hash()
+            got = self.game.choices.state_hash()
             if got != want["hash"]:
                 raise ReplayDiverged(f"{head}: recorded state hash {want['hash']}, replayed {got}")
         self.pos += 1

@@ -12,6 +12,7 @@ import pytest
 
 from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.engine.agents import Agent, RandomAgent
+from sgsdsl.engine.decisions import Decisions
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.model import Card
 
@@ -70,44 +71,44 @@ def card(g: Game, name: str, suit: str | None = None, rank: int | None = None) -
 
 def give(g: Game, p, name: str, suit: str | None = None, rank: int | None = None) -> Card:
     c = card(g, name, suit, rank)
-    g.move([c], "hand", p)
+    g.zones.move([c], "hand", p)
     return c
 
 
 def on_top(g: Game, name: str, suit: str | None = None, rank: int | None = None) -> Card:
     c = card(g, name, suit, rank)
-    g.move([c], "draw", None, top=True)
+    g.zones.move([c], "draw", None, top=True)
     return c
 
 
 def use(g: Game, p, c, targets):
-    g.use_card(p, c, c.rule.uses[0], targets, "play")
+    g.use.use_card(p, c, c.rule.uses[0], targets, "play")
 
 
 # ---------------------------------------------------------------- distance, horses, targetability
 def test_distance_table_with_horses_and_mashu(program):
     g = make(program, ["machao", None, None, None, None])
     a, b, c, d, e = g.players
-    assert [g.distance(b, x) for x in (c, d, e, a)] == [1, 2, 2, 1]
-    assert [g.distance(a, x) for x in (b, c, d, e)] == [1, 1, 1, 1]  # 马术 -1, never below 1
-    g.equip(b, card(g, "绝影"))  # +1 horse: others' distance to b
-    assert g.distance(c, b) == 2 and g.distance(d, b) == 3 and g.distance(a, b) == 1
-    g.equip(c, card(g, "赤兔"))
-    assert g.distance(c, b) == 1 and g.distance(c, e) == 1
+    assert [g.dispatch.distance(b, x) for x in (c, d, e, a)] == [1, 2, 2, 1]
+    assert [g.dispatch.distance(a, x) for x in (b, c, d, e)] == [1, 1, 1, 1]  # 马术 -1, never below 1
+    g.use.equip(b, card(g, "绝影"))  # +1 horse: others' distance to b
+    assert g.dispatch.distance(c, b) == 2 and g.dispatch.distance(d, b) == 3 and g.dispatch.distance(a, b) == 1
+    g.use.equip(c, card(g, "赤兔"))
+    assert g.dispatch.distance(c, b) == 1 and g.dispatch.distance(c, e) == 1
 
 
 def test_kongcheng_and_qianxun_make_targets_illegal(program):
     g = make(program, [None, "zhugeliang", "luxun", None])
     a, zhuge, lu, _ = g.players
     sha = give(g, a, "杀")
-    g.equip(a, card(g, "麒麟弓"))
+    g.use.equip(a, card(g, "麒麟弓"))
     use_rule = sha.rule.uses[0]
-    assert not g.legal_target(a, sha, use_rule, zhuge)  # no hand cards: 空城
+    assert not g.use.legal_target(a, sha, use_rule, zhuge)  # no hand cards: 空城
     give(g, zhuge, "闪")
-    assert g.legal_target(a, sha, use_rule, zhuge)
+    assert g.use.legal_target(a, sha, use_rule, zhuge)
     le = give(g, a, "乐不思蜀")
-    assert not g.legal_target(a, le, le.rule.uses[0], lu)  # 谦逊
-    assert g.legal_target(a, le, le.rule.uses[0], zhuge)
+    assert not g.use.legal_target(a, le, le.rule.uses[0], lu)  # 谦逊
+    assert g.use.legal_target(a, le, le.rule.uses[0], zhuge)
 
 
 # ---------------------------------------------------------------- responses
@@ -128,7 +129,7 @@ def test_failed_provide_still_allows_a_real_dodge(program):
     """八卦阵 judges black: the player must still be offered the 闪 in hand (a provide is tried once)."""
     g = make(program, [None, None, None, None], agents=[Prefer(), Prefer("八卦阵", "use 闪"), Prefer(), Prefer()])
     a, t = g.players[0], g.players[1]
-    g.equip(t, card(g, "八卦阵"))
+    g.use.equip(t, card(g, "八卦阵"))
     give(g, t, "闪")
     sha = give(g, a, "杀", "♠")
     on_top(g, "杀", "♣")  # the judgement: black
@@ -139,12 +140,12 @@ def test_failed_provide_still_allows_a_real_dodge(program):
 def test_qinggang_ignores_armor_renwang_stops_black_sha(program):
     g = make(program, [None, None, None, None])
     a, t = g.players[0], g.players[1]
-    g.equip(t, card(g, "仁王盾"))
+    g.use.equip(t, card(g, "仁王盾"))
     use(g, a, give(g, a, "杀", "♠"), [t])
     assert t.hp == t.max_hp
     use(g, a, give(g, a, "杀", "♥"), [t])
     assert t.hp == t.max_hp - 1
-    g.equip(a, card(g, "青釭剑"))
+    g.use.equip(a, card(g, "青釭剑"))
     use(g, a, give(g, a, "杀", "♣"), [t])
     assert t.hp == t.max_hp - 2
 
@@ -152,7 +153,7 @@ def test_qinggang_ignores_armor_renwang_stops_black_sha(program):
 def test_answered_timing_lets_qinglong_attack_again(program):
     g = make(program, [None, None, None, None], agents=[Prefer("use 杀"), Prefer("use 闪"), Prefer(), Prefer()])
     a, t = g.players[0], g.players[1]
-    g.equip(a, card(g, "青龙偃月刀"))
+    g.use.equip(a, card(g, "青龙偃月刀"))
     give(g, t, "闪")
     second = give(g, a, "杀", "♣")
     first = give(g, a, "杀", "♠")
@@ -183,7 +184,7 @@ def test_unnullifiable_duel_from_lijian(program):
     give(g, dc, "闪")
     g.current = dc
     skill = next(s for s in dc.skills if s.ident == "lijian")
-    g.run_play_option(dc, ("active", skill, skill.actives[0], 0))
+    g.use.run_play_option(dc, ("active", skill, skill.actives[0], 0))
     assert gy.hp + zf.hp == 7  # one of the two took the duel's damage
     assert all(p.hand for p in (gy, zf, other))  # no 无懈可击 was asked for
 
@@ -195,15 +196,15 @@ def test_lightning_passes_skipping_holders_and_nullified_passes_without_judging(
     l1 = give(g, a, "闪电", "♠")
     use(g, a, l1, [a])
     l2 = card(g, "闪电", "♥")
-    g.place_judge(l2, b)
+    g.use.place_judge(l2, b)
     on_top(g, "桃", "♥")  # not ♠2-9: passes on
-    g.resolve_delayed(a, l1)
+    g.use.resolve_delayed(a, l1)
     assert l1 in c.judge  # b already holds one
     give(g, a, "无懈可击")
     top = on_top(g, "杀", "♠", 8)
-    g.resolve_delayed(c, l1)
+    g.use.resolve_delayed(c, l1)
     assert l1 in g.players[3].judge and top.zone == "draw"  # nullified: passed on, no judgement
-    g.resolve_delayed(g.players[3], l1)  # ♠8: 3 thunder damage
+    g.use.resolve_delayed(g.players[3], l1)  # ♠8: 3 thunder damage
     assert g.players[3].hp == g.players[3].max_hp - 3 and l1.zone == "discard"
 
 
@@ -212,11 +213,11 @@ def test_judge_phase_resolves_last_placed_first(program):
     p = g.players[1]
     le = card(g, "乐不思蜀")
     ld = card(g, "闪电")
-    g.place_judge(le, p)
-    g.place_judge(ld, p)
+    g.use.place_judge(le, p)
+    g.use.place_judge(ld, p)
     on_top(g, "杀", "♥", 10)  # 乐's judgement: ♥, no effect
     on_top(g, "闪", "♦")  # 闪电's judgement (drawn first)
-    g._phase_judge(p)
+    g.turnflow._phase_judge(p)
     assert ld in g.players[2].judge and le.zone == "discard" and not p.marks.get("skip_play")
 
 
@@ -224,10 +225,10 @@ def test_guicai_retrial(program):
     g = make(program, [None, "simayi", None, None], agents=[Prefer(), Prefer("yes"), Prefer(), Prefer()])
     target = g.players[2]
     le = card(g, "乐不思蜀")
-    g.place_judge(le, target)
+    g.use.place_judge(le, target)
     give(g, g.players[1], "桃", "♥")
     on_top(g, "杀", "♠")
-    g.resolve_delayed(target, le)
+    g.use.resolve_delayed(target, le)
     assert not target.marks.get("skip_play")  # 鬼才 replaced the ♠ with a ♥
 
 
@@ -256,11 +257,11 @@ def test_taoyuan_opens_no_nullify_window_for_unwounded_targets(program):
 def test_fangtian_extra_targets_with_last_hand_card(program):
     g = make(program, [None, None, None, None, None])
     a = g.players[0]
-    g.equip(a, card(g, "方天画戟"))
+    g.use.equip(a, card(g, "方天画戟"))
     sha = give(g, a, "杀")
-    assert g.value("extra_targets", a, sha) == 2
+    assert g.dispatch.value("extra_targets", a, sha) == 2
     give(g, a, "闪")
-    assert g.value("extra_targets", a, sha) == 0
+    assert g.dispatch.value("extra_targets", a, sha) == 0
 
 
 def test_liuli_redirects(program):
@@ -278,7 +279,7 @@ def test_dying_needs_enough_peaches(program):
     b.hp = 2
     give(g, a, "桃")
     give(g, a, "桃")
-    g.damage(b, 3, source=None)
+    g.health.damage(b, 3, source=None)
     assert b.alive and b.hp == 1 and not a.hand
 
 
@@ -288,7 +289,7 @@ def test_kurou_dying_resolves_before_the_draw(program):
     hg.hp = 1
     give(g, hg, "桃")
     skill = next(s for s in hg.skills if s.ident == "kurou")
-    g.run_play_option(hg, ("active", skill, skill.actives[0], 0))
+    g.use.run_play_option(hg, ("active", skill, skill.actives[0], 0))
     assert hg.alive and hg.hp == 1 and len(hg.hand) == 2  # the 桃 saved him, then he drew 2
 
 
@@ -302,7 +303,7 @@ def test_dead_players_draw_nothing(program):
     g = make(program, [None, None, None, None])
     p = g.players[1]
     p.alive = False
-    assert g.draw(p, 2) == [] and not p.hand
+    assert g.zones.draw(p, 2) == [] and not p.hand
 
 
 def test_standard_deck_counts(program):
@@ -331,7 +332,7 @@ def test_hujia_helper_is_not_attacked_by_qinglong(program):
     g = make(program, ["caocao", None, "xuchu", None],
              agents=[Prefer("护驾"), Prefer("use 杀"), Prefer("play 闪"), Prefer()])
     lord, attacker, helper, _ = g.players
-    g.equip(attacker, card(g, "青龙偃月刀"))
+    g.use.equip(attacker, card(g, "青龙偃月刀"))
     give(g, helper, "闪")
     spare = give(g, attacker, "杀", "♣")
     use(g, attacker, give(g, attacker, "杀", "♠"), [lord])
@@ -344,16 +345,16 @@ def test_jiedao_gives_the_weapon_when_no_sha(program):
     g = make(program, [None, None, None, None], agents=[Prefer(), Prefer(), Prefer(), Prefer()])
     a, b = g.players[0], g.players[1]
     w = card(g, "诸葛连弩")
-    g.equip(b, w)
+    g.use.equip(b, w)
     jd = give(g, a, "借刀杀人")
-    g.use_card_chosen(a, jd, jd.rule.uses[0], "play")
+    g.use.use_card_chosen(a, jd, jd.rule.uses[0], "play")
     assert w.zone == "hand" and w.holder is a and "jiedao_victim" not in g.marks
 
 
 def test_yiji_distributes_the_top_two_cards(program):
     g = make(program, [None, "guojia", None, None], agents=[Prefer(), Prefer("yes", "P3"), Prefer(), Prefer()])
     gj, p3 = g.players[1], g.players[3]
-    g.damage(gj, 2, source=None)
+    g.health.damage(gj, 2, source=None)
     assert len(p3.hand) == 4 and not gj.hand  # two points: twice two cards, all given to P3
 
 
@@ -361,13 +362,13 @@ def test_tuxi_takes_instead_of_drawing(program):
     g = make(program, [None, "zhangliao", None, None], agents=[Prefer(), Prefer("yes"), Prefer(), Prefer()])
     zl, p2 = g.players[1], g.players[2]
     taken = give(g, p2, "闪")
-    g._phase_draw(zl)
+    g.turnflow._phase_draw(zl)
     assert zl.hand == [taken]
 
 
 # ---------------------------------------------------------------- identity mode
 def _setup(program, n, options=None):
-    from sgsdsl.engine.game import run_rule
+    from sgsdsl.engine.events import run_rule
     from sgsdsl.engine.program import Frame
 
     g = Game(program, "identity", n, 3, [RandomAgent(i) for i in range(n)], options)
@@ -401,11 +402,11 @@ def test_rebel_kill_reward_and_lord_penalty(program):
     lord.hp = 4
     for p in (loyal, rebel):
         p.hp = 1
-    g.damage(rebel, 1, source=loyal)
+    g.health.damage(rebel, 1, source=loyal)
     assert not rebel.alive and len(loyal.hand) == 3
     give(g, lord, "杀")
-    g.equip(lord, card(g, "赤兔"))
-    g.damage(loyal, 1, source=lord)
+    g.use.equip(lord, card(g, "赤兔"))
+    g.health.damage(loyal, 1, source=lord)
     assert not loyal.alive and not lord.hand and not lord.equips
 
 
@@ -419,22 +420,22 @@ def test_renegade_wins_alone_and_rebels_otherwise(program):
         p.alive = False
     lord.hp = 1
     with pytest.raises(GameOver) as over:
-        g.damage(lord, 1, source=ren)
+        g.health.damage(lord, 1, source=ren)
     assert over.value.winners == ("renegade",)
     g = make(program, [None, None, None, None])
     g.players[1].role = "renegade"
     g.players[0].hp = 1
     with pytest.raises(GameOver) as over:
-        g.damage(g.players[0], 1, source=g.players[1])
+        g.health.damage(g.players[0], 1, source=g.players[1])
     assert over.value.winners == ("rebel",)
 
 
 def test_hanbing_prevents_damage_and_discards_two(program):
     g = make(program, [None, None, None, None], agents=[Prefer("yes"), Prefer(), Prefer(), Prefer()])
     a, t = g.players[0], g.players[1]
-    g.equip(a, card(g, "寒冰剑"))
+    g.use.equip(a, card(g, "寒冰剑"))
     give(g, t, "桃")
-    g.equip(t, card(g, "赤兔"))
+    g.use.equip(t, card(g, "赤兔"))
     use(g, a, give(g, a, "杀", "♣"), [t])
     assert t.hp == t.max_hp and not t.hand and not t.equips
 
@@ -443,7 +444,7 @@ def test_guanshi_forces_the_hit_and_tieqi_forbids_the_dodge(program):
     g = make(program, ["machao", None, None, None],
              agents=[Prefer("no"), Prefer("use 闪"), Prefer(), Prefer()])
     mc, t = g.players[0], g.players[1]
-    g.equip(mc, card(g, "贯石斧"))
+    g.use.equip(mc, card(g, "贯石斧"))
     give(g, mc, "桃")
     give(g, mc, "桃")
     give(g, t, "闪")
@@ -465,7 +466,7 @@ def test_luoyi_and_jiuyuan_change_amounts(program):
     g = make(program, ["xuchu", "sunquan", "ganning", None], lord=1,
              agents=[Prefer("yes"), Prefer(), Prefer("use 桃"), Prefer()])
     xc, sq, gn = g.players[0], g.players[1], g.players[2]
-    g._phase_draw(xc)
+    g.turnflow._phase_draw(xc)
     assert len(xc.hand) == 1 and xc.marks.get("luoyi")
     jd = give(g, xc, "决斗")
     use(g, xc, jd, [g.players[3]])
@@ -482,7 +483,7 @@ def test_keji_skips_discard_only_without_sha(program):
     for _ in range(4):
         give(g, lm, "闪")
     g.agents[0].prefer = ["yes"]
-    g.take_turn(lm)
+    g.turnflow.take_turn(lm)
     assert len(lm.hand) >= 4  # no 杀 used: the discard phase was skipped
 
 
@@ -520,13 +521,13 @@ def _check_invariants(g: Game, problems: list[str]) -> None:
 def _invariant_games(program, games: int, first_seed: int) -> dict[str, int]:
     problems: list[str] = []
     ends: dict[str, int] = {}
-    original = Game.ask
+    original = Decisions.ask
 
     def checked_ask(self, *args, **kwargs):
-        _check_invariants(self, problems)
+        _check_invariants(self.game, problems)
         return original(self, *args, **kwargs)
 
-    Game.ask = checked_ask
+    Decisions.ask = checked_ask
     try:
         for i in range(games):
             n = 4 + i % 7
@@ -539,7 +540,7 @@ def _invariant_games(program, games: int, first_seed: int) -> dict[str, int]:
             assert not problems, f"seed {first_seed + i}: {problems[:3]}"
             ends[g.result[1]] = ends.get(g.result[1], 0) + 1
     finally:
-        Game.ask = original
+        Decisions.ask = original
     return ends
 
 

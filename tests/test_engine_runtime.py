@@ -7,8 +7,9 @@ import pytest
 
 from helpers import MINI, program
 from sgsdsl.engine.agents import Agent, RandomAgent
+from sgsdsl.engine.decisions import SeatView
 from sgsdsl.engine.errors import IllegalAnswer
-from sgsdsl.engine.game import Game, SeatView
+from sgsdsl.engine.game import Game
 
 
 class Fixed(Agent):
@@ -31,12 +32,12 @@ def fresh(players: int = 4, seed: int = 3, agents=None) -> Game:
                                          ("0", "list of option numbers"), ([True], "list of option numbers")])
 def test_illegal_answers_are_refused_and_change_nothing(answer, why) -> None:
     g2 = fresh(agents=[Fixed(answer)] * 4)
-    before = g2.state_hash()
+    before = g2.choices.state_hash()
     with pytest.raises(IllegalAnswer) as err:
-        g2.ask(g2.players[1], "choose", "pick a card", ["a", "b"])
+        g2.choices.ask(g2.players[1], "choose", "pick a card", ["a", "b"])
     msg = str(err.value)
     assert "agent fixed" in msg and "seat 1" in msg and "pick a card" in msg and why in msg
-    assert g2.state_hash() == before
+    assert g2.choices.state_hash() == before
     assert g2.decisions == 0 and g2.answers == []
 
 
@@ -45,22 +46,22 @@ def test_reshuffle_uses_the_game_rng_and_replays() -> None:
     for _ in range(2):
         g = fresh(seed=11)
         p = g.players[0]
-        g.move(list(g.draw_pile), "discard", None)
+        g.zones.move(list(g.draw_pile), "discard", None)
         assert not g.draw_pile
-        g.draw(p, 3)
+        g.zones.draw(p, 3)
         orders.append([c.id for c in g.draw_pile])
         assert len(p.hand) == 3 and any(e.get("e") == "reshuffle" for e in g.log)
     assert orders[0] == orders[1]
     other = fresh(seed=12)
-    other.move(list(other.draw_pile), "discard", None)
-    other.draw(other.players[0], 3)
+    other.zones.move(list(other.draw_pile), "discard", None)
+    other.zones.draw(other.players[0], 3)
     assert [c.id for c in other.draw_pile] != orders[0]
 
 
 def test_exhausted_deck_is_a_recorded_draw() -> None:
     g = fresh()
     p = g.players[0]
-    g.move(list(g.draw_pile), "hand", p)
+    g.zones.move(list(g.draw_pile), "hand", p)
     g.run()
     assert g.result == ((), "deck_exhausted")
     assert g.log[-1]["e"] == "game_over" and g.log[-1]["reason"] == "deck_exhausted"
@@ -71,11 +72,11 @@ def test_view_hides_other_hands_and_hidden_roles() -> None:
     g.run()
     me, other = g.players[0], g.players[1]
     other.role_revealed = False
-    view = SeatView(g.view(me))
+    view = SeatView(g.choices.view(me))
     assert view["seat"] == 0 and view["hand"] == [c.label() for c in me.hand]
     theirs = view["players"][1]
     assert isinstance(theirs["hand"], int)
     assert theirs["role"] == "hidden"
     hidden_labels = {c.label() for c in other.hand}
     assert not hidden_labels & set(str(view[k]) for k in view)
-    assert g.item_label(other.hand[0], me).startswith("hand card of") if other.hand else True
+    assert g.choices.item_label(other.hand[0], me).startswith("hand card of") if other.hand else True

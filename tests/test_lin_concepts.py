@@ -23,7 +23,7 @@ def _game(generals: list[str | None]) -> Game:
 
 
 def _equip(g: Game, p, name: str) -> None:
-    g.equip(p, next(c for c in g.draw_pile if c.name == name))
+    g.use.equip(p, next(c for c in g.draw_pile if c.name == name))
 
 
 @pytest.mark.parametrize("general", ["machao", None])
@@ -31,9 +31,9 @@ def test_distance_read_by_a_rule_is_never_below_one(general: str | None) -> None
     g = _game([general, None, None, None])
     a, b, c, _ = g.players
     _equip(g, a, "赤兔")  # −1 horse (and 马术): the raw sum is 0 (or −1)
-    assert g.value("distance", a, b) == 1 and g.value("distance", a, c) == 1
-    assert g.value("distance", a, a) == 0  # from a character to itself
-    assert g.value("distance", b, a) == 1
+    assert g.dispatch.value("distance", a, b) == 1 and g.dispatch.value("distance", a, c) == 1
+    assert g.dispatch.value("distance", a, a) == 0  # from a character to itself
+    assert g.dispatch.value("distance", b, a) == 1
 
 
 PROCS = """
@@ -74,7 +74,7 @@ def test_counted_suit_is_read_by_rules_but_labels_show_the_printed_face() -> Non
     g.set_general(g.players[2], prog.generals["chunsezhe"])
     assert spade.suit == "♥" and spade.color == "red" and "♠" in spade.label()
     g.players[2].alive = False
-    g.refresh_skills(g.players[2])
+    g.dispatch.refresh_skills(g.players[2])
     assert spade.suit == "♠"
 
 

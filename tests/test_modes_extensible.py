@@ -139,15 +139,15 @@ def test_turn_order_keeps_rounds_round_cap_and_round_scopes() -> None:
     agents = [RandomAgent(agent_seed(7, i)) for i in range(6)]
     game = Game(prog, "camps", 6, 7, agents, round_cap=3)
     seen: list[Any] = []
-    game.set_mark(game, "probe", 1, "round")
-    original = game._clear_scope
+    game.dispatch.set_mark(game, "probe", 1, "round")
+    original = game.turnflow.clear_scope
 
     def clear(scope: str) -> None:
         if scope == "round":
             seen.append(game.marks.get("probe"))
         original(scope)
 
-    game._clear_scope = clear  # type: ignore[method-assign]
+    game.turnflow.clear_scope = clear  # type: ignore[method-assign]
     game.run()
     assert game.result == ((), "round_cap")
     assert [e["round"] for e in game.log if e.get("e") == "round"] == [1, 2, 3]

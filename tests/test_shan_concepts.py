@@ -41,8 +41,8 @@ def _game(text: str):
 
 def test_private_pile_shows_only_its_size_to_others() -> None:
     game = _game(PILES)
-    other = game.view(game.players[0])["players"][1]["piles"]
-    own = game.view(game.players[1])["players"][1]["piles"]
+    other = game.choices.view(game.players[0])["players"][1]["piles"]
+    own = game.choices.view(game.players[1])["players"][1]["piles"]
     assert other == {"谷": ["桃♥3#83"], "藏": 1, "化身": 1}
     assert own["藏"] == ["闪♦2#64"] and own["化身"] == ["曹操"]
 
@@ -62,10 +62,10 @@ def test_invariants_count_pile_cards_and_general_cards() -> None:
 
 def test_face_down_shows_in_views_and_hash() -> None:
     game = _game(PILES)
-    before = game.state_hash()
-    game.turn_over(game.players[1])
-    assert game.view(game.players[0])["players"][1]["face_down"] is True
-    assert game.state_hash() != before
+    before = game.choices.state_hash()
+    game.turnflow.turn_over(game.players[1])
+    assert game.choices.view(game.players[0])["players"][1]["face_down"] is True
+    assert game.choices.state_hash() != before
     assert game.log[-1]["e"] == "turn_over"
 
 

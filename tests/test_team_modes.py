@@ -162,7 +162,7 @@ def test_camp_functions_and_public_roles() -> None:
     assert [p.role for p in game.players] == ["cold_vanguard", "cold_commander", "cold_vanguard", "warm_vanguard",
                                              "warm_commander", "warm_vanguard"]
     assert game.mode.camp_of("warm_vanguard") == "warm" and game.mode.camp_of("nobody") == "nobody"
-    view = game.view(game.players[0])
+    view = game.choices.view(game.players[0])
     assert sorted(map(sorted, view["sides"])) == [["cold_commander", "cold_vanguard"],
                                                   ["warm_commander", "warm_vanguard"]]
     assert all(q["role"] != "hidden" for q in view["players"])

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .agents import Agent, Request
 from .errors import IllegalAnswer
 from .model import Card, Player
 from .program import GeneralRule, SkillRule
-
-if TYPE_CHECKING:
-    pass
+from .state import GameState
 
 
 class Decisions:
-    """Requests to agents, answers, views, log and hash; mixed into Game."""
+    """Every request to an agent goes through here: validated, counted, hashed and logged."""
+
+    def __init__(self, game: GameState):
+        self.game = game
 
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
@@ -26,17 +27,17 @@ class Decisions:
         req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints_of(about),
                       subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags),
                       tuple(option_reach))
-        agent = self.agents[p.seat]
-        h = self.state_hash() if self.record else ""
+        agent = self.game.agents[p.seat]
+        h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND
         answer = agent.decide(req, view)
         self._validate(agent, req, answer)
-        self.decisions += 1
-        self.answers.append(list(answer))
-        if self.record:
-            self.hashes.append(h)
-            self.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
+        self.game.decisions += 1
+        self.game.answers.append(list(answer))
+        if self.game.record:
+            self.game.hashes.append(h)
+            self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
                              "answer": list(answer), "hash": h})
         return list(answer)
 
@@ -95,32 +96,27 @@ class Decisions:
                 {"seat": q.seat, "general": q.name, "hp": q.hp, "max_hp": q.max_hp, "alive": q.alive,
                  "hand": len(q.hand), "equips": [e.label() for e in q.equips.values()],
                  "judge": [j.label() for j in q.judge], "face_down": q.face_down,
-                 "piles": self.pile_view(q, p),
+                 "piles": pile_view(q, p),
                  "role": q.role if (q.role_revealed or q is p) else "hidden"}
-                for q in self.players
+                for q in self.game.players
             ],
-            "draw_pile": len(self.draw_pile),
-            "discard_top": [c.label() for c in self.discard_pile[-5:]],
+            "draw_pile": len(self.game.draw_pile),
+            "discard_top": [c.label() for c in self.game.discard_pile[-5:]],
             # public knowledge of the rules: which roles win together, and the roles dealt this game
-            "sides": [list(roles) for roles in self.mode.sides()],
-            "roles_in_play": sorted(q.role for q in self.players),
+            "sides": [list(roles) for roles in self.game.mode.sides()],
+            "roles_in_play": sorted(q.role for q in self.game.players),
             # public history: who has damaged whom (seat, seat, amount), oldest first
-            "damage_history": list(self.damage_history),
+            "damage_history": list(self.game.damage_history),
             # public history: who has healed whom (seat, seat, amount), oldest first
-            "recover_history": list(self.recover_history),
+            "recover_history": list(self.game.recover_history),
         }
 
-    # ------------------------------------------------------------ log & hash
-    def emit_log(self, kind: str, **data: Any) -> None:
-        if self.record:
-            data["e"] = kind
-            self.log.append(data)
-
+    # ------------------------------------------------------------ hash
     def state_hash(self) -> str:
-        parts = [self.round, self.turns, self.current.seat, self.phase,
-                 tuple(c.id for c in self.draw_pile), tuple(c.id for c in self.discard_pile),
-                 tuple(c.id for c in self.processing)]
-        for p in self.players:
+        parts = [self.game.round, self.game.turns, self.game.current.seat, self.game.phase,
+                 tuple(c.id for c in self.game.draw_pile), tuple(c.id for c in self.game.discard_pile),
+                 tuple(c.id for c in self.game.processing)]
+        for p in self.game.players:
             parts.append((p.hp, p.max_hp, p.alive, p.role, p.chained, p.general.ident if p.general else "",
                           tuple(c.id for c in p.hand), tuple(sorted((s, c.id) for s, c in p.equips.items())),
                           tuple(tuple(c.id for c in j.physical) for j in p.judge),
@@ -128,7 +124,7 @@ class Decisions:
             if p.extra_skills or p.lost_skills:  # skills changed during play (absent otherwise: hashes stay)
                 parts.append((tuple(s.ident for s in p.extra_skills), tuple(p.lost_skills)))
             if p.face_down or p.skip_turns or p.piles:  # whole-turn state and piles (absent otherwise)
-                piles = tuple((k, tuple(self.pile_item_label(x) for x in v)) for k, v in sorted(p.piles.items()))
+                piles = tuple((k, tuple(pile_item_label(x) for x in v)) for k, v in sorted(p.piles.items()))
                 parts.append((p.face_down, p.skip_turns, piles))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
 
@@ -145,6 +141,17 @@ def stable_text(v: Any) -> str:
     if isinstance(v, Card):
         return f"card:{v.id}"
     return str(v)
+
+
+def pile_item_label(x: Any) -> str:
+    return x.name if isinstance(x, GeneralRule) else x.label()
+
+
+def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
+    """Public piles (and the viewer's own) by content; another's private pile by its size only."""
+    return {name: ([pile_item_label(x) for x in items] if q.pile_public.get(name, True) or q is viewer
+                   else len(items))
+            for name, items in sorted(q.piles.items()) if items}
 
 
 def hints_of(card: Any) -> tuple[str, ...]:

@@ -5,15 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .decisions import Decisions
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
-from .program import CardRule, Frame, SkillRule, TriggerRule
+from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
+from .registry import ENGINE_VALUES
 from .runtime import spend
+from .state import GameState
 
 
 class Dispatch:
-    """Trigger and modifier dispatch, values, distance and marks; mixed into Game."""
+    """Which skills each character has, and what they do: triggers run at timings, modifiers change values."""
+
+    def __init__(self, game: GameState, choices: Decisions):
+        self.game = game
+        self.choices = choices
 
     # ------------------------------------------------------------ skills, values, events
     def refresh_skills(self, p: Player, keep: Sequence[CardRule] = ()) -> None:
@@ -27,16 +34,16 @@ class Dispatch:
                 skills.extend(rule.skills)
         p.skills = skills
         trig: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
-        mods: dict[str, list] = {}
+        mods: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
         for s in skills:
             for t in s.triggers:
                 trig.setdefault(t.timing, []).append((s, t))
             for m in s.modifiers:
                 mods.setdefault(m.quantity, []).append((s, m))
-        p.triggers = trig  # type: ignore[attr-defined]
-        p.modifiers = mods  # type: ignore[attr-defined]
+        p.triggers = trig
+        p.modifiers = mods
         # which seats modify which value: value() then visits only those (in seat order)
-        index = self._modifier_seats
+        index = self.game.modifier_seats
         for name in list(index):
             if p.seat in index[name] and name not in mods:
                 index[name] = [x for x in index[name] if x != p.seat]
@@ -45,20 +52,20 @@ class Dispatch:
             if p.seat not in seats:
                 seats.append(p.seat)
                 seats.sort()
-        listening = self._trigger_seats
+        listening = self.game.trigger_seats
         for name in list(listening):
             if p.seat in listening[name] and name not in trig:
                 listening[name].discard(p.seat)
         for name in trig:
             listening.setdefault(name, set()).add(p.seat)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
-        self.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name"))
+        self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name"))
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
         gained. A leader skill (a lord skill) counts only while p holds the mode's leader role, gained or not."""
         out: list[SkillRule] = []
-        leader = self.mode.leader is not None and p.role == self.mode.leader
+        leader = self.game.mode.leader is not None and p.role == self.game.mode.leader
         if p.general is not None:
             out.extend(s for s in p.general.skills if s.ident not in p.lost_skills and (leader or not s.leader_only))
         for s in p.extra_skills:
@@ -73,7 +80,7 @@ class Dispatch:
         p.extra_skills.append(skill)
         if until != "forever":
             p.extra_scopes[skill.ident] = until
-        self.emit_log("gain_skill", player=p.label(), skill=skill.name)
+        self.game.emit_log("gain_skill", player=p.label(), skill=skill.name)
         self.refresh_skills(p)
 
     def lose_skill(self, p: Player, skill: SkillRule) -> None:
@@ -85,7 +92,7 @@ class Dispatch:
                 and skill.ident not in p.lost_skills:
             p.lost_skills.append(skill.ident)
         if had:
-            self.emit_log("lose_skill", player=p.label(), skill=skill.name)
+            self.game.emit_log("lose_skill", player=p.label(), skill=skill.name)
         self.refresh_skills(p)
         if had:
             self.emit("skill_lost", Event("skill_lost", player=p, skill=skill))
@@ -102,7 +109,7 @@ class Dispatch:
 
     def expire_skills(self, scope: str) -> None:
         """Gained skills whose lifetime ends with this phase, turn or round are lost."""
-        for p in self.players:
+        for p in self.game.players:
             if not p.extra_scopes:
                 continue
             gone = [s for s in p.extra_skills if p.extra_scopes.get(s.ident) == scope]
@@ -111,40 +118,40 @@ class Dispatch:
             p.extra_skills = [s for s in p.extra_skills if s not in gone]
             for s in gone:
                 p.extra_scopes.pop(s.ident, None)
-                self.emit_log("lose_skill", player=p.label(), skill=s.name)
+                self.game.emit_log("lose_skill", player=p.label(), skill=s.name)
             self.refresh_skills(p)
 
     def emit(self, timing: str, ev: Event, victim: Player | None = None) -> Event:
         """Run every trigger of a timing: characters' skills round the table from the current player (in the
         mode's trigger_order), then the game's rules and the mode's. `victim`: a character who has just died and
         whose skills still answer."""
-        if not self._trigger_seats.get(timing) and timing not in self.global_triggers:
+        if not self.game.trigger_seats.get(timing) and timing not in self.game.global_triggers:
             return ev  # an event nobody listens to costs next to nothing
         ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
-        if self._emit_depth >= MAX_EVENT_DEPTH:
+        if self.game.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"{self._listener_line(timing)}events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): "
                             "a trigger keeps firing its own timing")
-        self._emit_depth += 1
+        self.game.emit_depth += 1
         try:
             self._dispatch(timing, ev, victim)
         finally:
-            self._emit_depth -= 1
+            self.game.emit_depth -= 1
         return ev
 
     def _listener_line(self, timing: str) -> str:
         """`FILE:LINE: ` of a rule or skill listening to TIMING (where a runaway nesting comes from), or ''."""
-        entries = [trig for _, trig in (e for p in self.players for e in getattr(p, "triggers", {}).get(timing, ()))]
-        lines = [t.line for t in [*entries, *self.global_triggers.get(timing, ())] if t.line]
+        entries = [trig for _, trig in (e for p in self.game.players for e in p.triggers.get(timing, ()))]
+        lines = [t.line for t in [*entries, *self.game.global_triggers.get(timing, ())] if t.line]
         return f"{lines[0]}: " if lines else ""
 
     def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
-        seats = self._trigger_seats
-        for p in self.circle(self.current, self.mode.trigger_order, include_dead=victim is not None):
+        seats = self.game.trigger_seats
+        for p in self.game.circle(self.game.current, self.game.mode.trigger_order, include_dead=victim is not None):
             if p.seat not in seats.get(timing, ()):  # kept with p.triggers by refresh_skills (read afresh:
                 continue                              # an earlier trigger may give or take skills)
             if not p.alive and p is not victim:
                 continue
-            entries = getattr(p, "triggers", {}).get(timing)
+            entries = p.triggers.get(timing)
             if not entries:
                 continue
             for skill, trig in list(entries):
@@ -152,24 +159,24 @@ class Dispatch:
                     break
                 if skill.once_per_game and self.skill_spent(p, skill):
                     continue
-                frame = Frame(self, {"owner": p, "event": ev, "skill": skill})
+                frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
                 key = ("trigger", skill.ident, trig.index)
                 if trig.limit is not None and \
-                        self.usage[trig.limit_scope].get((p.seat, key), 0) >= trig.limit(frame):
-                    continue
+                        self.game.usage[trig.limit_scope or ""].get((p.seat, key), 0) >= trig.limit(frame):
+                    continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
                 if trig.condition is not None and not trig.condition(frame):
                     continue
-                if trig.optional and not self.confirm(p, f"use {skill.name}?", about=skill):
+                if trig.optional and not self.choices.confirm(p, f"use {skill.name}?", about=skill):
                     continue
                 if trig.limit is not None:
                     self.count_skill_use(p, key)
                 self.skill_fired(p, skill, timing)
-                spend(self, trig.line or timing)
+                spend(self.game, trig.line or timing)
                 run_rule(trig.body, frame)
-        for trig in self.global_triggers.get(timing, ()):
-            frame = Frame(self, {"owner": None, "event": ev})
+        for trig in self.game.global_triggers.get(timing, ()):
+            frame = Frame(self.game, {"owner": None, "event": ev})
             if trig.condition is None or trig.condition(frame):
-                spend(self, trig.line or timing)
+                spend(self.game, trig.line or timing)
                 run_rule(trig.body, frame)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
@@ -177,13 +184,13 @@ class Dispatch:
         """What a card counts as for one value. While that value is worked out for that card, the card reads as
         printed (a modifier's own condition `c.suit == ♠` sees the printed suit)."""
         key = (card.id, value)
-        if not self._modifier_seats.get(value) or key in self._counting:
+        if not self.game.modifier_seats.get(value) or key in self.game.counting:
             return printed
-        self._counting.append(key)
+        self.game.counting.append(key)
         try:
             return self.value(value, card)
         finally:
-            self._counting.pop()
+            self.game.counting.pop()
 
     def counted_rule(self, card: Card) -> CardRule:
         """The card a physical card counts as. One placed in an equipment or judge area stays what it was placed
@@ -193,71 +200,71 @@ class Dispatch:
         name = self.counted_as(card, "card_name", card.printed_rule.name)
         if name == card.printed_rule.name:
             return card.printed_rule
-        return self.program.card_by_name(name) or card.printed_rule
+        return self.game.program.card_by_name(name) or card.printed_rule
 
     # ------------------------------------------------------------ skill uses (limits, limited, awakening)
     def count_skill_use(self, p: Player, key: tuple) -> None:
-        for scope in self.usage:
-            self.usage[scope][(p.seat, key)] = self.usage[scope].get((p.seat, key), 0) + 1
+        for scope in self.game.usage:
+            self.game.usage[scope][(p.seat, key)] = self.game.usage[scope].get((p.seat, key), 0) + 1
 
     def skill_fired(self, p: Player, skill: SkillRule, timing: str | None = None) -> None:
         """Count a skill's firing (simulate reports firings per game; skill_uses() per owner and scope; a limited
         or awakening skill is spent for the rest of the game) and log it."""
-        self.skill_uses[skill.ident] = self.skill_uses.get(skill.ident, 0) + 1
+        self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1
         self.count_skill_use(p, ("fired", skill.ident))
         if skill.once_per_game:
-            self.emit_log("awaken" if skill.awakening else "limited", player=p.label(), skill=skill.name)
+            self.game.emit_log("awaken" if skill.awakening else "limited", player=p.label(), skill=skill.name)
         if timing is None:
-            self.emit_log("skill", player=p.label(), skill=skill.name)
+            self.game.emit_log("skill", player=p.label(), skill=skill.name)
         else:
-            self.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)
+            self.game.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)
 
     def fired_count(self, p: Player, ident: str, scope: str = "game") -> int:
-        return self.usage[scope].get((p.seat, ("fired", ident)), 0)
+        return self.game.usage[scope].get((p.seat, ("fired", ident)), 0)
 
     def skill_spent(self, p: Player, skill: SkillRule) -> bool:
-        return self.usage["game"].get((p.seat, ("fired", skill.ident)), 0) > 0
+        return self.game.usage["game"].get((p.seat, ("fired", skill.ident)), 0) > 0
 
     def value(self, name: str, *args: Any) -> Any:
-        rule = self.program.values.get(name)
-        spec = (_VALUES or _engine_values()).get(name)
-        if rule is None and not self._modifier_seats.get(name):
+        rule = self.game.program.values.get(name)
+        spec = ENGINE_VALUES.get(name)
+        if rule is None and not self.game.modifier_seats.get(name):
             # the common case: an engine value nobody modifies costs one call
             if spec is None:
                 raise RuleError(f"unknown value '{name}'")
-            result = spec.default(self, *args)
-            return result if spec.clamp is None else spec.clamp(self, result, *args)
-        if self._emit_depth >= MAX_EVENT_DEPTH:
+            result = spec.default(self.game, *args)
+            return result if spec.clamp is None else spec.clamp(self.game, result, *args)
+        if self.game.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events and "
                             "values nest at most that deep)")
-        self._emit_depth += 1
+        self.game.emit_depth += 1
         try:
             return self._value(rule, spec, name, args)
         finally:
-            self._emit_depth -= 1
+            self.game.emit_depth -= 1
 
     def _value(self, rule: Any, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
-        spend(self, f"value {name}")
+        spend(self.game, f"value {name}")
         if rule is not None:
-            frame = Frame(self, dict(zip(rule.params, args, strict=False)))
+            frame = Frame(self.game, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)
             params = rule.params
         else:
-            base = spec.default(self, *args)
+            base = spec.default(self.game, *args)
             params = spec.params
             frame = None
         override = None
-        for seat in self._modifier_seats.get(name, ()):
-            p = self.players[seat]
+        for seat in self.game.modifier_seats.get(name, ()):
+            p = self.game.players[seat]
             if not p.alive:
                 continue
-            mods = getattr(p, "modifiers", {}).get(name)
+            mods = p.modifiers.get(name)
             if not mods:
                 continue
             for skill, m in mods:
                 bindings = {"owner": p, "skill": skill}
                 bindings.update(zip(m.params or params, args, strict=False))
-                f = Frame(self, bindings)
+                f = Frame(self.game, bindings)
                 if m.condition is not None and not m.condition(f):
                     continue
                 v = m.value(f)
@@ -272,13 +279,13 @@ class Dispatch:
             if rule.upper is not None:
                 result = min(result, rule.upper(frame))
         if spec is not None and spec.clamp is not None:
-            result = spec.clamp(self, result, *args)
+            result = spec.clamp(self.game, result, *args)
         return result
 
     def seat_distance(self, a: Player, b: Player) -> int:
         if a is b:
             return 0
-        alive = self.alive()
+        alive = self.game.alive()
         if a not in alive or b not in alive:
             return UNLIMITED
         i, j = alive.index(a), alive.index(b)
@@ -299,14 +306,3 @@ class Dispatch:
         elif hasattr(holder, "mark_scopes"):
             holder.mark_scopes.pop(name, None)
 
-
-_VALUES: dict[str, Any] = {}
-
-
-def _engine_values() -> dict[str, Any]:
-    """The registry's engine values (imported late: the registry imports this module)."""
-    if not _VALUES:
-        from .registry import ENGINE_VALUES
-
-        _VALUES.update(ENGINE_VALUES)
-    return _VALUES

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import BreakLoop, StopEffect
 from .program import Frame
@@ -28,6 +28,18 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.name})"
+
+    if TYPE_CHECKING:  # an event's fields are its timing's (registry.timings): read as Any by the type checker
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
+
+def truthy(v: Any) -> bool:
+    """What counts as true in the language: a non-empty list, a non-zero number, a non-empty text, any entity."""
+    if isinstance(v, (list, tuple, range)):
+        return len(v) > 0
+    return bool(v)
 
 
 def run_rule(fn, frame: Frame) -> Any:

@@ -1,34 +1,41 @@
-"""The game runtime: zones, turns and phases, card use and response, damage, dying, judgement, events.
+"""A game: its state (`state.GameState`) with the collaborators that act on it attached, set up and played.
 
 Generic mechanics only. Which card does what, which skill fires when, and how a mode is set up and
 won are rule objects (`program.py`) called from here.
+
+The collaborators form one chain, each knowing only those before it: `Decisions` (requests to agents) →
+`Dispatch` (skills, triggers, values) → `Zones` (card movement) → `Piles` → `CardUse` (the play menu, use and
+response) → `Health` (damage, dying, death, judgement) → `Pindian` → `TurnFlow` (turns and phases). Rules reach
+them through the game: `frame.game.zones.move(…)`, `frame.game.dispatch.value(…)`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from .agents import Agent
 from .carry import Carry
-from .decisions import Decisions, SeatView, hints_of
+from .decisions import Decisions
 from .dispatch import Dispatch
-from .errors import EngineError, GameOver, RuleError
-from .events import MAX_PLAY_ACTIONS, NULLIFIABLE, SCOPES, STEP_BUDGET, UNLIMITED, Event, run_rule
+from .errors import GameOver, RuleError
+from .events import Event, run_rule
 from .health import Health
-from .model import PHASES, Card, Player
+from .model import Card, Player
 from .piles import Piles
 from .pindian import Pindian
-from .program import CardRule, Frame, GeneralRule, ModeRule, Program, TriggerRule
+from .program import CardRule, Frame, GeneralRule, Program
+from .state import GameState
 from .turnflow import TurnFlow
 from .using import CardUse
 from .zones import Zones
 
-__all__ = ["Game", "Event", "SeatView", "run_rule", "UNLIMITED", "NULLIFIABLE", "SCOPES", "MAX_PLAY_ACTIONS"]
+__all__ = ["Game"]
 
 
-class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles):
+class Game(GameState):
+    """One game of a program's mode: the state, its collaborators, set-up, the round loop and the result."""
+
     def __init__(
         self,
         program: Program,
@@ -43,70 +50,15 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         pinned: dict[int, str] | None = None,
         pool: Sequence[str] | None = None,
     ):
-        if mode not in program.modes:
-            raise EngineError(f"unknown mode {mode!r}; known: {', '.join(sorted(program.modes))}")
-        self.program = program
-        self.mode: ModeRule = program.modes[mode]
-        lo, hi = self.mode.players
-        if not lo <= players <= hi:
-            raise EngineError(f"mode {self.mode.name} is for {lo}-{hi} players, not {players}")
-        self.options = dict(self.mode.options)
-        for k, v in (options or {}).items():
-            if k not in self.options:
-                raise EngineError(f"mode {self.mode.name} has no option {k!r}; options: {sorted(self.options)}")
-            self.options[k] = v
-        self.carry = carry if carry is not None else Carry()  # a league's memory and next leader
-        self.rng = random.Random(seed)
-        self.seed = seed
-        self.agents = list(agents)
-        self.players = [Player(i) for i in range(players)]
-        self.round_cap = round_cap
-        self.record = record
-        self.log: list[dict[str, Any]] = []
-        self.hashes: list[str] = []
-        self.answers: list[list[int]] = []
-        self.round = 0
-        self.turns = 0
-        self.current: Player = self.players[0]
-        self.start_seat = 0
-        self.phase = "none"
-        self.usage: dict[str, dict[tuple, int]] = {s: {} for s in SCOPES}
-        self.draw_pile: list[Card] = []  # top is the end of the list
-        self.discard_pile: list[Card] = []
-        self.processing: list[Card] = []
-        self.general_pool: list[GeneralRule] = []
-        self.marks: dict[str, Any] = {}
-        self.mark_scopes: dict[str, str] = {}
-        self.result: tuple[tuple[str, ...], str] | None = None
-        self.winners_seats: tuple[int, ...] = ()
-        self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
-        self.places: list[int] | None = None  # per seat (0: unplaced), when the game is over and the mode ranks
-        self.recover_history: list[tuple[int, int, int]] = []  # public: (healer seat, healed seat, amount)
-        self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
-        self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
-        self.departing: Player | None = None  # the victim while its `death` timing runs (its cards not yet gone)
-        self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
-        self.extra_queue: list[Player] = []  # extra turns gained, played right after the turn in progress
-        self.extra_now = False  # the turn being played is an extra one
-        self.decisions = 0
-        self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
-        self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
-        self.step_budget = STEP_BUDGET
-        self._emit_depth = 0
-        self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
-        self._request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
-        self._trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
-        self._modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
-        self._counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
-        self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
-        self.global_triggers: dict[str, list[TriggerRule]] = {}
-        # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
-        for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
-            self.global_triggers.setdefault(t.timing, []).append(t)
-        # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
-        self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
-        self.pool = None if pool is None else frozenset(pool)
-        self.cards: list[Card] = []
+        super().__init__(program, mode, players, seed, agents, options, round_cap, record, carry, pinned, pool)
+        self.choices = Decisions(self)
+        self.dispatch = Dispatch(self, self.choices)
+        self.zones = Zones(self, self.dispatch)
+        self.piles = Piles(self, self.zones)
+        self.use = CardUse(self, self.choices, self.dispatch, self.zones)
+        self.health = Health(self, self.choices, self.dispatch, self.zones, self.piles, self.use)
+        self.pindians = Pindian(self, self.choices, self.dispatch, self.zones)
+        self.turnflow = TurnFlow(self, self.choices, self.dispatch, self.zones, self.use)
         self._build_deck()
 
     # ------------------------------------------------------------ set-up
@@ -152,22 +104,22 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             if self.mode.setup is not None:
                 run_rule(self.mode.setup, Frame(self, {}))
             for p in self.players:
-                self.refresh_skills(p)
+                self.dispatch.refresh_skills(p)
             self.current = self.players[self.start_seat]
-            self.emit("game_start", Event("game_start"))
+            self.dispatch.emit("game_start", Event("game_start"))
             while True:
                 self.round += 1
                 if self.round > self.round_cap:
                     raise GameOver((), "round_cap")
                 self.emit_log("round", round=self.round)
-                self.emit("round_start", Event("round_start", round=self.round))
+                self.dispatch.emit("round_start", Event("round_start", round=self.round))
                 if self.mode.turn_order is not None:
                     run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
                 else:
                     for p in self.seat_order(self.players[self.start_seat], include_dead=True):
                         if p.alive:
-                            self.take_turn(p)
-                self._clear_scope("round")
+                            self.turnflow.take_turn(p)
+                self.turnflow.clear_scope("round")
         except GameOver as over:
             self.finish(over)
         return self
@@ -229,157 +181,7 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
             out.append(place)
         return out
 
-    # ------------------------------------------------------------ seating & scopes
-    def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:
-        rotations = self._rotations
-        if rotations is None or rotations[0] is not self.players:  # built once per seating (scenarios reseat)
-            players = self.players
-            n = len(players)
-            rotations = self._rotations = (players, [tuple(players[(s + i) % n] for i in range(n)) for s in range(n)])
-        out = rotations[1][first.seat]
-        return list(out) if include_dead else [p for p in out if p.alive]
-
-    def circle(self, first: Player, direction: str, include_dead: bool = False) -> list[Player]:
-        """The characters round the table from `first` (the living, unless include_dead): counter_clockwise is
-        seat order (the direction turns pass in), clockwise the other way round."""
-        if direction != "clockwise":
-            return self.seat_order(first, include_dead)
-        out = self.seat_order(first, include_dead=True)
-        return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
-
-    def alive(self) -> list[Player]:
-        return [p for p in self.players if p.alive]
-
-    def next_alive(self, p: Player) -> Player:
-        n = len(self.players)
-        for i in range(1, n + 1):
-            q = self.players[(p.seat + i) % n]
-            if q.alive:
-                return q
-        return p
-
-    def _clear_scope(self, scope: str) -> None:
-        self.usage[scope].clear()
-        self.expire_skills(scope)
-        for holder in [*self.players, self]:
-            if not holder.mark_scopes:
-                continue
-            gone = [k for k, s in holder.mark_scopes.items() if s == scope]
-            for k in gone:
-                holder.marks.pop(k, None)
-                holder.mark_scopes.pop(k, None)
-
-    # ------------------------------------------------------------ turns
-    def take_turn(self, p: Player, first_phase: str | None = None, last_phase: str | None = None) -> None:
-        """Play p's turn. `first_phase`/`last_phase` play only part of it (scenario tests start a position
-        mid-turn): a turn resumed after its first phase does not fire turn_start, one cut before its last
-        phase does not fire turn_end or clear the turn's scope."""
-        phases = PHASES[PHASES.index(first_phase) if first_phase else 0:
-                        PHASES.index(last_phase) + 1 if last_phase else len(PHASES)]
-        outer = self.in_turn
-        self.in_turn = True
-        try:
-            self._play_turn(p, phases)
-            if not outer and phases[-1:] == PHASES[-1:]:
-                self.play_extra_turns()
-        finally:
-            self.in_turn = outer
-
-    def _play_turn(self, p: Player, phases: tuple[str, ...]) -> None:
-        if phases[:1] == PHASES[:1] and self.turn_skipped(p):
-            return
-        self.current = p
-        self.turns += 1
-        self.emit_log("turn", player=p.label(), turn=self.turns)
-        if phases[:1] == PHASES[:1]:
-            self.emit("turn_start", Event("turn_start", player=p))
-        for phase in phases:
-            if not p.alive:
-                break
-            self.phase = phase
-            self._play_phase(p, phase)
-            # a skipped phase ends too: its counters and phase-length marks never reach the next phase
-            self._clear_scope("phase")
-        if phases[-1:] != PHASES[-1:]:
-            return
-        self.phase = "none"
-        if p.alive:
-            self.emit("turn_end", Event("turn_end", player=p))
-        self._clear_scope("turn")
-
-    def _play_phase(self, p: Player, phase: str) -> None:
-        """One phase of p's turn, unless it is skipped (by a mark or by cancelling before_phase)."""
-        if p.marks.get("skip_" + phase):
-            self.emit_log("phase_skipped", player=p.label(), phase=phase)
-            return
-        ev = self.emit("before_phase", Event("before_phase", player=p, phase=phase))
-        if ev.cancelled:
-            self.emit_log("phase_skipped", player=p.label(), phase=phase)
-            return
-        self.emit("phase_start", Event("phase_start", player=p, phase=phase))
-        if p.alive:
-            getattr(self, "_phase_" + phase)(p)
-        if p.alive:
-            self.emit("phase_end", Event("phase_end", player=p, phase=phase))
-
-    def _phase_prepare(self, p: Player) -> None:
-        pass
-
-    def _phase_finish(self, p: Player) -> None:
-        pass
-
-    def _phase_judge(self, p: Player) -> None:
-        for entry in list(reversed(p.judge)):
-            if not p.alive or entry not in p.judge:
-                continue
-            self.resolve_delayed(p, entry)
-
-    def _phase_draw(self, p: Player) -> None:
-        ev = self.emit("drawing", Event("drawing", player=p, amount=self.value("draw_count", p)))
-        if not ev.cancelled and ev.amount > 0:
-            self.draw(p, ev.amount)
-
-    def _phase_discard(self, p: Player) -> None:
-        excess = len(p.hand) - max(0, self.value("hand_limit", p))
-        if excess > 0:
-            chosen = self.choose_many(p, list(p.hand), excess, excess, "discard down to your hand limit")
-            self.discard(chosen, p)
-
-    def _phase_play(self, p: Player) -> None:
-        for _ in range(MAX_PLAY_ACTIONS):
-            if not p.alive or self.current is not p or p.marks.get("end_play"):  # end_phase() ends it
-                return
-            options = self.play_options(p)
-            labels = [o[0] for o in options] + ["end play phase"]
-            tags = [self.option_hints(o[1]) for o in options] + [("end",)]
-            reach = [self.option_reach(p, o[1]) for o in options] + [None] \
-                if getattr(self.agents[p.seat], "reads_view", True) else []
-            pick = self.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
-                            option_reach=reach)[0]
-            if pick == len(options):
-                return
-            self.run_play_option(p, options[pick][1])
-
-    # ------------------------------------------------------------ general selection (set-up)
-
-    def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
-        """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
-        targets (one or a range); None for anything else."""
-        if option[0] != "card" or option[2].target_kind not in ("one", "range"):
-            return None
-        return tuple(t.seat for t in self.legal_targets(p, option[1], option[2]))
-
-    def option_hints(self, option: tuple) -> tuple[str, ...]:
-        """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""
-        kind = option[0]
-        if kind == "card":
-            return hints_of(option[1])
-        if kind == "viewas":
-            rule = self.program.cards[option[2].card]
-            return tuple(sorted(rule.tags)) + (rule.category, "conversion")
-        if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
-            return tuple(sorted(option[1].tags)) + ("skill",)
-        return (kind,)
+    # ------------------------------------------------------------ generals
     def set_general(self, p: Player, g: GeneralRule | None) -> None:
         pinned = self.pinned.get(p.seat)
         if pinned is not None and g is not pinned:
@@ -390,5 +192,5 @@ class Game(CardUse, Zones, Health, Dispatch, Decisions, TurnFlow, Pindian, Piles
         if g is not None:
             p.hp = p.max_hp = g.hp
             p.kingdom, p.gender = g.kingdom, g.gender
-        self.refresh_skills(p)
+        self.dispatch.refresh_skills(p)
         self.emit_log("general", player=p.label(), general=g.name if g else None)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .program import CardRule, GeneralRule, SkillRule
+    from .program import CardRule, GeneralRule, ModifierRule, SkillRule, TriggerRule
 
 SUITS = ("♠", "♥", "♣", "♦")
 RED_SUITS = ("♥", "♦")
@@ -30,7 +30,10 @@ class _RuleFace:
     """What a card and a converted card both answer from their rule: name, family, category, nature."""
 
     __slots__ = ()
-    rule: CardRule
+
+    if TYPE_CHECKING:  # a card's rule is a property (what it counts as), a converted card's a plain field
+        @property
+        def rule(self) -> CardRule: ...
 
     @property
     def name(self) -> str:
@@ -79,7 +82,7 @@ class Card(_RuleFace):
         g = self.game
         if g is None or not g.counts_as:
             return self.printed_suit
-        return g.counted_as(self, "card_suit", self.printed_suit)
+        return g.dispatch.counted_as(self, "card_suit", self.printed_suit)
 
     @property
     def color(self) -> str:
@@ -87,14 +90,14 @@ class Card(_RuleFace):
         base = color_of(self.suit)
         if g is None or not g.counts_as:
             return base
-        return g.counted_as(self, "card_color", base)
+        return g.dispatch.counted_as(self, "card_color", base)
 
     @property
     def rule(self) -> CardRule:
         g = self.game
         if g is None or not g.counts_as:
             return self.printed_rule
-        return g.counted_rule(self)
+        return g.dispatch.counted_rule(self)
 
     @property
     def subcards(self) -> tuple[Card, ...]:
@@ -120,6 +123,8 @@ class VirtualCard(_RuleFace):
     """
 
     __slots__ = ("rule", "subcards", "skill")
+    if TYPE_CHECKING:
+        rule: CardRule
 
     def __init__(self, rule: CardRule, subcards: tuple[Card, ...], skill: str | None):
         self.rule = rule
@@ -201,6 +206,9 @@ class Player:
         self.extra_skills: list[SkillRule] = []  # gained during play (gain_skill), in the order gained
         self.extra_scopes: dict[str, str] = {}  # ident of a gained skill -> phase | turn | round (absent: forever)
         self.lost_skills: list[str] = []  # idents of the general's skills lost during play (lose_skill, 断肠)
+        # what its skills do, by timing and by value (kept with `skills` by Dispatch.refresh_skills)
+        self.triggers: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
+        self.modifiers: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
 
     @property
     def name(self) -> str:

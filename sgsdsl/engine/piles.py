@@ -11,13 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .decisions import pile_item_label
 from .errors import RuleError
 from .model import Card, Player, VirtualCard
 from .program import GeneralRule
+from .state import GameState
+from .zones import Zones
 
 
 class Piles:
-    """Piles on generals; mixed into Game."""
+    """Piles on generals, and general cards moving between them and the pool of unused generals."""
+
+    def __init__(self, game: GameState, zones: Zones):
+        self.game = game
+        self.zones = zones
 
     def put_on_pile(self, p: Player, name: str, items: Iterable[Any], public: bool = True) -> None:
         if not p.alive:
@@ -39,48 +46,30 @@ class Piles:
             self.take_general_out(g)
             pile.append(g)
         for c in cards:
-            self._take_out(c)
+            self.zones.take_out(c)
             c.zone, c.holder = "pile", p
             pile.append(c)
         if cards or generals:
-            shown = [self.pile_item_label(x) for x in cards + generals] if public else len(cards) + len(generals)
-            self.emit_log("pile", player=p.label(), pile=name, added=shown)
+            shown = [pile_item_label(x) for x in cards + generals] if public else len(cards) + len(generals)
+            self.game.emit_log("pile", player=p.label(), pile=name, added=shown)
 
     def take_general_out(self, g: GeneralRule) -> None:
         """A general card leaves wherever it is (the pool or a pile)."""
-        if g in self.general_pool:
-            self.general_pool.remove(g)
-        for q in self.players:
+        if g in self.game.general_pool:
+            self.game.general_pool.remove(g)
+        for q in self.game.players:
             for pile in q.piles.values():
                 if g in pile:
                     pile.remove(g)
-
-    def take_out_of_pile(self, c: Card) -> None:
-        holder = c.holder
-        if holder is not None:
-            for pile in holder.piles.values():
-                if c in pile:
-                    pile.remove(c)
-                    return
 
     def clear_piles(self, p: Player) -> None:
         """At death: the pile cards go to the discard pile, general cards back to the pool."""
         cards = [x for pile in p.piles.values() for x in pile if isinstance(x, Card)]
         generals = [x for pile in p.piles.values() for x in pile if isinstance(x, GeneralRule)]
         if cards:
-            self.discard(cards, None)
+            self.zones.discard(cards, None)
         for g in generals:
             self.take_general_out(g)
-            self.general_pool.append(g)
+            self.game.general_pool.append(g)
         p.piles.clear()
         p.pile_public.clear()
-
-    @staticmethod
-    def pile_item_label(x: Any) -> str:
-        return x.name if isinstance(x, GeneralRule) else x.label()
-
-    def pile_view(self, q: Player, viewer: Player) -> dict[str, Any]:
-        """Public piles (and the viewer's own) by content; another's private pile by its size only."""
-        return {name: ([self.pile_item_label(x) for x in items] if q.pile_public.get(name, True) or q is viewer
-                       else len(items))
-                for name, items in sorted(q.piles.items()) if items}

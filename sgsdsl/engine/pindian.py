@@ -7,12 +7,22 @@ cards may still be replaced), and `pindian_done` with the result, while the card
 
 from __future__ import annotations
 
+from .decisions import Decisions
+from .dispatch import Dispatch
 from .events import Event
 from .model import Card, Player
+from .state import GameState
+from .zones import Zones
 
 
 class Pindian:
-    """The pindian action; mixed into Game."""
+    """The pindian action."""
+
+    def __init__(self, game: GameState, choices: Decisions, dispatch: Dispatch, zones: Zones):
+        self.game = game
+        self.choices = choices
+        self.dispatch = dispatch
+        self.zones = zones
 
     def can_pindian(self, a: Player | None, b: Player | None) -> bool:
         """Both living, different, and each with at least one hand card."""
@@ -26,18 +36,18 @@ class Pindian:
             return None
         what = f"拼点{': ' + reason if reason else ''}"
         # each picks without seeing the other's card: the requests carry nothing about it
-        mine: Card = self.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}")[0]
-        theirs: Card = self.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}")[0]
-        self.move([mine, theirs], "processing", None)
+        mine: Card = self.choices.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}")[0]
+        theirs: Card = self.choices.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}")[0]
+        self.zones.move([mine, theirs], "processing", None)
         ev = Event("pindian", initiator=a, target=b, initiator_card=mine, target_card=theirs, winner=None,
                    won=False, reason=reason)
-        self.emit("pindian_reveal", ev)
+        self.dispatch.emit("pindian_reveal", ev)
         ev.won = ev.initiator_card.rank > ev.target_card.rank
         ev.winner = a if ev.won else (b if ev.target_card.rank > ev.initiator_card.rank else None)
-        self.emit_log("pindian", initiator=a.label(), target=b.label(), initiator_card=ev.initiator_card.label(),
+        self.game.emit_log("pindian", initiator=a.label(), target=b.label(), initiator_card=ev.initiator_card.label(),
                       target_card=ev.target_card.label(), winner=ev.winner.label() if ev.winner else None)
-        self.emit("pindian_done", ev)
+        self.dispatch.emit("pindian_done", ev)
         left = [c for c in (ev.initiator_card, ev.target_card) if c.zone == "processing"]
         if left:
-            self.move(left, "discard", None)
+            self.zones.move(left, "discard", None)
         return ev

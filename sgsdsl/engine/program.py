@@ -8,20 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .game import Game
+from typing import Any
 
 Fn = Callable[["Frame"], Any]
 
 
 class Frame:
-    """What a rule function sees: the game and the names bound for it (owner, user, target, event…)."""
+    """What a rule function sees: the game and the names bound for it (owner, user, target, event…).
+
+    `game` is the `engine.game.Game` running the rule. It is typed loosely because rule objects sit below the
+    engine that runs them: this module imports nothing of the engine, so the engine can import it freely."""
 
     __slots__ = ("game", "vars", "supplied")
 
-    def __init__(self, game: Game, bindings: dict[str, Any]):
+    def __init__(self, game: Any, bindings: dict[str, Any]):
         self.game = game
         self.vars = bindings
         self.supplied: Any = None

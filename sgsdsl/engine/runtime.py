@@ -14,7 +14,7 @@ from typing import Any
 
 from . import registry as _reg
 from .errors import RuleError
-from .events import Event
+from .events import Event, truthy  # noqa: F401 - truthy: part of this module's interface
 from .model import Card, Player, VirtualCard
 from .registry.arguments import MAX_ITEMS
 
@@ -184,12 +184,6 @@ def equals(a: Any, b: Any) -> bool:
     if hasattr(a, "__dict__") or hasattr(b, "__dict__") or hasattr(a, "__slots__"):
         return a is b
     return a == b
-
-
-def truthy(v: Any) -> bool:
-    if isinstance(v, (list, tuple, range)):
-        return len(v) > 0
-    return bool(v)
 
 
 def inclusive_range(lo: Any, hi: Any, where: str = "") -> range:

@@ -1,4 +1,4 @@
-"""Whole turns: turning a character over (翻面), extra turns and skipped turns.
+"""Turns: their phases in order, turning a character over (翻面), extra turns and skipped turns.
 
 A turn that would start can be skipped as a whole (no phases, no turn_start or turn_end): a face-down
 character turns face up instead, and a character with a pending `skip_turn` loses that turn. Extra turns are
@@ -7,31 +7,40 @@ queued and played right after the turn in progress, one after another.
 
 from __future__ import annotations
 
-from .events import Event
+from .decisions import Decisions, hints_of
+from .dispatch import Dispatch
+from .events import MAX_PLAY_ACTIONS, Event
 from .model import PHASES, Player
+from .state import GameState
+from .using import CardUse
+from .zones import Zones
 
 
 class TurnFlow:
-    """Face up / face down, extra turns and skipped turns; mixed into Game."""
+    """Turns and their phases, face up / face down, extra turns and skipped turns."""
 
-    extra_queue: list[Player]
-    extra_now: bool
+    def __init__(self, game: GameState, choices: Decisions, dispatch: Dispatch, zones: Zones, use: CardUse):
+        self.game = game
+        self.choices = choices
+        self.dispatch = dispatch
+        self.zones = zones
+        self.use = use
 
     def turn_over(self, p: Player) -> None:
         """Toggle face up / face down (a dead character is not turned)."""
         if not p.alive:
             return
         p.face_down = not p.face_down
-        self.emit_log("turn_over", player=p.label(), face_down=p.face_down)
-        self.emit("turned_over", Event("turned_over", player=p, face_down=p.face_down))
+        self.game.emit_log("turn_over", player=p.label(), face_down=p.face_down)
+        self.dispatch.emit("turned_over", Event("turned_over", player=p, face_down=p.face_down))
 
     def queue_extra_turn(self, p: Player) -> None:
-        self.extra_queue.append(p)
-        self.emit_log("extra_turn_gained", player=p.label())
+        self.game.extra_queue.append(p)
+        self.game.emit_log("extra_turn_gained", player=p.label())
 
     def skip_turn(self, p: Player) -> None:
         p.skip_turns += 1
-        self.emit_log("skip_turn", player=p.label())
+        self.game.emit_log("skip_turn", player=p.label())
 
     def turn_skipped(self, p: Player) -> bool:
         """Called when p's turn would start: true (and the turn is skipped) when p is face down or owes a
@@ -42,25 +51,148 @@ class TurnFlow:
             reason = "skipped"
         if p.face_down:
             reason = reason or "face_down"
-            self.current = p
-            self.emit_log("turn_skipped", player=p.label(), reason=reason)
+            self.game.current = p
+            self.game.emit_log("turn_skipped", player=p.label(), reason=reason)
             self.turn_over(p)
             return True
         if reason is not None:
-            self.emit_log("turn_skipped", player=p.label(), reason=reason)
+            self.game.emit_log("turn_skipped", player=p.label(), reason=reason)
             return True
         return False
 
     def play_extra_turns(self) -> None:
         """The extra turns gained so far, each right after the previous one (an extra turn may gain more)."""
-        while self.extra_queue:
-            p = self.extra_queue.pop(0)
+        while self.game.extra_queue:
+            p = self.game.extra_queue.pop(0)
             if not p.alive:
                 continue
-            self.emit_log("extra_turn", player=p.label())
-            saved = self.extra_now
-            self.extra_now = True
+            self.game.emit_log("extra_turn", player=p.label())
+            saved = self.game.extra_now
+            self.game.extra_now = True
             try:
                 self._play_turn(p, PHASES)
             finally:
-                self.extra_now = saved
+                self.game.extra_now = saved
+
+    # ------------------------------------------------------------ turns and phases
+    def clear_scope(self, scope: str) -> None:
+        self.game.usage[scope].clear()
+        self.dispatch.expire_skills(scope)
+        holders: list[Player | GameState] = [*self.game.players, self.game]
+        for holder in holders:
+            if not holder.mark_scopes:
+                continue
+            gone = [k for k, s in holder.mark_scopes.items() if s == scope]
+            for k in gone:
+                holder.marks.pop(k, None)
+                holder.mark_scopes.pop(k, None)
+
+    # ------------------------------------------------------------ turns
+    def take_turn(self, p: Player, first_phase: str | None = None, last_phase: str | None = None) -> None:
+        """Play p's turn. `first_phase`/`last_phase` play only part of it (scenario tests start a position
+        mid-turn): a turn resumed after its first phase does not fire turn_start, one cut before its last
+        phase does not fire turn_end or clear the turn's scope."""
+        phases = PHASES[PHASES.index(first_phase) if first_phase else 0:
+                        PHASES.index(last_phase) + 1 if last_phase else len(PHASES)]
+        outer = self.game.in_turn
+        self.game.in_turn = True
+        try:
+            self._play_turn(p, phases)
+            if not outer and phases[-1:] == PHASES[-1:]:
+                self.play_extra_turns()
+        finally:
+            self.game.in_turn = outer
+
+    def _play_turn(self, p: Player, phases: tuple[str, ...]) -> None:
+        if phases[:1] == PHASES[:1] and self.turn_skipped(p):
+            return
+        self.game.current = p
+        self.game.turns += 1
+        self.game.emit_log("turn", player=p.label(), turn=self.game.turns)
+        if phases[:1] == PHASES[:1]:
+            self.dispatch.emit("turn_start", Event("turn_start", player=p))
+        for phase in phases:
+            if not p.alive:
+                break
+            self.game.phase = phase
+            self._play_phase(p, phase)
+            # a skipped phase ends too: its counters and phase-length marks never reach the next phase
+            self.clear_scope("phase")
+        if phases[-1:] != PHASES[-1:]:
+            return
+        self.game.phase = "none"
+        if p.alive:
+            self.dispatch.emit("turn_end", Event("turn_end", player=p))
+        self.clear_scope("turn")
+
+    def _play_phase(self, p: Player, phase: str) -> None:
+        """One phase of p's turn, unless it is skipped (by a mark or by cancelling before_phase)."""
+        if p.marks.get("skip_" + phase):
+            self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
+            return
+        ev = self.dispatch.emit("before_phase", Event("before_phase", player=p, phase=phase))
+        if ev.cancelled:
+            self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
+            return
+        self.dispatch.emit("phase_start", Event("phase_start", player=p, phase=phase))
+        if p.alive:
+            getattr(self, "_phase_" + phase)(p)
+        if p.alive:
+            self.dispatch.emit("phase_end", Event("phase_end", player=p, phase=phase))
+
+    def _phase_prepare(self, p: Player) -> None:
+        pass
+
+    def _phase_finish(self, p: Player) -> None:
+        pass
+
+    def _phase_judge(self, p: Player) -> None:
+        for entry in list(reversed(p.judge)):
+            if not p.alive or entry not in p.judge:
+                continue
+            self.use.resolve_delayed(p, entry)
+
+    def _phase_draw(self, p: Player) -> None:
+        ev = self.dispatch.emit("drawing", Event("drawing", player=p, amount=self.dispatch.value("draw_count", p)))
+        if not ev.cancelled and ev.amount > 0:
+            self.zones.draw(p, ev.amount)
+
+    def _phase_discard(self, p: Player) -> None:
+        excess = len(p.hand) - max(0, self.dispatch.value("hand_limit", p))
+        if excess > 0:
+            chosen = self.choices.choose_many(p, list(p.hand), excess, excess, "discard down to your hand limit")
+            self.zones.discard(chosen, p)
+
+    def _phase_play(self, p: Player) -> None:
+        for _ in range(MAX_PLAY_ACTIONS):
+            if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
+                return
+            options = self.use.play_options(p)
+            labels = [o[0] for o in options] + ["end play phase"]
+            tags = [self.option_hints(o[1]) for o in options] + [("end",)]
+            reach = [self.option_reach(p, o[1]) for o in options] + [None] \
+                if getattr(self.game.agents[p.seat], "reads_view", True) else []
+            pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
+                            option_reach=reach)[0]
+            if pick == len(options):
+                return
+            self.use.run_play_option(p, options[pick][1])
+
+    def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
+        """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
+        targets (one or a range); None for anything else."""
+        if option[0] != "card" or option[2].target_kind not in ("one", "range"):
+            return None
+        return tuple(t.seat for t in self.use.legal_targets(p, option[1], option[2]))
+
+    def option_hints(self, option: tuple) -> tuple[str, ...]:
+        """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""
+        kind = option[0]
+        if kind == "card":
+            return hints_of(option[1])
+        if kind == "viewas":
+            rule = self.game.program.cards[option[2].card]
+            return tuple(sorted(rule.tags)) + (rule.category, "conversion")
+        if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
+            return tuple(sorted(option[1].tags)) + ("skill",)
+        return (kind,)

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decisions import Decisions
+from .dispatch import Dispatch
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard
 from .program import Frame, SkillRule, UseRule
+from .state import GameState
+from .zones import Zones
 
 
 class CardUse:
-    """Card use (使用), response (打出/使用 on request) and the windows around them; mixed into Game."""
+    """Card use (使用), response (打出/使用 on request) and the windows around them."""
+
+    def __init__(self, game: GameState, choices: Decisions, dispatch: Dispatch, zones: Zones):
+        self.game = game
+        self.choices = choices
+        self.dispatch = dispatch
+        self.zones = zones
 
     # ------------------------------------------------------------ play options
     def play_options(self, p: Player) -> list[tuple[str, tuple]]:
@@ -35,7 +45,7 @@ class CardUse:
     def granted_options(self, p: Player) -> list[tuple[str, tuple]]:
         """Actions other characters' skills grant p (`grant`), in seat order of the granting owners."""
         out: list[tuple[str, tuple]] = []
-        for q in self.seat_order(p):
+        for q in self.game.seat_order(p):
             if q is p:
                 continue
             for skill in q.skills:
@@ -45,7 +55,7 @@ class CardUse:
         return out
 
     def _granted_ok(self, user: Player, owner: Player, skill: SkillRule, act, i: int) -> bool:
-        frame = Frame(self, {"owner": owner, "user": user, "skill": skill})
+        frame = Frame(self.game, {"owner": owner, "user": user, "skill": skill})
         if act.limit is not None:
             if self._used(user, ("granted", skill.ident, owner.seat, i), act.limit_scope) >= act.limit(frame):
                 return False
@@ -67,19 +77,19 @@ class CardUse:
         elif kind == "granted":
             _, skill, act, i, owner = option
             self._count_use(p, ("granted", skill.ident, owner.seat, i), act.limit_scope)
-            self.emit_log("skill", player=p.label(), skill=skill.name, owner=owner.label())
-            run_rule(act.body, Frame(self, {"owner": owner, "user": p, "skill": skill}))
+            self.game.emit_log("skill", player=p.label(), skill=skill.name, owner=owner.label())
+            run_rule(act.body, Frame(self.game, {"owner": owner, "user": p, "skill": skill}))
         else:
             _, skill, act, i = option
             key = ("skill", skill.ident, i)
             self._count_use(p, key, act.limit_scope)
-            self.skill_fired(p, skill)
-            run_rule(act.body, Frame(self, {"owner": p, "skill": skill}))
+            self.dispatch.skill_fired(p, skill)
+            run_rule(act.body, Frame(self.game, {"owner": p, "skill": skill}))
 
     def _active_ok(self, p: Player, skill: SkillRule, act, i: int) -> bool:
-        if skill.once_per_game and self.skill_spent(p, skill):
+        if skill.once_per_game and self.dispatch.skill_spent(p, skill):
             return False
-        frame = Frame(self, {"owner": p, "skill": skill})
+        frame = Frame(self.game, {"owner": p, "skill": skill})
         if act.limit is not None:
             if self._used(p, ("skill", skill.ident, i), act.limit_scope) >= act.limit(frame):
                 return False
@@ -94,7 +104,7 @@ class CardUse:
             return list(pool)
         out = []
         for c in pool:
-            if va.filter(Frame(self, {"owner": p, "it": c, "skill": skill, "play": self._request_context[2]})):
+            if va.filter(Frame(self.game, {"owner": p, "it": c, "skill": skill, "play": self.game.request_context[2]})):
                 out.append(c)
         return out
 
@@ -102,16 +112,16 @@ class CardUse:
         sources = self._viewas_sources(p, skill, va)
         if len(sources) < va.count:
             return None
-        chosen = self.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}")
-        rule = self.program.cards[va.card]
-        self.skill_uses[skill.ident] = self.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
+        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}")
+        rule = self.game.program.cards[va.card]
+        self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
         return VirtualCard(rule, tuple(chosen), skill.ident)
 
     # ------------------------------------------------------------ using cards
     def _used(self, p: Player, key: Any, scope: str | None) -> int:
         if scope is None:
             return 0
-        return self.usage[scope].get((p.seat, key), 0)
+        return self.game.usage[scope].get((p.seat, key), 0)
 
     @staticmethod
     def use_key(family: str, context: str) -> tuple:
@@ -122,19 +132,19 @@ class CardUse:
     def recast(self, p: Player, card, use: UseRule) -> None:
         """重铸: not a use — the card goes to the discard pile (no card_used, no nullify window, not counted),
         then the recast clause's block runs (the rules say what recasting gives, e.g. draw 1)."""
-        self.emit_log("recast", player=p.label(), card=card.label())
-        self.move(card.physical, "discard", None)
+        self.game.emit_log("recast", player=p.label(), card=card.label())
+        self.zones.move(card.physical, "discard", None)
         if use.effect is not None:
-            run_rule(use.effect, Frame(self, {"user": p, "card": card, "targets": [], "owner": p, "event": None,
+            run_rule(use.effect, Frame(self.game, {"user": p, "card": card, "targets": [], "owner": p, "event": None,
                                               "target": None, "use": None}))
 
     def _count_use(self, p: Player, key: Any, scope: str | None) -> None:
         for s in SCOPES:
-            self.usage[s][(p.seat, key)] = self.usage[s].get((p.seat, key), 0) + 1
+            self.game.usage[s][(p.seat, key)] = self.game.usage[s].get((p.seat, key), 0) + 1
 
     def can_use(self, p: Player, card, use: UseRule, fixed_target: Player | None = None) -> bool:
         if use.limit is not None:
-            limit = use.limit(Frame(self, {"user": p, "card": card, "owner": p}))
+            limit = use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
             if self._used(p, self.use_key(card.family, use.context), use.limit_scope) >= limit:
                 return False
         if use.target_kind == "none":
@@ -142,7 +152,7 @@ class CardUse:
         if fixed_target is not None:
             return self.legal_target(p, card, use, fixed_target)
         # target filters are pure (the checker forbids actions in conditions), so the first legal one decides
-        cands = (p,) if use.target_kind == "self" else self.seat_order(p)
+        cands = (p,) if use.target_kind == "self" else self.game.seat_order(p)
         return any(self.legal_target(p, card, use, t) for t in cands)
 
     def legal_target(self, p: Player, card, use: UseRule, t: Player) -> bool:
@@ -154,12 +164,12 @@ class CardUse:
             return False
         if card.category == "delayed" and any(j.family == card.family for j in t.judge):
             return False
-        if use.filter is not None and not use.filter(Frame(self, {"user": p, "card": card, "it": t, "owner": p})):
+        if use.filter is not None and not use.filter(Frame(self.game, {"user": p, "card": card, "it": t, "owner": p})):
             return False
-        return bool(self.value("targetable", p, card, t))
+        return bool(self.dispatch.value("targetable", p, card, t))
 
     def legal_targets(self, p: Player, card, use: UseRule) -> list[Player]:
-        cands = [p] if use.target_kind == "self" else self.seat_order(p)
+        cands = [p] if use.target_kind == "self" else self.game.seat_order(p)
         return [t for t in cands if self.legal_target(p, card, use, t)]
 
     def choose_targets(self, p: Player, card, use: UseRule) -> list[Player] | None:
@@ -173,9 +183,9 @@ class CardUse:
             return legal or None
         if not legal:
             return None
-        high = use.high + max(0, self.value("extra_targets", p, card))
-        chosen = self.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)), f"targets for {card.name}",
-                                  about=card)
+        high = use.high + max(0, self.dispatch.value("extra_targets", p, card))
+        chosen = self.choices.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)),
+                                          f"targets for {card.name}", about=card)
         return chosen or None
 
     def use_card_chosen(self, p: Player, card, use: UseRule, context: str, event: Any = None) -> bool:
@@ -191,16 +201,16 @@ class CardUse:
 
         `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
         physical = card.physical
-        self.move(physical, "processing", None)
+        self.zones.move(physical, "processing", None)
         self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
-        self.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
+        self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                       context=context)
-        self.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
+        self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
         if card.category == "delayed":
             if targets and targets[0].alive:
                 self.place_judge(card, targets[0])
             else:
-                self.move([c for c in physical if c.zone == "processing"], "discard", None)
+                self.zones.move([c for c in physical if c.zone == "processing"], "discard", None)
             return
         if card.category in EQUIP_SLOTS:
             self.equip(user, card)
@@ -208,7 +218,7 @@ class CardUse:
         records = []
         for t in targets:
             rec = UseRecord(user, card, t, targets, context, nullifiable=nullifiable)
-            ev = self.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
+            ev = self.dispatch.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
             rec.target = ev.target
             if not ev.cancelled:
                 records.append(rec)
@@ -216,38 +226,39 @@ class CardUse:
         base = {"user": user, "card": card, "targets": targets, "owner": user, "event": event, "target": None,
                 "use": None}
         if "prepare" in card.rule.hooks:
-            run_rule(card.rule.hooks["prepare"], Frame(self, dict(base)))
+            run_rule(card.rule.hooks["prepare"], Frame(self.game, dict(base)))
         effect = use.effect or card.rule.effect
         if use.target_kind == "none":
             rec = UseRecord(user, card, None, targets, context, nullifiable=nullifiable)
             if not (card.category in NULLIFIABLE and self.nullify_window(card, user, None, rec)):
                 if effect is not None:
-                    run_rule(effect, Frame(self, {**base, "target": None, "use": rec}))
+                    run_rule(effect, Frame(self.game, {**base, "target": None, "use": rec}))
         for rec in records:
-            t = rec.target
-            if t is None or not t.alive:
+            aimed = rec.target
+            if aimed is None or not aimed.alive:
                 continue
+            t = aimed
             ev = Event("before_effect", user=user, card=card, target=t, use=rec)
             own_check = card.rule.hooks.get("before_effect")
             if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
-                run_rule(own_check, Frame(self, {**base, "target": t, "use": rec, "event": ev}))
+                run_rule(own_check, Frame(self.game, {**base, "target": t, "use": rec, "event": ev}))
             if not ev.cancelled:
-                self.emit("before_effect", ev)
+                self.dispatch.emit("before_effect", ev)
             if ev.cancelled:
-                self.emit_log("no_effect", card=card.label(), target=t.label())
+                self.game.emit_log("no_effect", card=card.label(), target=t.label())
                 continue
             if card.category in NULLIFIABLE and self.nullify_window(card, user, t, rec):
                 if "nullified" in card.rule.hooks:
-                    run_rule(card.rule.hooks["nullified"], Frame(self, {**base, "target": t, "use": rec}))
+                    run_rule(card.rule.hooks["nullified"], Frame(self.game, {**base, "target": t, "use": rec}))
                 continue
             if effect is not None:
-                run_rule(effect, Frame(self, {**base, "target": t, "use": rec}))
+                run_rule(effect, Frame(self.game, {**base, "target": t, "use": rec}))
         if "finish" in card.rule.hooks:
-            run_rule(card.rule.hooks["finish"], Frame(self, dict(base)))
-        self.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
+            run_rule(card.rule.hooks["finish"], Frame(self.game, dict(base)))
+        self.dispatch.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
         left = [c for c in physical if c.zone == "processing"]
         if left:
-            self.move(left, "discard", None)
+            self.zones.move(left, "discard", None)
 
     def nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         """Before a trick takes effect on a target: anyone may answer with a nullify-context card."""
@@ -255,14 +266,14 @@ class CardUse:
             return False
         # a window inside a window (a nullify answering a nullify) nests like events do: rules that hand the
         # answering cards round again would otherwise recurse until Python gives up
-        if self._emit_depth >= MAX_EVENT_DEPTH:
+        if self.game.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"nullify answers nest more than {MAX_EVENT_DEPTH} deep: rules keep handing out the "
                             "cards that answer them")
-        self._emit_depth += 1
+        self.game.emit_depth += 1
         try:
             return self._nullify_window(card, user, target, rec)
         finally:
-            self._emit_depth -= 1
+            self.game.emit_depth -= 1
 
     def _nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         pending = Event("nullify", card=card, user=user, target=target, use=rec)
@@ -270,13 +281,13 @@ class CardUse:
         while asked < 40 and not pending.cancelled:
             asked += 1
             answered = False
-            for q in self.seat_order(self.current):
+            for q in self.game.seat_order(self.game.current):
                 offers = self.context_offers(q, "nullify", None)
                 if not offers:
                     continue
                 labels = [o[0] for o in offers] + ["pass"]
                 prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
-                pick = self.ask(q, "nullify", prompt, labels, about=card, subject=target or user)[0]
+                pick = self.choices.ask(q, "nullify", prompt, labels, about=card, subject=target or user)[0]
                 if pick == len(offers):
                     continue
                 c, use = self.realize_offer(q, offers[pick][1])
@@ -289,7 +300,7 @@ class CardUse:
                 break
         if pending.cancelled:
             rec.nullified = True
-            self.emit_log("nullified", card=card.label(), target=target.label() if target else None)
+            self.game.emit_log("nullified", card=card.label(), target=target.label() if target else None)
         return pending.cancelled
 
     def context_offers(self, p: Player, context: str, fixed_target: Player | None) -> list[tuple[str, tuple]]:
@@ -309,7 +320,7 @@ class CardUse:
         """The skill's view-as conversions p could make now for a context, one per matching use clause,
         each probed with the first cards that fit (its suit and colour come from them)."""
         for va in skill.view_as:
-            rule = self.program.cards[va.card]
+            rule = self.game.program.cards[va.card]
             if family is not None and rule.family != family:
                 continue
             uses = [u for u in rule.uses if u.context == context]
@@ -340,12 +351,13 @@ class CardUse:
             given = self._respond_once(p, family, play, against, against_user)
             if given is None:
                 return False
-            ev = self.emit("responded", Event("responded", player=p, card=given, family=family, against=against,
-                                              against_user=against_user, negated=False, play=play, use=use))
+            ev = self.dispatch.emit("responded", Event("responded", player=p, card=given, family=family,
+                                                       against=against, against_user=against_user, negated=False,
+                                                       play=play, use=use))
             if ev.negated:
                 return False
         if times > 0:
-            self.emit("answered", Event("answered", player=p, family=family, against=against,
+            self.dispatch.emit("answered", Event("answered", player=p, family=family, against=against,
                                         against_user=against_user, use=use, play=play))
         return True
 
@@ -357,29 +369,29 @@ class CardUse:
                 options.append((f"{'play' if play else 'use'} {card.label()}", ("card", card)))
         for skill in p.skills:
             for va in skill.view_as:
-                rule = self.program.cards[va.card]
+                rule = self.game.program.cards[va.card]
                 if rule.family == family and len(self._viewas_sources(p, skill, va)) >= va.count:
                     options.append((f"{skill.name}: as {rule.name}", ("viewas", skill, va)))
             for i, prov in enumerate(skill.provides):
-                rule = self.program.cards[prov.card]
+                rule = self.game.program.cards[prov.card]
                 if rule.family != family or (skill.ident, i) in tried:
                     continue
-                if skill.once_per_game and self.skill_spent(p, skill):
+                if skill.once_per_game and self.dispatch.skill_spent(p, skill):
                     continue
                 if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
                     options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))
         return options
 
     def _provide_frame(self, p: Player, skill: SkillRule, family: str) -> Frame:
-        ctx = self._request_context
-        return Frame(self, {"owner": p, "skill": skill, "family": family, "against": ctx[0],
+        ctx = self.game.request_context
+        return Frame(self.game, {"owner": p, "skill": skill, "family": family, "against": ctx[0],
                             "against_user": ctx[1], "play": ctx[2]})
 
     def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user) -> Any:
         """One card given in answer. A provide that fails to supply is not offered again for this card."""
         tried: list[tuple[str, int]] = []
-        saved = self._request_context
-        self._request_context = (against, against_user, play)
+        saved = self.game.request_context
+        self.game.request_context = (against, against_user, play)
         try:
             while True:
                 options = self._respond_offers(p, family, play, tried)
@@ -387,7 +399,7 @@ class CardUse:
                     return None
                 labels = [o[0] for o in options] + ["decline"]
                 prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
-                pick = self.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
+                pick = self.choices.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
                 if pick == len(options):
                     return None
                 opt = options[pick][1]
@@ -399,68 +411,68 @@ class CardUse:
                     _, skill, prov, i = opt
                     tried.append((skill.ident, i))
                     frame = self._provide_frame(p, skill, family)
-                    self.skill_fired(p, skill)
+                    self.dispatch.skill_fired(p, skill)
                     run_rule(prov.body, frame)
                     if frame.supplied is None:
                         continue
                     card = frame.supplied
                     if isinstance(card, VirtualCard) and not card.subcards:
                         self._count_use(p, ("respond", card.family), None)
-                        self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                        self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                         return card
                 if card is None:
                     return None
-                self.move(card.physical, "processing", None)
+                self.zones.move(card.physical, "processing", None)
                 self._count_use(p, ("respond", card.family), None)
-                self.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                 left = [c for c in card.physical if c.zone == "processing"]
                 if left:
-                    self.move(left, "discard", None)
+                    self.zones.move(left, "discard", None)
                 return card
         finally:
-            self._request_context = saved
+            self.game.request_context = saved
 
     # ------------------------------------------------------------ delayed tricks & equipment
     def place_judge(self, card, target: Player) -> None:
         entry = card  # a converted card keeps its rule in the judge area (e.g. a suit used as a delayed trick)
         for c in card.physical:
-            self._take_out(c)
+            self.zones.take_out(c)
             c.zone, c.holder = "judge", target
         target.judge.append(entry)
-        self.emit_log("judge_area", card=card.label(), player=target.label())
+        self.game.emit_log("judge_area", card=card.label(), player=target.label())
 
     def move_judge(self, entry, target: Player) -> None:
         """Move a judge-area card (e.g. one that passes on) to another player's judge area."""
-        for p in self.players:
+        for p in self.game.players:
             if entry in p.judge:
                 p.judge.remove(entry)
         for c in entry.physical:
             c.zone, c.holder = "judge", target
         target.judge.append(entry)
-        self.emit_log("judge_area", card=entry.label(), player=target.label())
+        self.game.emit_log("judge_area", card=entry.label(), player=target.label())
 
     def resolve_delayed(self, p: Player, entry) -> None:
         rec = UseRecord(None, entry, p, [p], "judge")
         base = {"card": entry, "target": p, "owner": p, "user": None, "use": rec, "targets": [p], "event": None}
-        self.emit_log("delayed", card=entry.label(), player=p.label())
+        self.game.emit_log("delayed", card=entry.label(), player=p.label())
         if self.nullify_window(entry, None, p, rec):
             hook = entry.rule.hooks.get("nullified")
             if hook is not None:
-                run_rule(hook, Frame(self, dict(base)))
+                run_rule(hook, Frame(self.game, dict(base)))
             elif entry in p.judge:
-                self.discard(list(entry.physical), None)
+                self.zones.discard(list(entry.physical), None)
             return
         if entry.rule.effect is not None:
-            run_rule(entry.rule.effect, Frame(self, dict(base)))
+            run_rule(entry.rule.effect, Frame(self.game, dict(base)))
 
     def equip(self, p: Player, card) -> None:
         slot = card.category
         old = p.equips.get(slot)
         if old is not None:
-            self.discard([old], p)
+            self.zones.discard([old], p)
         phys = card.physical[0] if isinstance(card, VirtualCard) else card
-        self._take_out(phys)
+        self.zones.take_out(phys)
         phys.zone, phys.holder = "equip", p
         p.equips[slot] = phys
-        self.emit_log("equip", player=p.label(), card=phys.label())
-        self.refresh_skills(p)
+        self.game.emit_log("equip", player=p.label(), card=phys.label())
+        self.dispatch.refresh_skills(p)

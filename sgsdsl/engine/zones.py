@@ -5,16 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .dispatch import Dispatch
 from .errors import EngineError, GameOver, RuleError
 from .events import Event
 from .model import EQUIP_SLOTS, Card, Player, VirtualCard
+from .state import GameState
 
 
 class Zones:
-    """Zones and card movement; mixed into Game."""
+    """Where every card is: hands, equipment, judge areas, piles, the draw and discard piles, processing."""
+
+    def __init__(self, game: GameState, dispatch: Dispatch):
+        self.game = game
+        self.dispatch = dispatch
 
     # ------------------------------------------------------------ card movement
-    def _take_out(self, c: Card) -> tuple[Player | None, str]:
+    def take_out(self, c: Card) -> tuple[Player | None, str]:
+        """Take c out of wherever it is (no event: the caller puts it somewhere and says so)."""
         zone, holder = c.zone, c.holder
         if zone == "hand" and holder is not None:
             holder.hand.remove(c)
@@ -27,14 +34,23 @@ class Zones:
                 if c in entry.physical:
                     holder.judge.remove(entry)
         elif zone == "draw":
-            self.draw_pile.remove(c)
+            self.game.draw_pile.remove(c)
         elif zone == "discard":
-            self.discard_pile.remove(c)
+            self.game.discard_pile.remove(c)
         elif zone == "processing":
-            self.processing.remove(c)
+            self.game.processing.remove(c)
         elif zone == "pile":
             self.take_out_of_pile(c)
         return holder, zone
+
+    @staticmethod
+    def take_out_of_pile(c: Card) -> None:
+        holder = c.holder
+        if holder is not None:
+            for pile in holder.piles.values():
+                if c in pile:
+                    pile.remove(c)
+                    return
 
     def move(self, cards: Iterable[Card], zone: str, to: Player | None, top: bool = True) -> None:
         """Every card move goes through here, so losing cards is always an event."""
@@ -47,7 +63,7 @@ class Zones:
             else:
                 moved.append(c)
         for c in moved:
-            holder, old = self._take_out(c)
+            holder, old = self.take_out(c)
             if holder is not None and old in ("hand", "equip"):
                 losses.setdefault((holder.seat, old), []).append(c)
             c.zone, c.holder = zone, to
@@ -55,71 +71,71 @@ class Zones:
                 assert to is not None
                 to.hand.append(c)
             elif zone == "discard":
-                self.discard_pile.append(c)
+                self.game.discard_pile.append(c)
             elif zone == "processing":
-                self.processing.append(c)
+                self.game.processing.append(c)
             elif zone == "draw":
                 if top:
-                    self.draw_pile.append(c)
+                    self.game.draw_pile.append(c)
                 else:
-                    self.draw_pile.insert(0, c)
+                    self.game.draw_pile.insert(0, c)
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
         for (seat, old), lost in sorted(losses.items()):
-            holder = self.players[seat]
+            holder = self.game.players[seat]
             if old == "equip":
-                self.refresh_skills(holder, keep=[c.rule for c in lost])
-            self.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
+                self.dispatch.refresh_skills(holder, keep=[c.rule for c in lost])
+            self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
             if old == "equip":
-                self.refresh_skills(holder)
+                self.dispatch.refresh_skills(holder)
 
     def _reshuffle(self) -> None:
-        if not self.discard_pile:
+        if not self.game.discard_pile:
             raise GameOver((), "deck_exhausted")
-        pile = self.discard_pile
-        self.discard_pile = []
-        self.rng.shuffle(pile)
+        pile = self.game.discard_pile
+        self.game.discard_pile = []
+        self.game.rng.shuffle(pile)
         for c in pile:
             c.zone = "draw"
-        self.draw_pile = pile + self.draw_pile
-        self.emit_log("reshuffle", cards=len(pile))
+        self.game.draw_pile = pile + self.game.draw_pile
+        self.game.emit_log("reshuffle", cards=len(pile))
 
     def draw(self, p: Player, n: int) -> list[Card]:
         got: list[Card] = []
         if not p.alive:
             return got
         for _ in range(max(0, n)):
-            if not self.draw_pile:
+            if not self.game.draw_pile:
                 self._reshuffle()
-            c = self.draw_pile[-1]
+            c = self.game.draw_pile[-1]
             got.append(c)
             self.move([c], "hand", p)
         if got:
-            self.emit_log("draw", player=p.label(), n=len(got))
+            self.game.emit_log("draw", player=p.label(), n=len(got))
         return got
 
     def reveal_top(self) -> Card:
-        if not self.draw_pile:
+        if not self.game.draw_pile:
             self._reshuffle()
-        c = self.draw_pile[-1]
+        c = self.game.draw_pile[-1]
         self.move([c], "processing", None)
         return c
 
     def discard(self, cards: Iterable[Any], by: Player | None) -> None:
-        phys = []
+        phys: list[Card] = []
         for c in cards:
             phys.extend(c.physical)
         if phys:
-            self.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
+            self.game.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
             self.move(phys, "discard", None)
-            self.emit("discarded", Event("discarded", cards=phys, by=by))
+            self.dispatch.emit("discarded", Event("discarded", cards=phys, by=by))
 
     def obtain(self, p: Player, cards: Iterable[Any]) -> None:
-        phys = []
+        phys: list[Card] = []
         for c in cards:
             phys.extend(x for x in c.physical if not (x.zone == "hand" and x.holder is p))
         if phys:
-            self.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
+            self.game.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
             self.move(phys, "hand", p)
 
     def place_equip(self, p: Player, card: Any) -> None:
@@ -132,12 +148,12 @@ class Zones:
         if old is not None and old is not phys:
             self.discard([old], p)
         holder, zone = phys.holder, phys.zone
-        self._take_out(phys)
+        self.take_out(phys)
         phys.zone, phys.holder = "equip", p
         p.equips[card.category] = phys
-        self.emit_log("equip", player=p.label(), card=phys.label(), placed=True)
+        self.game.emit_log("equip", player=p.label(), card=phys.label(), placed=True)
         if holder is not None and zone in ("hand", "equip"):
             if zone == "equip":
-                self.refresh_skills(holder)
-            self.emit("lost_cards", Event("lost_cards", player=holder, cards=[phys], zone=zone))
-        self.refresh_skills(p)
+                self.dispatch.refresh_skills(holder)
+            self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=[phys], zone=zone))
+        self.dispatch.refresh_skills(p)

@@ -128,7 +128,7 @@ class Interpreter:
         if isinstance(e, ast.Call):
             args = [self.eval(a, frame, env) for a in e.args]
             if e.ref == "value":
-                return frame.game.value(e.func.text, *args)
+                return frame.game.dispatch.value(e.func.text, *args)
             if e.ref == "procedure":
                 return rt.call_procedure(frame, e.func.text, args)
             kwargs = {k.text: self.eval(v, frame, env) for k, v in e.kwargs}

@@ -2,7 +2,7 @@
 
 The position is put straight onto `Game`/`Player` objects (no random set-up): the named cards are taken
 out of the deck, the stated cards go on top of the draw pile, and the stated seat's turn resumes at the
-stated phase (`Game.take_turn(first_phase=…)`). Every way a run can go wrong — a script that runs out or
+stated phase (`TurnFlow.take_turn(first_phase=…)`). Every way a run can go wrong — a script that runs out or
 does not fit a request, a rule error, a game that does not stop — ends as a failed outcome with a
 message, never as a hang or a traceback.
 """
@@ -18,6 +18,7 @@ from typing import Any
 
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
+from ..engine.decisions import pile_item_label
 from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer
 from ..engine.events import Event, run_rule
 from ..engine.game import Game
@@ -290,7 +291,7 @@ class ScenarioAgent(Agent):
             answer, why = resolve_answer(step.parts, request)
             if answer is not None:
                 try:
-                    self.game._validate(self, request, answer)
+                    self.game.choices._validate(self, request, answer)
                 except IllegalAnswer as err:
                     why = str(err).rsplit(": ", 1)[-1]
                 else:
@@ -384,7 +385,7 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
         if p.general is not None and p.general in game.general_pool:
             game.general_pool.remove(p.general)
     for p in game.players:
-        game.refresh_skills(p)
+        game.dispatch.refresh_skills(p)
     game.round = 0 if sc.from_game_start else 1
     game.start_seat = sc.start[0] if not sc.from_game_start else _leader_seat(game)
     game.current = game.players[game.start_seat]
@@ -416,7 +417,7 @@ def _seat(game: Game, program: Program, placer: _Placer, spec: SeatSpec, p: Play
         for c in items:
             if c.suit is None and find_general(program, c.name) is not None:
                 gen = find_general(program, c.name)
-                game.take_general_out(gen)
+                game.piles.take_general_out(gen)
                 p.piles.setdefault(name, []).append(gen)
             else:
                 card = placer.take(c)
@@ -457,7 +458,7 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
     try:
         if sc.from_game_start:
             return _play_from_start(sc, game)
-        game.take_turn(p, first_phase=phase, last_phase=phase if until == "end of phase" else None)
+        game.turnflow.take_turn(p, first_phase=phase, last_phase=phase if until == "end of phase" else None)
         if until in ("end of phase", "end of turn", "auto"):
             return "end of phase" if until == "end of phase" else "end of turn"
         first, n = p, len(game.players)
@@ -466,10 +467,10 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
             if (nxt.seat - first.seat) % n <= (p.seat - first.seat) % n:  # the round wraps to the first seat
                 if until == "end of round":
                     return "end of round"
-                game._clear_scope("round")
+                game.turnflow.clear_scope("round")
                 _next_round(game, until)
             p = nxt
-            game.take_turn(p)
+            game.turnflow.take_turn(p)
     except ScriptsDone:
         return "script end"
     except GameOver as over:
@@ -483,7 +484,7 @@ def _next_round(game: Game, until: str) -> None:
     if game.round > MAX_ROUNDS:
         raise ScenarioFailure(f"the game went on for {MAX_ROUNDS} rounds without reaching `until: {until}`")
     game.emit_log("round", round=game.round)
-    game.emit("round_start", Event("round_start", round=game.round))
+    game.dispatch.emit("round_start", Event("round_start", round=game.round))
 
 
 def _play_from_start(sc: Scenario, game: Game) -> str:
@@ -495,10 +496,10 @@ def _play_from_start(sc: Scenario, game: Game) -> str:
         if game.mode.setup is not None:
             run_rule(game.mode.setup, Frame(game, {}))
         for p in game.players:
-            game.refresh_skills(p)
+            game.dispatch.refresh_skills(p)
         game.start_seat = _leader_seat(game)
         game.current = game.players[game.start_seat]
-    game.emit("game_start", Event("game_start"))
+    game.dispatch.emit("game_start", Event("game_start"))
     while True:
         _next_round(game, until)
         if game.mode.turn_order is not None:  # the mode plays the round's turns (3v3: one camp action)
@@ -506,17 +507,17 @@ def _play_from_start(sc: Scenario, game: Game) -> str:
             run_rule(game.mode.turn_order, Frame(game, {}))
             if until in ("end of turn", "auto") and game.turns > turns:
                 return "end of turn"
-            game._clear_scope("round")
+            game.turnflow.clear_scope("round")
             continue
         for p in game.seat_order(game.players[game.start_seat], include_dead=True):
             if p.alive:
                 turns = game.turns
-                game.take_turn(p)
+                game.turnflow.take_turn(p)
                 if until in ("end of turn", "auto") and game.turns > turns:
                     return "end of turn"
         if until == "end of round":
             return "end of round"
-        game._clear_scope("round")
+        game.turnflow.clear_scope("round")
 
 
 def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> Outcome:
@@ -691,7 +692,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
         where = f"P{e.subject}'s {zone}" if isinstance(e.subject, int) else f"the {e.subject} pile"
         if zone.startswith("pile:"):
             where = f"P{e.subject}'s pile {zone[5:]}"
-        got = f"{where} holds {len(cards)}: [{', '.join(game.pile_item_label(c) for c in cards)}]"
+        got = f"{where} holds {len(cards)}: [{', '.join(pile_item_label(c) for c in cards)}]"
         if len(cards) > 12:
             got = f"{where} holds {len(cards)} cards"
         specs: list[CardSpec] = e.args.get("cards", [])  # type: ignore[assignment]
@@ -731,7 +732,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
         return None
     if e.kind == "distance":
         q = game.players[int(e.args["to"])]  # type: ignore[arg-type]
-        d = game.distance(p, q)
+        d = game.dispatch.distance(p, q)
         return None if d == e.args["n"] else f"{head}: the distance from {p.label()} to {q.label()} is {d}"
     if e.kind == "general":
         want = str(e.args["general"])

@@ -21,35 +21,35 @@ from .core import (
 # ---------------------------------------------------------------- actions
 @primitive("draw", "action", "player:player, n:int", "cards", "the player draws n cards")
 def _draw(f: Frame, player: Player, n: int) -> list[Card]:
-    return f.game.draw(_need(player, "draw's player"), count_arg(n, "draw's count", len(f.game.cards)))
+    return f.game.zones.draw(_need(player, "draw's player"), count_arg(n, "draw's count", len(f.game.cards)))
 
 
 @primitive("damage", "action",
            "target:player, amount:int, source:player=none, card:card=none, nature:nature=normal, chain:bool=false, "
            "use:use=none", "int", "deal damage; returns the damage actually dealt")
 def _damage(f, target, amount, source=None, card=None, nature="normal", chain=False, use=None):
-    return f.game.damage(_need(target, "damage's target"), count_arg(amount, "damage's amount"), source, card, nature,
-                         chain, use)
+    return f.game.health.damage(_need(target, "damage's target"), count_arg(amount, "damage's amount"), source, card,
+                                nature, chain, use)
 
 
 @primitive("recover", "action", "target:player, amount:int, source:player=none, card:card=none", "int")
 def _recover(f, target, amount, source=None, card=None):
-    return f.game.recover(_need(target, "recover's target"), count_arg(amount, "recover's amount"), source, card)
+    return f.game.health.recover(_need(target, "recover's target"), count_arg(amount, "recover's amount"), source, card)
 
 
 @primitive("lose_hp", "action", "player:player, n:int")
 def _lose_hp(f, player, n):
-    f.game.lose_hp(_need(player, "lose_hp's player"), count_arg(n, "lose_hp's count"))
+    f.game.health.lose_hp(_need(player, "lose_hp's player"), count_arg(n, "lose_hp's count"))
 
 
 @primitive("discard", "action", "cards:cards, by:player=none", doc="put cards into the discard pile")
 def _discard(f, cards, by=None):
-    f.game.discard(_cards(cards), by)
+    f.game.zones.discard(_cards(cards), by)
 
 
 @primitive("obtain", "action", "player:player, cards:cards", doc="move cards into the player's hand")
 def _obtain(f, player, cards):
-    f.game.obtain(alive_arg(player, "obtain's player"), _cards(cards))
+    f.game.zones.obtain(alive_arg(player, "obtain's player"), _cards(cards))
 
 
 @primitive("give", "action", "from_player:player, to:player, cards:cards", doc="hand cards change owner")
@@ -61,35 +61,35 @@ def _give(f, from_player, to, cards):
             raise RuleError(f"give: {c.label()} is not {giver.label()}'s to give (it is in {c.zone}"
                             f"{' of ' + c.holder.label() if c.holder is not None else ''})")
     f.game.emit_log("give", by=giver.label(), to=to.label(), n=len(_cards(cards)))
-    f.game.obtain(to, _cards(cards))
+    f.game.zones.obtain(to, _cards(cards))
 
 
 @primitive("put_on_top", "action", "cards:cards", doc="put cards on top of the draw pile (last one on top)")
 def _put_top(f, cards):
-    f.game.move(_cards(cards), "draw", None, top=True)
+    f.game.zones.move(_cards(cards), "draw", None, top=True)
 
 
 @primitive("put_on_bottom", "action", "cards:cards", doc="put cards at the bottom of the draw pile")
 def _put_bottom(f, cards):
-    f.game.move(_cards(cards), "draw", None, top=False)
+    f.game.zones.move(_cards(cards), "draw", None, top=False)
 
 
 @primitive("judge", "action", "player:player, reason:card=none", "card",
            "reveal the top card as the player's judgement; returns the final judgement card")
 def _judge(f, player, reason=None):
-    return f.game.judge(_need(player, "judge's player"), reason)
+    return f.game.health.judge(_need(player, "judge's player"), reason)
 
 
 @primitive("retrial", "action", "event:event, card:card", doc="replace the card of a pending judgement")
 def _retrial(f, event, card):
-    f.game.retrial(event, _need(card, "retrial's card"))
+    f.game.health.retrial(event, _need(card, "retrial's card"))
 
 
 @primitive("respond", "action",
            "player:player, family:family, times:int=1, play:bool=false, against:card=none, against_user:player=none, "
            "use:use=none", "bool", "ask the player for `times` cards of a family; true when all were given")
 def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None):
-    return f.game.respond(_need(player, "respond's player"), family, times, play, against, against_user, use)
+    return f.game.use.respond(_need(player, "respond's player"), family, times, play, against, against_user, use)
 
 
 @primitive("use_card_on", "action", "user:player, family:family, target:player, event:event=none", "bool",
@@ -102,25 +102,25 @@ def _use_card_on(f, user, family, target, event=None):
     for card in user.hand:
         if card.family == family:
             for use in card.rule.uses:
-                if use.context == "play" and g.legal_target(user, card, use, target):
+                if use.context == "play" and g.use.legal_target(user, card, use, target):
                     offers.append((f"use {card.label()} on {target.label()}", ("card", card, use)))
                     break
     for skill in user.skills:
         offered: list[Any] = []  # one offer per conversion: its first use clause that can reach the target
-        for va, probe, use in g.conversion_probes(user, skill, "play", family):
-            if not any(v is va for v in offered) and g.legal_target(user, probe, use, target):
+        for va, probe, use in g.use.conversion_probes(user, skill, "play", family):
+            if not any(v is va for v in offered) and g.use.legal_target(user, probe, use, target):
                 offers.append((f"{skill.name}: use as {probe.name} on {target.label()}", ("viewas", skill, va, use)))
                 offered.append(va)
     if not offers:
         return False
-    pick = g.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"],
+    pick = g.choices.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"],
                  subject=target)[0]
     if pick == len(offers):
         return False
-    card, use = g.realize_offer(user, offers[pick][1])
+    card, use = g.use.realize_offer(user, offers[pick][1])
     if card is None:
         return False
-    g.use_card(user, card, use, [target], "play", event)
+    g.use.use_card(user, card, use, [target], "play", event)
     return True
 
 
@@ -149,15 +149,15 @@ def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None):
         return False
     if targets is not None:
         chosen = list(targets)
-        if not chosen or not all(g.legal_target(user, card, use, t) for t in chosen):
+        if not chosen or not all(g.use.legal_target(user, card, use, t) for t in chosen):
             return False
     else:
-        if not g.can_use(user, card, use):
+        if not g.use.can_use(user, card, use):
             return False
-        chosen = g.choose_targets(user, card, use)
+        chosen = g.use.choose_targets(user, card, use)
         if chosen is None:
             return False
-    g.use_card(user, card, use, chosen, "play", None, nullifiable=bool(nullifiable))
+    g.use.use_card(user, card, use, chosen, "play", None, nullifiable=bool(nullifiable))
     return True
 
 
@@ -169,7 +169,7 @@ def _could_use(f, user, family):
     if rule is None or user is None or not user.alive:
         return False
     probe = VirtualCard(rule, (), None)
-    return any(u.context == "play" and g.can_use(user, probe, u) for u in rule.uses)
+    return any(u.context == "play" and g.use.can_use(user, probe, u) for u in rule.uses)
 
 
 @primitive("targets_for", "function", "user:player, family:family", "players",
@@ -184,13 +184,13 @@ def _targets_for(f, user, family):
     use = _play_use(rule)
     if use is None:
         return []
-    return g.legal_targets(user, probe, use)
+    return g.use.legal_targets(user, probe, use)
 
 
 @primitive("reveal", "action", "n:int", "cards",
            "turn the top n cards of the draw pile face up into the processing area; returns them, top first")
 def _reveal(f, n):
-    return [f.game.reveal_top() for _ in range(count_arg(n, "reveal's count", len(f.game.cards)))]
+    return [f.game.zones.reveal_top() for _ in range(count_arg(n, "reveal's count", len(f.game.cards)))]
 
 
 @primitive("cancel", "action", "event:event", doc="cancel a cancellable event (prevent, skip, nullify)")
@@ -203,7 +203,7 @@ def _skip_phase(f, player, phase):
     player = _need(player, "skip_phase's player")
     if phase not in PHASES:
         raise RuleError(f"skip_phase: {phase!r} is not a phase ({', '.join(PHASES)})")
-    f.game.set_mark(player, "skip_" + phase, True, "turn")
+    f.game.dispatch.set_mark(player, "skip_" + phase, True, "turn")
     f.game.emit_log("skip", player=player.label(), phase=phase)
 
 
@@ -217,7 +217,7 @@ def _mark(f, holder, name, value=1, until="forever"):
     if isinstance(target, (UseRecord, Event)):
         _marks_of(target)[name] = value
     else:
-        f.game.set_mark(target, name, value, until)
+        f.game.dispatch.set_mark(target, name, value, until)
 
 
 @primitive("unmark", "action", "holder:any, name:str", doc="remove a mark")
@@ -265,7 +265,7 @@ def _move_to_judge(f, card, player):
         raise RuleError(f"move_to_judge: {card.label()} is not in a judge area (it is in {where})")
     if card not in player.judge and any(c.name == card.name for c in player.judge):
         raise RuleError(f"move_to_judge: {player.label()} already has a {card.name} in the judge area")
-    f.game.move_judge(card, player)
+    f.game.use.move_judge(card, player)
 
 
 @primitive("end_phase", "action", "", doc="end the current play phase")
@@ -273,7 +273,7 @@ def _end_phase(f):
     g = f.game
     if g.phase != "play":
         raise RuleError(f"end_phase() ends a play phase, but this is the {g.phase} phase")
-    g.set_mark(g.current, "end_play", True, "phase")  # the play loop stops before the next action
+    g.dispatch.set_mark(g.current, "end_play", True, "phase")  # the play loop stops before the next action
 
 
 @primitive("win", "action", "roles:any", doc="end the game; the given roles win")
@@ -317,27 +317,27 @@ def _skill_arg(f, skill):
 def _gain_skill(f, player, skill, until="forever"):
     if until not in ("phase", "turn", "round", "forever"):
         raise RuleError(f"gain_skill lifetime must be phase, turn, round or forever, not {until!r}")
-    f.game.gain_skill(_need(player, "gain_skill's player"), _skill_arg(f, skill), until)
+    f.game.dispatch.gain_skill(_need(player, "gain_skill's player"), _skill_arg(f, skill), until)
 
 
 @primitive("lose_skill", "action", "player:player, skill:skill",
            doc="the player loses a skill (its general's or a gained one) until it gains it again")
 def _lose_skill(f, player, skill):
-    f.game.lose_skill(_need(player, "lose_skill's player"), _skill_arg(f, skill))
+    f.game.dispatch.lose_skill(_need(player, "lose_skill's player"), _skill_arg(f, skill))
 
 
 @primitive("lose_all_skills", "action", "player:player",
            doc="the player loses every skill of its own for the rest of the game (断肠): its general's, lord and "
                "gained ones; its equipment still works; skills gained later are had again")
 def _lose_all_skills(f, player):
-    f.game.lose_all_skills(_need(player, "lose_all_skills's player"))
+    f.game.dispatch.lose_all_skills(_need(player, "lose_all_skills's player"))
 
 
 @primitive("change_max_hp", "action", "player:player, n:int",
            doc="the player gains n max HP (HP unchanged), or loses -n: HP is cut to the new maximum and max HP 0 "
                "kills at once, with no killer (an awakening's cost, 崩坏)")
 def _change_max_hp(f, player, n):
-    f.game.change_max_hp(_need(player, "change_max_hp's player"), int(n))
+    f.game.health.change_max_hp(_need(player, "change_max_hp's player"), int(n))
 
 
 # ---------------------------------------------------------------- damage

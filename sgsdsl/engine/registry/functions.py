@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from ..events import Event
+from ..events import Event, truthy
 from ..model import SUITS, Player, color_of
 from .arguments import kind_of, scope_arg
 from .core import (
@@ -159,24 +159,25 @@ def _equip_in(f, player, slot):
 def _top_cards(f, n):
     g = f.game
     if len(g.draw_pile) < n and g.discard_pile:
-        g._reshuffle()
+        g.zones._reshuffle()
     return list(reversed(g.draw_pile[-n:])) if n > 0 else []
 
 
 @primitive("distance", "function", "from_player:player, to:player", "int", "distance between two characters")
 def _distance(f, from_player, to):
-    return f.game.distance(from_player, to)
+    return f.game.dispatch.distance(from_player, to)
 
 
 @primitive("attack_range", "function", "player:player", "int", "the player's attack range")
 def _attack_range(f, player):
-    return f.game.value("attack_range", player)
+    return f.game.dispatch.value("attack_range", player)
 
 
 @primitive("in_attack_range", "function", "from_player:player, to:player", "bool", "to is within from's attack range")
 def _in_attack_range(f, from_player, to):
     g = f.game
-    return from_player is not to and g.distance(from_player, to) <= g.value("attack_range", from_player)
+    values = g.dispatch
+    return from_player is not to and values.distance(from_player, to) <= values.value("attack_range", from_player)
 
 
 @primitive("is_wounded", "function", "player:player", "bool", "HP below max HP")
@@ -202,7 +203,7 @@ def _used_count(f, player, family, scope="phase"):
     u = f.game.usage[scope_arg(scope, "used_count")]
     if player is None:
         return 0
-    used = sum(u.get((player.seat, f.game.use_key(family, ctx)), 0) for ctx in USE_CONTEXTS)
+    used = sum(u.get((player.seat, f.game.use.use_key(family, ctx)), 0) for ctx in USE_CONTEXTS)
     return used + u.get((player.seat, ("respond", family)), 0)
 
 
@@ -293,7 +294,7 @@ def _of_kingdom(f, players, kingdom):
            "those of the players the user's card may target (the `targetable` value; range and use rules aside)")
 def _targetable_among(f, user, card, players):
     g = f.game
-    return [p for p in (players or []) if p.alive and g.value("targetable", user, card, p)]
+    return [p for p in (players or []) if p.alive and g.dispatch.value("targetable", user, card, p)]
 
 
 @primitive("within_attack_range", "function", "player:player", "players",
@@ -302,8 +303,8 @@ def _within_attack_range(f, player):
     g = f.game
     if player is None or not player.alive:
         return []
-    rng = g.value("attack_range", player)
-    return [q for q in g.seat_order(player) if q is not player and g.distance(player, q) <= rng]
+    rng = g.dispatch.value("attack_range", player)
+    return [q for q in g.seat_order(player) if q is not player and g.dispatch.distance(player, q) <= rng]
 
 
 @primitive("without", "function", "items:list, item:any", "list", "the list without an item")
@@ -333,13 +334,13 @@ def skill_rule(f, skill: Any) -> Any:
            "phase, turn, round or game")
 def _skill_uses(f, player, skill, scope="game"):
     scope = scope_arg(scope, "skill_uses")
-    return 0 if player is None else f.game.fired_count(player, skill_rule(f, skill).ident, scope)
+    return 0 if player is None else f.game.dispatch.fired_count(player, skill_rule(f, skill).ident, scope)
 
 
 @primitive("awakened", "function", "player:player, skill:skill", "bool",
            "the player's awakening (or limited) skill has fired: it is spent for the rest of the game")
 def _awakened(f, player, skill):
-    return player is not None and f.game.fired_count(player, skill_rule(f, skill).ident, "game") > 0
+    return player is not None and f.game.dispatch.fired_count(player, skill_rule(f, skill).ident, "game") > 0
 
 
 @primitive("skills_of", "function", "of:any", "list",
@@ -354,20 +355,16 @@ def _skills_of(f, of):
         return list(of.skills)
     if type(of) is not Player:
         raise RuleError(f"skills_of takes a general or a player, not {kind_of(of)}")
-    return f.game.own_skills(of)
+    return f.game.dispatch.own_skills(of)
 
 
 @primitive("any", "function", "items:list", "bool", "some item is true (any([c.suit == ♥ for c in hand(p)]))")
 def _any(f, items):
-    from ..runtime import truthy
-
     return any(truthy(x) for x in (items or []))
 
 
 @primitive("all", "function", "items:list", "bool", "every item is true (true for an empty list)")
 def _all(f, items):
-    from ..runtime import truthy
-
     return all(truthy(x) for x in (items or []))
 
 

@@ -29,19 +29,19 @@ timing("discarded", "cards:cards, by:player",
            doc="turn the character over (翻面): face up becomes face down and back. When a face-down character's "
                "turn would start, it turns face up instead and the whole turn is skipped")
 def _turn_over(f, player):
-    f.game.turn_over(_need(player, "turn_over's player"))
+    f.game.turnflow.turn_over(_need(player, "turn_over's player"))
 
 
 @primitive("extra_turn", "action", "player:player",
            doc="the player takes an extra turn right after the current one (after earlier extra turns)")
 def _extra_turn(f, player):
-    f.game.queue_extra_turn(_need(player, "extra_turn's player"))
+    f.game.turnflow.queue_extra_turn(_need(player, "extra_turn's player"))
 
 
 @primitive("skip_turn", "action", "player:player",
            doc="the player's next turn is skipped as a whole: no phases, no turn_start or turn_end")
 def _skip_turn(f, player):
-    f.game.skip_turn(_need(player, "skip_turn's player"))
+    f.game.turnflow.skip_turn(_need(player, "skip_turn's player"))
 
 
 @primitive("is_extra_turn", "function", "", "bool", "the turn being played is an extra turn")
@@ -55,13 +55,14 @@ def _is_extra_turn(f):
            "(on a tie the initiator does not win), then both go to the discard pile. Returns the result "
            "(initiator, target, initiator_card, target_card, winner, won), or none when can_pindian is false")
 def _pindian(f, initiator, target, reason=""):
-    return f.game.pindian(_need(initiator, "pindian's initiator"), _need(target, "pindian's target"), str(reason))
+    return f.game.pindians.pindian(_need(initiator, "pindian's initiator"), _need(target, "pindian's target"),
+                                   str(reason))
 
 
 @primitive("can_pindian", "function", "initiator:player, target:player", "bool",
            "the two may 拼点: both alive, not the same character, each with a hand card")
 def _can_pindian(f, initiator, target):
-    return f.game.can_pindian(initiator, target)
+    return f.game.pindians.can_pindian(initiator, target)
 
 
 # ---------------------------------------------------------------- piles on a general
@@ -73,7 +74,7 @@ def _can_pindian(f, initiator, target):
 def _put_on_pile(f, player, name, items, public=True):
     if not isinstance(items, (list, tuple)):  # one card or general; anything else is refused by the pile
         items = [] if items is None else [items]
-    f.game.put_on_pile(_need(player, "put_on_pile's player"), str(name), list(items or []), bool(public))
+    f.game.piles.put_on_pile(_need(player, "put_on_pile's player"), str(name), list(items or []), bool(public))
 
 
 @primitive("pile", "function", "player:player, name:str", "list",
@@ -87,7 +88,7 @@ def _pile(f, player, name):
            doc="put an equipment card into the player's equipment area without using it (no card_used); the "
                "slot's old card goes to the discard pile. Its former holder loses it (lost_cards)")
 def _put_in_equip(f, player, card):
-    f.game.place_equip(_need(player, "put_in_equip's player"), _need(card, "put_in_equip's card"))
+    f.game.zones.place_equip(_need(player, "put_in_equip's player"), _need(card, "put_in_equip's card"))
 
 
 @primitive("set_kingdom", "action", "player:player, kingdom:kingdom",

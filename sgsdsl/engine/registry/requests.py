@@ -15,7 +15,7 @@ from .core import (
 # ---------------------------------------------------------------- requests (functions that ask)
 @primitive("confirm", "action", "player:player, prompt:str=\"\"", "bool", "ask yes/no")
 def _confirm(f, player, prompt=""):
-    return f.game.confirm(player, prompt or "confirm?", about=_skill_asking(f, player))
+    return f.game.choices.confirm(player, prompt or "confirm?", about=_skill_asking(f, player))
 
 
 def _skill_asking(f, player) -> Any:
@@ -27,7 +27,7 @@ def _skill_asking(f, player) -> Any:
 @primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\"", "item",
            "the player picks one item (none when optional and declined or nothing to pick)")
 def _choose(f, player, items, optional=False, prompt=""):
-    return f.game.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
+    return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
                              about=_skill_asking(f, player))
 
 
@@ -37,8 +37,8 @@ def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
     low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
     if high < low:
         raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
-    return f.game.choose_many(_need(player, "choose_many's player"), list(items or []), low, high, prompt or "choose",
-                              about=_skill_asking(f, player))
+    return f.game.choices.choose_many(_need(player, "choose_many's player"), list(items or []), low, high,
+                                      prompt or "choose", about=_skill_asking(f, player))
 
 
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
@@ -58,4 +58,4 @@ def _choose_card_from(f, chooser, owner, areas=None, optional=False):
         hidden = list(owner.hand)
         f.game.rng.shuffle(hidden)
         items = hidden + items[len(owner.hand):]
-    return f.game.choose_one(chooser, items, optional, f"a card of {owner.label()}")
+    return f.game.choices.choose_one(chooser, items, optional, f"a card of {owner.label()}")

@@ -86,7 +86,7 @@ def _return_generals(f, generals):
         if any(x is y for y in f.game.general_pool):
             raise RuleError(f"return_generals: {x.name} is already in the pool")
         if x is not None:
-            f.game.take_general_out(x)  # from a pile, when it lay on one
+            f.game.piles.take_general_out(x)  # from a pile, when it lay on one
             f.game.general_pool.append(x)
 
 
@@ -100,7 +100,7 @@ def _set_max_hp(f, player, n, heal=True):
     player = _need(player, "set_max_hp's player")
     if count_arg(n, "set_max_hp's max HP") == 0:  # max HP 0 kills, as losing the last max HP does (§0.3)
         if player.alive:
-            f.game.change_max_hp(player, -player.max_hp)
+            f.game.health.change_max_hp(player, -player.max_hp)
         return
     player.max_hp = n
     if heal:
@@ -132,7 +132,7 @@ def _take_turn(f, player):
                         "played one after another from a mode's turn_order, never inside a turn")
     if not player.alive:
         return False
-    g.take_turn(player)
+    g.turnflow.take_turn(player)
     return True
 
 

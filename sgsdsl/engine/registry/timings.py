@@ -68,7 +68,7 @@ timing("nullify", "card:card, user:player, target:player, use:use", cancellable=
 
 
 # ---------------------------------------------------------------- engine values
-engine_value("distance", "from:player, to:player", "int", lambda g, a, b: g.seat_distance(a, b),
+engine_value("distance", "from:player, to:player", "int", lambda g, a, b: g.dispatch.seat_distance(a, b),
              "distance between two characters (min 1; 0 from a character to itself)",
              clamp=lambda g, d, a, b: 0 if a is b else max(1, d))
 engine_value("attack_range", "player:player", "int",

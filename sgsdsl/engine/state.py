@@ -1,0 +1,139 @@
+"""The data of one game, and the questions about the table every part of the engine asks.
+
+`GameState` holds what a game is at any moment (seats, piles, counters, the log) and nothing that acts on it.
+The engine's collaborators (`Decisions`, `Dispatch`, `Zones`, `CardUse`, `Health`, `Piles`, `Pindian`,
+`TurnFlow`) each hold it and change it through their own methods; `Game` is this state with its collaborators
+attached. Keeping the data here, below every collaborator, is what lets them import each other in one
+direction only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .agents import Agent
+from .carry import Carry
+from .errors import EngineError
+from .events import SCOPES, STEP_BUDGET
+from .model import Card, Player
+from .program import GeneralRule, ModeRule, Program, TriggerRule
+
+
+class GameState:
+    """Seats, zones, counters, history and the log of one game (see the module docstring)."""
+
+    def __init__(
+        self,
+        program: Program,
+        mode: str,
+        players: int,
+        seed: int,
+        agents: Sequence[Agent],
+        options: dict[str, Any] | None = None,
+        round_cap: int = 60,
+        record: bool = True,
+        carry: Carry | None = None,
+        pinned: dict[int, str] | None = None,
+        pool: Sequence[str] | None = None,
+    ):
+        if mode not in program.modes:
+            raise EngineError(f"unknown mode {mode!r}; known: {', '.join(sorted(program.modes))}")
+        self.program = program
+        self.mode: ModeRule = program.modes[mode]
+        lo, hi = self.mode.players
+        if not lo <= players <= hi:
+            raise EngineError(f"mode {self.mode.name} is for {lo}-{hi} players, not {players}")
+        self.options = dict(self.mode.options)
+        for k, v in (options or {}).items():
+            if k not in self.options:
+                raise EngineError(f"mode {self.mode.name} has no option {k!r}; options: {sorted(self.options)}")
+            self.options[k] = v
+        self.carry = carry if carry is not None else Carry()  # a league's memory and next leader
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.agents = list(agents)
+        self.players = [Player(i) for i in range(players)]
+        self.round_cap = round_cap
+        self.record = record
+        self.log: list[dict[str, Any]] = []
+        self.hashes: list[str] = []
+        self.answers: list[list[int]] = []
+        self.round = 0
+        self.turns = 0
+        self.current: Player = self.players[0]
+        self.start_seat = 0
+        self.phase = "none"
+        self.usage: dict[str, dict[tuple, int]] = {s: {} for s in SCOPES}
+        self.draw_pile: list[Card] = []  # top is the end of the list
+        self.discard_pile: list[Card] = []
+        self.processing: list[Card] = []
+        self.general_pool: list[GeneralRule] = []
+        self.marks: dict[str, Any] = {}
+        self.mark_scopes: dict[str, str] = {}
+        self.result: tuple[tuple[str, ...], str] | None = None
+        self.winners_seats: tuple[int, ...] = ()
+        self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines
+        self.places: list[int] | None = None  # per seat (0: unplaced), when the game is over and the mode ranks
+        self.recover_history: list[tuple[int, int, int]] = []  # public: (healer seat, healed seat, amount)
+        self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
+        self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
+        self.departing: Player | None = None  # the victim while its `death` timing runs (its cards not yet gone)
+        self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
+        self.extra_queue: list[Player] = []  # extra turns gained, played right after the turn in progress
+        self.extra_now = False  # the turn being played is an extra one
+        self.decisions = 0
+        self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
+        self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
+        self.step_budget = STEP_BUDGET
+        self.emit_depth = 0  # how deep events, values and nullify windows nest right now
+        self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
+        self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
+        self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
+        self.modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
+        self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
+        self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
+        self.global_triggers: dict[str, list[TriggerRule]] = {}
+        # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
+        for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
+            self.global_triggers.setdefault(t.timing, []).append(t)
+        # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
+        self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
+        self.pool = None if pool is None else frozenset(pool)
+        self.cards: list[Card] = []
+
+    # ------------------------------------------------------------ the log
+    def emit_log(self, kind: str, **data: Any) -> None:
+        if self.record:
+            data["e"] = kind
+            self.log.append(data)
+
+    # ------------------------------------------------------------ the table
+    def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:
+        rotations = self._rotations
+        if rotations is None or rotations[0] is not self.players:  # built once per seating (scenarios reseat)
+            players = self.players
+            n = len(players)
+            rotations = self._rotations = (players, [tuple(players[(s + i) % n] for i in range(n)) for s in range(n)])
+        out = rotations[1][first.seat]
+        return list(out) if include_dead else [p for p in out if p.alive]
+
+    def circle(self, first: Player, direction: str, include_dead: bool = False) -> list[Player]:
+        """The characters round the table from `first` (the living, unless include_dead): counter_clockwise is
+        seat order (the direction turns pass in), clockwise the other way round."""
+        if direction != "clockwise":
+            return self.seat_order(first, include_dead)
+        out = self.seat_order(first, include_dead=True)
+        return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def next_alive(self, p: Player) -> Player:
+        n = len(self.players)
+        for i in range(1, n + 1):
+            q = self.players[(p.seat + i) % n]
+            if q.alive:
+                return q
+        return p
