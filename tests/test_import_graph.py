@@ -19,12 +19,6 @@ import pytest
 
 SGSDSL = Path(__file__).resolve().parent.parent / "sgsdsl"
 
-# PENDING ENGINE RESTRUCTURE: the lead is restructuring sgsdsl/engine/ (issue 15, item 2), whose `Game`
-# mixins import `Game` back. Until that lands, a circle lying entirely inside this package is allowed; one
-# that crosses its boundary is not. The lead removes this allowance when the engine restructure lands.
-PENDING_ENGINE_RESTRUCTURE = "sgsdsl.engine"
-
-
 def modules(root: Path, package: str) -> dict[str, Path]:
     """Every module below ROOT (the folder of PACKAGE) by dotted name; a package is its `__init__.py`."""
     out: dict[str, Path] = {}
@@ -143,13 +137,9 @@ def cycle_path(graph: dict[str, set[str]], component: list[str]) -> list[str]:
     raise AssertionError(f"{component} is not strongly connected")
 
 
-def _inside(module: str, package: str) -> bool:
-    return module == package or module.startswith(package + ".")
-
-
-def circles(graph: dict[str, set[str]], allowed: str | None = None) -> list[list[str]]:
-    """The import circles of GRAPH, but those lying entirely inside the package ALLOWED."""
-    return [c for c in components(graph) if not (allowed and all(_inside(m, allowed) for m in c))]
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of GRAPH: its strongly connected components of more than one module."""
+    return components(graph)
 
 
 def report(graph: dict[str, set[str]], found: list[list[str]]) -> str:
@@ -159,7 +149,7 @@ def report(graph: dict[str, set[str]], found: list[list[str]]) -> str:
 def test_sgsdsl_has_no_import_circle() -> None:
     graph = import_graph(SGSDSL, "sgsdsl")
     assert len(graph) > 50 and "sgsdsl.api" in graph["sgsdsl.cli.loading"]  # the graph is really read
-    found = circles(graph, allowed=PENDING_ENGINE_RESTRUCTURE)
+    found = circles(graph)
     assert not found, "import circles in sgsdsl/ (a third module should hold what both sides need):\n" + report(
         graph, found)
 
@@ -196,11 +186,3 @@ def test_a_package_importing_its_children_is_no_circle(tmp_path: Path) -> None:
     assert graph == {"pkg": {"pkg.a", "pkg.b"}, "pkg.a": {"pkg.b"}, "pkg.b": set()}
     assert circles(graph) == []
 
-
-def test_the_engine_allowance_covers_only_circles_inside_the_engine() -> None:
-    inside = {"sgsdsl.engine.game": {"sgsdsl.engine.zones"}, "sgsdsl.engine.zones": {"sgsdsl.engine.game"}}
-    across = {"sgsdsl.engine.game": {"sgsdsl.lang.checker"}, "sgsdsl.lang.checker": {"sgsdsl.engine.game"}}
-    lookalike = {"sgsdsl.engineering": {"sgsdsl.engine.x"}, "sgsdsl.engine.x": {"sgsdsl.engineering"}}
-    assert circles(inside, PENDING_ENGINE_RESTRUCTURE) == []
-    assert circles(across, PENDING_ENGINE_RESTRUCTURE) == [["sgsdsl.engine.game", "sgsdsl.lang.checker"]]
-    assert circles(lookalike, PENDING_ENGINE_RESTRUCTURE) == [["sgsdsl.engine.x", "sgsdsl.engineering"]]
