@@ -38,7 +38,7 @@ class Decisions:
         if self.game.record:
             self.game.hashes.append(h)
             self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
-                             "answer": list(answer), "hash": h})
+                                  "answer": list(answer), "hash": h})
         return list(answer)
 
     def _validate(self, agent: Agent, req: Request, answer: Any) -> None:

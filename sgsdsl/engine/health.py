@@ -41,7 +41,7 @@ class Health:
         if ev.target is not target:
             ev.transferred = True
             self.game.emit_log("damage_redirected", old=target.label(),
-                          new=ev.target.label() if ev.target is not None else None)
+                               new=ev.target.label() if ev.target is not None else None)
         target, source = ev.target, ev.source
         if ev.cancelled or target is None or not target.alive:
             return 0
@@ -60,9 +60,9 @@ class Health:
         if source is not None:
             self.game.damage_history.append((source.seat, target.seat, ev.amount))
         self.game.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
-                      source=source.label() if source else None, hp=target.hp,
-                      card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
-                      **({"transferred": True} if ev.transferred else {}))
+                           source=source.label() if source else None, hp=target.hp,
+                           card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
+                           **({"transferred": True} if ev.transferred else {}))
         self.dispatch.emit("damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)

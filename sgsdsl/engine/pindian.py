@@ -45,7 +45,7 @@ class Pindian:
         ev.won = ev.initiator_card.rank > ev.target_card.rank
         ev.winner = a if ev.won else (b if ev.target_card.rank > ev.initiator_card.rank else None)
         self.game.emit_log("pindian", initiator=a.label(), target=b.label(), initiator_card=ev.initiator_card.label(),
-                      target_card=ev.target_card.label(), winner=ev.winner.label() if ev.winner else None)
+                           target_card=ev.target_card.label(), winner=ev.winner.label() if ev.winner else None)
         self.dispatch.emit("pindian_done", ev)
         left = [c for c in (ev.initiator_card, ev.target_card) if c.zone == "processing"]
         if left:

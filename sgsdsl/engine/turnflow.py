@@ -173,7 +173,7 @@ class TurnFlow:
             reach = [self.option_reach(p, o[1]) for o in options] + [None] \
                 if getattr(self.game.agents[p.seat], "reads_view", True) else []
             pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
-                            option_reach=reach)[0]
+                                    option_reach=reach)[0]
             if pick == len(options):
                 return
             self.use.run_play_option(p, options[pick][1])

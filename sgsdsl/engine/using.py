@@ -204,7 +204,7 @@ class CardUse:
         self.zones.move(physical, "processing", None)
         self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
         self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
-                      context=context)
+                           context=context)
         self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
         if card.category == "delayed":
             if targets and targets[0].alive:
@@ -358,7 +358,7 @@ class CardUse:
                 return False
         if times > 0:
             self.dispatch.emit("answered", Event("answered", player=p, family=family, against=against,
-                                        against_user=against_user, use=use, play=play))
+                                                 against_user=against_user, use=use, play=play))
         return True
 
     def _respond_offers(self, p: Player, family: str, play: bool,

@@ -114,7 +114,7 @@ def _use_card_on(f, user, family, target, event=None):
     if not offers:
         return False
     pick = g.choices.ask(user, "use_on", f"use {family} on {target.label()}", [o[0] for o in offers] + ["decline"],
-                 subject=target)[0]
+                         subject=target)[0]
     if pick == len(offers):
         return False
     card, use = g.use.realize_offer(user, offers[pick][1])

@@ -28,7 +28,7 @@ def _skill_asking(f, player) -> Any:
            "the player picks one item (none when optional and declined or nothing to pick)")
 def _choose(f, player, items, optional=False, prompt=""):
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
-                             about=_skill_asking(f, player))
+                                     about=_skill_asking(f, player))
 
 
 @primitive("choose_many", "action", "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\"", "list",
