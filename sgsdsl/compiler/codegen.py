@@ -98,6 +98,7 @@ class ModuleGenerator:
         self.classes: dict[tuple[str, str], _Class] = {}
         self.diagnostics: list[Diagnostic] = []
         self.primitives: dict[str, str] = {}
+        self.direct: dict[str, str] = {}
 
     # ------------------------------------------------------------ classes
     def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef, span: Span) -> None:
@@ -146,7 +147,7 @@ class ModuleGenerator:
 
     # ------------------------------------------------------------ methods
     def method(self, name: str, node: ast.Block | ast.Expr, site: Site) -> dict[str, str]:
-        lowered = FunctionLowerer(site, self.primitives, self.module_ns).lower(node)
+        lowered = FunctionLowerer(site, self.primitives, self.module_ns, self.direct).lower(node)
         self.diagnostics.extend(lowered.diagnostics)
         lines = []
         for ind, code, comment in lowered.lines:
@@ -208,6 +209,7 @@ class ModuleGenerator:
             "module.py.j2", header=header, title=repr(title), generator_version=repr(GENERATOR_VERSION),
             source_key=repr(key), sources=repr(sources),
             primitives=[(py, repr(name)) for name, py in sorted(self.primitives.items())],
+            direct=[(py, repr(name)) for name, py in sorted(self.direct.items())],
             classes=classes, structure=structure)
         return Generated(text, key, sorted(self.diagnostics, key=lambda d: d.sort_key))
 

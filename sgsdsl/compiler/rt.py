@@ -18,6 +18,7 @@ from typing import Any
 from ..engine import registry as _reg
 from ..engine import runtime as _ert
 from ..engine.errors import FLOW, RuleError, locate  # noqa: F401 - FLOW: what generated code lets through
+from ..engine.registry.arguments import unchecked as _unchecked
 
 _COMMENT = re.compile(r"^# (.+):(\d+)$")
 MARK = "__sgsdsl_generated__"
@@ -51,6 +52,12 @@ def primitive(name: str):
         raise ImportError(f"generated code calls '{name}', which the engine registry no longer has; "
                           "recompile the rules (sgsdsl compile)")
     return prim.impl
+
+
+def unchecked(name: str):
+    """A primitive's implementation without its argument checks, for calls whose arguments the compiler proved
+    (`lower.ALWAYS_BOUND`, `registry.arguments.proven_call`)."""
+    return _unchecked(primitive(name))
 
 
 def general(frame: Any, ident: str) -> Any:

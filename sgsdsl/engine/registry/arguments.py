@@ -9,6 +9,7 @@ elsewhere, a dead receiver) live in the primitives themselves, with the helpers 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -120,7 +121,53 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
                 raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
             raise
 
+    run.unchecked = fn  # type: ignore[attr-defined]  # what compiled code calls when it proved the arguments
     return run
+
+
+# What a value proven at compile time (by the compiler, from literals and the names the engine always binds)
+# satisfies: a proven kind is never none and never a range. `skill` parameters also take a skill's name.
+_PROVEN_FOR = {"int": ("int",), "player": ("player",), "card": ("card",), "general": ("general",),
+               "event": ("event",), "use": ("use",), "skill": ("skill", "str")}
+
+
+def unchecked(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """The implementation behind a primitive's checked wrapper (itself when nothing is checked)."""
+    return getattr(impl, "unchecked", impl)
+
+
+def proven_call(name: str, params: tuple[Any, ...], impl: Callable[..., Any], variadic: bool,
+                args: list[str | None], kwargs: dict[str, str | None]) -> bool:
+    """True when a call whose arguments have these proven kinds (None: unknown) passes every check `validated`
+    makes and binds the implementation's signature, so calling `unchecked(impl)` directly is the same call:
+    every checked parameter gets a value of its kind (never none, so no 'argument is none' rewrite either),
+    no list parameter gets a range, and no arity or keyword error can happen."""
+    fn = unchecked(impl)
+    if len(args) > len(params) and not variadic:
+        return False
+    by_name = {p.name: p for p in params}
+    given = [(params[i] if i < len(params) else None, k) for i, k in enumerate(args)]
+    for pname, k in kwargs.items():
+        if pname not in by_name:
+            return False
+        given.append((by_name[pname], k))
+    for param, kind in given:
+        if param is None:
+            continue
+        typ = param.type
+        if typ in _PROVEN_FOR:
+            if kind not in _PROVEN_FOR[typ]:
+                return False
+        elif typ in _CHECKS:  # text-like names
+            if _CHECKS[typ][1] != "a name or text" or kind != "str":
+                return False
+        elif typ in _LIST_TYPES and name not in _ANY_LENGTH and kind is None:
+            return False
+    try:
+        inspect.signature(fn).bind(None, *args, **kwargs)
+    except TypeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- domain checks used by the primitives

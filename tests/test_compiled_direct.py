@@ -1,0 +1,142 @@
+"""Compiled calls that skip a primitive's argument checks are exactly the calls that would pass them.
+
+The compiler calls a primitive's implementation directly (`_D_` names in generated code) when every checked
+argument is a literal or a name the engine always binds in that kind of rule body (`lower.ALWAYS_BOUND`).
+Here games are played with each such call routed back through the checks, plus a check that no entity argument
+is none: a contract the engine broke (a frame binding none, a filter run with another frame) fails this test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from sgsdsl.api import check_paths
+from sgsdsl.compiler.cache import compiled_module
+from sgsdsl.compiler.crosscheck import ROOT, RULE_SETS
+from sgsdsl.compiler.lower import ALWAYS_BOUND
+from sgsdsl.engine import registry as reg
+from sgsdsl.engine.registry.arguments import _CHECKS, proven_call, unchecked
+from sgsdsl.engine.registry.core import Param
+from sgsdsl.sim import play_one
+
+_ENTITIES = {"player", "card", "general", "event", "use", "skill"}
+
+
+def _strict(name: str, calls: list[str]) -> Any:
+    prim = reg.PRIMITIVES[name]
+    params = prim.params
+
+    def call(f: Any, *args: Any, **kwargs: Any) -> Any:
+        named = {**{p.name: a for p, a in zip(params, args, strict=False)}, **kwargs}
+        for p in params:
+            if p.type in _ENTITIES and p.name in named:
+                assert named[p.name] is not None, f"{name}(): '{p.name}' is none in a call proven to bind it"
+        calls.append(name)
+        return prim.impl(f, *args, **kwargs)  # the checked wrapper: a wrong kind is a rule error, failing the game
+
+    return call
+
+
+@pytest.fixture
+def strict_direct_calls() -> Iterator[tuple[dict[str, Any], list[str]]]:
+    mods: dict[str, Any] = {}
+    saved: list[tuple[Any, str, Any]] = []
+    calls: list[str] = []
+    for rules in ("standard", "all41", "tongzhou"):
+        mod = compiled_module(check_paths([str(ROOT / RULE_SETS[rules])]))
+        mods[rules] = mod
+        for key, value in list(vars(mod).items()):
+            if key.startswith("_D_"):
+                name = next(n for n, prim in reg.PRIMITIVES.items() if unchecked(prim.impl) is value)
+                saved.append((mod, key, value))
+                setattr(mod, key, _strict(name, calls))
+    try:
+        yield mods, calls
+    finally:
+        for mod, key, value in saved:
+            setattr(mod, key, value)
+
+
+def test_direct_calls_pass_the_checks_they_skip(strict_direct_calls) -> None:
+    mods, calls = strict_direct_calls
+    for rules, mod in mods.items():
+        program = mod.build_program()
+        mode = "identity" if "identity" in program.modes else sorted(program.modes)[0]
+        for seed in range(4):
+            game = play_one(program, mode, 8 if rules != "tongzhou" else program.modes[mode].players[0], seed,
+                            agents=("heuristic",) if seed % 2 else ("random",))
+            assert game.result is not None
+    assert len(calls) > 1000 and len(set(calls)) >= 10  # the direct calls were exercised
+
+
+def _bound_check(fn: Any, scope: str, seen: set[str]) -> Any:
+    if fn is None:
+        return None
+    names = ALWAYS_BOUND[scope]
+    types = reg.SCOPE_NAMES[scope]
+
+    def run(frame: Any) -> Any:
+        for name in names:
+            if name in frame.vars:  # an unbound name is the rule's error, the same on both paths
+                value = frame.vars[name]
+                assert value is not None and _CHECKS[types[name]][0](value), f"{scope}: {name} = {value!r}"
+                seen.add(scope)
+        return fn(frame)
+
+    return run
+
+
+def _wrap_program(program: Any, seen: set[str]) -> None:
+    """Every rule function of the scopes in ALWAYS_BOUND checks the names it is promised."""
+    for card in program.cards.values():
+        for use in card.uses:
+            use.filter = _bound_check(use.filter, "use_filter", seen)
+            use.limit = _bound_check(use.limit, "use_limit", seen)
+    skills = {id(s): s for g in program.generals.values() for s in g.skills}
+    skills.update({id(s): s for s in program.skills.values()})
+    skills.update({id(s): s for c in program.cards.values() for s in c.skills})
+    for s in skills.values():
+        for t in s.triggers:
+            t.condition, t.body, t.limit = (_bound_check(f, "trigger", seen) for f in (t.condition, t.body, t.limit))
+        for a in s.actives:
+            scope = "granted" if a.granted else "active"
+            a.condition, a.body, a.limit = (_bound_check(f, scope, seen) for f in (a.condition, a.body, a.limit))
+        for va in s.view_as:
+            va.filter = _bound_check(va.filter, "view_filter", seen)
+        for pr in s.provides:
+            pr.condition, pr.body = (_bound_check(f, "provide", seen) for f in (pr.condition, pr.body))
+        for m in s.modifiers:
+            m.condition, m.value = (_bound_check(f, "modifier", seen) for f in (m.condition, m.value))
+
+
+def test_the_engine_binds_what_always_bound_promises() -> None:
+    """The contract itself, whether or not a rule passes those names to a primitive."""
+    seen: set[str] = set()
+    for rules in ("all41", "tongzhou"):
+        program = compiled_module(check_paths([str(ROOT / RULE_SETS[rules])])).build_program()
+        _wrap_program(program, seen)
+        mode = "identity" if "identity" in program.modes else sorted(program.modes)[0]
+        for seed in range(4):
+            players = 8 if rules != "tongzhou" else program.modes[mode].players[0]
+            play_one(program, mode, players, seed, agents=("heuristic",) if seed % 2 else ("random",))
+    assert seen >= {"use_filter", "use_limit", "trigger", "active", "view_filter", "modifier"}
+
+
+def test_proven_call_refuses_what_the_checks_might_refuse() -> None:
+    params = (Param("p", "player"), Param("n", "int", 1, False), Param("xs", "list", None, False))
+
+    def impl(f: Any, p: Any, n: int = 1, xs: Any = None) -> None:
+        return None
+
+    assert proven_call("x", params, impl, False, ["player", "int"], {})
+    assert proven_call("x", params, impl, False, ["player"], {"xs": "card"})
+    assert not proven_call("x", params, impl, False, [None], {})  # maybe none
+    assert not proven_call("x", params, impl, False, ["card"], {})  # another kind
+    assert not proven_call("x", params, impl, False, ["player", "bool"], {})  # true is a number to the checks
+    assert not proven_call("x", params, impl, False, ["player"], {"xs": None})  # maybe a long range
+    assert not proven_call("x", params, impl, False, ["player"], {"m": "int"})  # no such parameter
+    assert not proven_call("x", params, impl, False, ["player", "int", "card", "int"], {})  # too many
+    assert not proven_call("x", params, impl, False, [], {})  # p missing: Python's error, rewritten by the wrapper
