@@ -121,6 +121,10 @@ class Dispatch:
                 self.game.emit_log("lose_skill", player=p.label(), skill=s.name)
             self.refresh_skills(p)
 
+    def listens(self, timing: str) -> bool:
+        """Some skill in play or some rule listens to TIMING (else the engine need not even make its event)."""
+        return bool(self.game.trigger_seats.get(timing)) or timing in self.game.global_triggers
+
     def emit(self, timing: str, ev: Event, victim: Player | None = None) -> Event:
         """Run every trigger of a timing: characters' skills round the table from the current player (in the
         mode's trigger_order), then the game's rules and the mode's. `victim`: a character who has just died and
@@ -244,7 +248,11 @@ class Dispatch:
             self.game.emit_depth -= 1
 
     def _value(self, rule: Any, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
-        spend(self.game, f"value {name}")
+        g = self.game
+        if g.steps < g.step_budget:  # spend() without formatting its message on every call
+            g.steps += 1
+        else:
+            spend(g, f"value {name}")
         if rule is not None:
             frame = Frame(self.game, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)

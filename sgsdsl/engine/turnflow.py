@@ -109,7 +109,7 @@ class TurnFlow:
         self.game.current = p
         self.game.turns += 1
         self.game.emit_log("turn", player=p.label(), turn=self.game.turns)
-        if phases[:1] == PHASES[:1]:
+        if phases[:1] == PHASES[:1] and self.dispatch.listens("turn_start"):
             self.dispatch.emit("turn_start", Event("turn_start", player=p))
         for phase in phases:
             if not p.alive:
@@ -121,7 +121,7 @@ class TurnFlow:
         if phases[-1:] != PHASES[-1:]:
             return
         self.game.phase = "none"
-        if p.alive:
+        if p.alive and self.dispatch.listens("turn_end"):
             self.dispatch.emit("turn_end", Event("turn_end", player=p))
         self.clear_scope("turn")
 
@@ -130,14 +130,16 @@ class TurnFlow:
         if p.marks.get("skip_" + phase):
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
-        ev = self.dispatch.emit("before_phase", Event("before_phase", player=p, phase=phase))
-        if ev.cancelled:
+        listens = self.dispatch.listens  # (an event nobody listens to is not even made)
+        if listens("before_phase") and \
+                self.dispatch.emit("before_phase", Event("before_phase", player=p, phase=phase)).cancelled:
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
-        self.dispatch.emit("phase_start", Event("phase_start", player=p, phase=phase))
+        if listens("phase_start"):
+            self.dispatch.emit("phase_start", Event("phase_start", player=p, phase=phase))
         if p.alive:
             getattr(self, "_phase_" + phase)(p)
-        if p.alive:
+        if p.alive and listens("phase_end"):
             self.dispatch.emit("phase_end", Event("phase_end", player=p, phase=phase))
 
     def _phase_prepare(self, p: Player) -> None:

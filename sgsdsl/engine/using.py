@@ -205,7 +205,8 @@ class CardUse:
         self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
         self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                            context=context)
-        self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
+        if self.dispatch.listens("card_used"):
+            self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
         if card.category == "delayed":
             if targets and targets[0].alive:
                 self.place_judge(card, targets[0])
@@ -218,10 +219,12 @@ class CardUse:
         records = []
         for t in targets:
             rec = UseRecord(user, card, t, targets, context, nullifiable=nullifiable)
-            ev = self.dispatch.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
-            rec.target = ev.target
-            if not ev.cancelled:
-                records.append(rec)
+            if self.dispatch.listens("targeted"):
+                ev = self.dispatch.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
+                rec.target = ev.target
+                if ev.cancelled:
+                    continue
+            records.append(rec)
         # hooks see the same names as effects; `target` and `use` are none outside a per-target effect
         base = {"user": user, "card": card, "targets": targets, "owner": user, "event": event, "target": None,
                 "use": None}
@@ -255,7 +258,8 @@ class CardUse:
                 run_rule(effect, Frame(self.game, {**base, "target": t, "use": rec}))
         if "finish" in card.rule.hooks:
             run_rule(card.rule.hooks["finish"], Frame(self.game, dict(base)))
-        self.dispatch.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
+        if self.dispatch.listens("card_done"):
+            self.dispatch.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
         left = [c for c in physical if c.zone == "processing"]
         if left:
             self.zones.move(left, "discard", None)

@@ -85,7 +85,8 @@ class Zones:
             holder = self.game.players[seat]
             if old == "equip":
                 self.dispatch.refresh_skills(holder, keep=[c.rule for c in lost])
-            self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
+            if self.dispatch.listens("lost_cards"):
+                self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
             if old == "equip":
                 self.dispatch.refresh_skills(holder)
 
