@@ -176,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inputs", type=int, default=500, help="generated inputs (default 500)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=4, choices=(4, 5))
-    ap.add_argument("--keep", type=Path, default=None, help="write each failing input into this folder")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="write each failing input, and the slowest one, into this folder")
     ap.add_argument("--limit", type=float, default=20.0,
                     help="seconds of CPU one input (check + a game on each engine) may take (default 20)")
     args = ap.parse_args(argv)
@@ -184,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = {"refused": 0, "ok": 0, "error": 0, "failed": 0}
     start = time.monotonic()
     slowest = slowest_cpu = 0.0
+    slowest_input = (-1, "")  # (number, text) of the input that took the most CPU: where a budget is weakest
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         sys.path.insert(0, tmp_name)
@@ -211,13 +213,24 @@ def main(argv: list[str] | None = None) -> int:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     (args.keep / f"fail_{args.seed}_{n}.sgs").write_text(text, encoding="utf-8")
             slowest = max(slowest, time.monotonic() - t0)
-            slowest_cpu = max(slowest_cpu, time.process_time() - cpu0)
+            if time.process_time() - cpu0 > slowest_cpu:
+                slowest_cpu = time.process_time() - cpu0
+                slowest_input = (n, text)
     secs = time.monotonic() - start
     played = counts["ok"] + counts["error"]
     print(f"{args.inputs} inputs in {secs:.1f} s (slowest {slowest:.1f} s, {slowest_cpu:.1f} s CPU): {played} played "
           f"on both engines "
           f"({counts['ok']} ended by the rules or the round cap, {counts['error']} with a located rule error), "
           f"{counts['refused']} refused by the checker, {counts['failed']} failed")
+    if slowest_input[0] >= 0:
+        where = ""
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            kept = args.keep / f"slowest_{args.seed}_{slowest_input[0]}.sgs"
+            kept.write_text(slowest_input[1], encoding="utf-8")
+            where = f", kept as {kept}"
+        print(f"slowest input: number {slowest_input[0]} of --seed {args.seed} ({slowest_cpu:.1f} s CPU{where}; "
+              f"the same --seed and --inputs regenerate it)")
     return 1 if counts["failed"] else 0
 
 
