@@ -203,7 +203,7 @@ class HeuristicAgent(Agent):
                 return self._target_weight(s, sign, stance, view) if s is not None else -9.0
 
             ranked = sorted(range(n), key=lambda i: (-weight(i), i))
-            wanted = [i for i in ranked if seats[i] is not None and sign * stance.get(seats[i], 0.0) > 0.15]
+            wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > 0.15]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
         if r.option_tags and "discard" in r.prompt:
@@ -215,7 +215,8 @@ class HeuristicAgent(Agent):
         return [0]  # answering a demand keeps HP; the first offer is a real card when one is held
 
     def on_rescue(self, r: Request, view: Any) -> list[int]:
-        return [0] if self.stance(view).get(r.subject, -1.0) > 0 else self._decline(r)
+        toward = self.stance(view).get(r.subject, -1.0) if r.subject is not None else -1.0
+        return [0] if toward > 0 else self._decline(r)
 
     def on_nullify(self, r: Request, view: Any) -> list[int]:
         about = set(r.about)
@@ -225,4 +226,5 @@ class HeuristicAgent(Agent):
         return [0] if harmful_to_friend or helpful_to_foe else self._decline(r)
 
     def on_use_on(self, r: Request, view: Any) -> list[int]:
-        return [0] if self.stance(view).get(r.subject, 0.0) < 0 else self._decline(r)
+        toward = self.stance(view).get(r.subject, 0.0) if r.subject is not None else 0.0
+        return [0] if toward < 0 else self._decline(r)

@@ -30,7 +30,7 @@ def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
         shown = display_path(path)
         text, err = read_source(path, shown)
         if text is None:
-            diags.append(err)
+            diags.extend([err] if err is not None else [])
             continue
         sources[shown] = text
         result = format_text(text, shown)

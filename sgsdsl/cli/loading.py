@@ -3,6 +3,7 @@ game's set-up (mode, players, options) through the one validator in `sgsdsl.mode
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..lang.diagnostics import DiagnosticError, render_text
 from ..modes import SetupError, check_setup, parse_assignments
 
 
-def require_paths(paths: list[str] | tuple[str, ...]) -> None:
+def require_paths(paths: Sequence[str]) -> None:
     """A path argument that names nothing is a usage error (exit 2), reported without a made-up location."""
     for p in paths:
         try:

@@ -75,7 +75,7 @@ class _Class:
     name: str
     kind: str
     key: str
-    node: ast.Definition | ast.ValueDef
+    node: ast.Definition | ast.ValueDef | ast.ProcedureDef
     methods: list[tuple[str, ast.Block | ast.Expr, Site]] = field(default_factory=list)
 
 
@@ -101,7 +101,8 @@ class ModuleGenerator:
         self.direct: dict[str, str] = {}
 
     # ------------------------------------------------------------ classes
-    def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef, span: Span) -> None:
+    def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef | ast.ProcedureDef,
+                  span: Span) -> None:
         prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_",
                   "rule": "Rule_", "procedure": "Proc_"}[kind]
         name = prefix + "__".join(mangle(part) for part in key.split("."))

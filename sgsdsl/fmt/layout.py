@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from lark import Token, Tree
 
@@ -84,7 +85,7 @@ class _Out:
         return "\n".join(self.lines) + "\n" if self.lines else ""
 
 
-def _is(node: object, kind: str) -> bool:
+def _is(node: object, kind: str) -> TypeGuard[Token]:
     return isinstance(node, Token) and node.type == kind
 
 
@@ -212,7 +213,7 @@ def layout(text: str, tree: Tree) -> str:
             parens += 1
         elif leaf.tok.type in _CLOSE:
             parens = max(0, parens - 1)
-        prev, prev_end = leaf, leaf.tok.end_pos
+        prev, prev_end = leaf, leaf.tok.end_pos or 0  # (our tokens always carry positions)
     for c in _comments(text[prev_end:], prev is not None):
         if c.trailing:
             out.add(c.text, "  ")

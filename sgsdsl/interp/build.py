@@ -222,7 +222,7 @@ class StructureBuilder:
 
     def option_default(self, expr: ast.Expr) -> Any:
         """Option defaults are evaluated once, when the program is built (by both back ends alike)."""
-        return self._const_interp.eval(expr, Frame(None, {}), {})  # type: ignore[arg-type]
+        return self._const_interp.eval(expr, Frame(None, {}), {})
 
     def mode(self, md: ast.ModeDef) -> ModeRule:
         own = ("mode", md.ident.text)

@@ -69,6 +69,14 @@ def _per_game(records: Sequence[GameRecord], test: Callable[[GameRecord], bool])
     return [1.0 if test(r) else 0.0 for r in records]
 
 
+def _side_won(side: str) -> Callable[[GameRecord], bool]:
+    return lambda r: r.side == side
+
+
+def _role_won(role: str) -> Callable[[GameRecord], bool]:
+    return lambda r: role in r.winners
+
+
 def general_rate(records: Sequence[GameRecord], general: str) -> Rate | None:
     k = n = 0
     for r in records:
@@ -87,8 +95,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     yb = [p[1] for p in pairs]
     out = Comparison(len(pairs), errors=(sum(r.reason == "error" for r in a), sum(r.reason == "error" for r in b)))
     for side in sides:
-        out.headline.append(paired(f"win: {side}", _per_game(xa, lambda r, s=side: r.side == s),
-                                   _per_game(yb, lambda r, s=side: r.side == s)))
+        out.headline.append(paired(f"win: {side}", _per_game(xa, _side_won(side)), _per_game(yb, _side_won(side))))
     draw_a = _per_game(xa, lambda r: not r.winners)
     draw_b = _per_game(yb, lambda r: not r.winners)
     if any(draw_a) or any(draw_b):
@@ -96,8 +103,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     roles = sorted({role for r in xa + yb for role in r.roles})
     for role in roles:
         # a role missing from a game (a variant without it) counts as not winning there
-        out.roles.append(paired(f"role wins: {role}", _per_game(xa, lambda r, x=role: x in r.winners),
-                                _per_game(yb, lambda r, x=role: x in r.winners)))
+        out.roles.append(paired(f"role wins: {role}", _per_game(xa, _role_won(role)), _per_game(yb, _role_won(role))))
     out.length.append(paired("rounds", [float(r.rounds) for r in xa], [float(r.rounds) for r in yb], "mean"))
     out.length.append(paired("turns", [float(r.turns) for r in xa], [float(r.turns) for r in yb], "mean"))
     for g in designer:

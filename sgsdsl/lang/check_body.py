@@ -1,15 +1,16 @@
-"""Checking rule bodies: statements and expressions, their names, calls and types (mixed into Checker)."""
+"""Checking rule bodies: statements and expressions, their names, calls and types."""
 
 from __future__ import annotations
 
 from ..engine import registry as reg
 from . import ast
+from .check_base import CheckerBase
 from .diagnostics import did_you_mean
 from .scope import Symbols, _Scope
 from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
 
 
-class BodyChecker:
+class BodyChecker(CheckerBase):
     """Statements and expressions: resolves names (annotating the AST) and infers types where known."""
 
     def block(self, b: ast.Block, scope: _Scope) -> None:
@@ -232,8 +233,8 @@ class BodyChecker:
             e.ref = ("card", d.name.text)
             return "family"
         if n in self.sym.generals or n in self.sym.general_ids:
-            d = self.sym.generals.get(n) or self.sym.general_ids[n]
-            e.ref = ("general", d.ident.text)
+            g = self.sym.generals.get(n) or self.sym.general_ids[n]
+            e.ref = ("general", g.ident.text)
             return "general"
         if n in self.sym.any_skills:
             e.ref = ("skill", self.sym.any_skills[n].ident.text)
@@ -312,7 +313,8 @@ class BodyChecker:
                 self.arg_type(fname, pname, ptype, a, at)
             return typ
         if fname in self.sym.procedures and fname not in reg.PRIMITIVES:
-            return self.procedure_call(e, arg_types, scope)
+            self.procedure_call(e, arg_types, scope)
+            return None  # a procedure is an action: it has no value
         prim = reg.PRIMITIVES.get(fname)
         if prim is not None and prim.contexts and scope.kind not in prim.contexts:
             places = " or ".join(reg.SCOPE_PLACES.get(k, k) for k in prim.contexts)

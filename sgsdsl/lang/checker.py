@@ -8,12 +8,10 @@ attributes, constants, scope names): a primitive added there is known here witho
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..engine import registry as reg
 from . import ast
 from .check_body import BodyChecker, _counts
-from .diagnostics import Diagnostic, Span, did_you_mean
+from .diagnostics import Span, did_you_mean
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -24,29 +22,7 @@ MAX_PROCEDURE_DEPTH = 32  # procedure calls inside procedure calls (each is a ne
 
 
 class Checker(BodyChecker):
-    def __init__(self, modules: list[ast.Module]):
-        self.modules = modules
-        self.sym = Symbols()
-        self.diags: list[Diagnostic] = []
-        self._mode_options: dict[str, str] = {}
-        self._value_types: dict[str, str | None] = {}
-        self._asked: set[str] = set()  # card families some rule asks for (respond, use_card_on…)
-        self._dynamic_ask = False  # some rule asks for a family computed at run time
-        self._reachability: list[tuple[ast.Ident, str]] = []  # (card named by view_as/provide, what)
-        self._replacing: set[str] = set()  # names/ids of cards some mode's `replace … with` puts in the deck
-
-    # ------------------------------------------------------------ reporting
-    def error(self, code: str, message: str, span: Span, suggestion: str | None = None,
-              notes: tuple[tuple[str, Span], ...] = ()) -> None:
-        self.diags.append(Diagnostic(code, message, span, "error", suggestion, notes))
-
-    def warn(self, code: str, message: str, span: Span, suggestion: str | None = None,
-             notes: tuple[tuple[str, Span], ...] = ()) -> None:
-        self.diags.append(Diagnostic(code, message, span, "warning", suggestion, notes))
-
-    def unknown(self, code: str, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
-        best = did_you_mean(name, candidates)
-        self.error(code, f"unknown {what} '{name}'", span, f"did you mean '{best}'?" if best else None)
+    """Definitions, modes and the program as a whole (rule bodies: `BodyChecker`)."""
 
     # ------------------------------------------------------------ entry
     def run(self) -> CheckedProgram:
@@ -111,10 +87,10 @@ class Checker(BodyChecker):
                 if pr.name.text in reg.PRIMITIVES or pr.name.text in self.sym.values:
                     self.error("SGS-E201", f"procedure '{pr.name.text}' has the name of a function or value",
                                pr.name.span, "choose another name")
-            for r in m.rules:
-                self._define(self.sym.rules, r.ident.text, r, "rule", r.ident.span)
-                if r.name.text != r.ident.text:
-                    self._define(self.sym.rules, r.name.text, r, "rule", r.name.span)
+            for rule in m.rules:
+                self._define(self.sym.rules, rule.ident.text, rule, "rule", rule.ident.span)
+                if rule.name.text != rule.ident.text:
+                    self._define(self.sym.rules, rule.name.text, rule, "rule", rule.name.span)
         # the order the engine looks skills up in (Program.skill_named): top-level, generals' and cards' by id
         gens = sorted((g for m in self.modules for g in m.generals), key=lambda g: g.ident.text)
         cards = sorted((c for m in self.modules for c in m.cards), key=lambda c: c.ident.text)
@@ -342,19 +318,6 @@ class Checker(BodyChecker):
             self.unknown("SGS-E202", "card", ident.text, ident.span, self.sym.cards)
         return d
 
-    def card_name(self, ident: ast.Ident, what: str) -> ast.CardDef | None:
-        """A card family named by its display name (what the engine compares at run time)."""
-        d = self.sym.cards.get(ident.text)
-        if d is not None:
-            return d
-        by_id = self.sym.card_ids.get(ident.text)
-        if by_id is not None:
-            self.error("SGS-E202", f"'{ident.text}' is the id of card {by_id.name.text}; a {what} is named by the "
-                       "card's name", ident.span, f"write {by_id.name.text}")
-            return None
-        self.unknown("SGS-E202", "card", ident.text, ident.span, self.sym.cards)
-        return None
-
     def modifier(self, m: ast.Modifier) -> None:
         q = m.quantity.text
         if q in reg.ENGINE_VALUES:
@@ -510,7 +473,7 @@ class Checker(BodyChecker):
             if old is None or (new is None and r.by is not None):
                 continue
             if old is new:
-                self.error("SGS-E216", f"'{old.name.text}' is replaced with itself", r.by.span,
+                self.error("SGS-E216", f"'{old.name.text}' is replaced with itself", (r.by or r.card).span,
                            "name another card after `with`")
             elif old.ident.text in settled:
                 self.warn("SGS-W405", f"'{old.name.text}' is already replaced unconditionally above, so this line "

@@ -106,13 +106,14 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             return
         if real in done:
             return
-        buffer = bool(overlay) and real in overlay
-        if buffer:
-            text, err = overlay[real], None
+        buffer = overlay is not None and real in overlay
+        text: str | None
+        if overlay is not None and real in overlay:
+            text, unreadable = overlay[real], None
         else:
-            text, err = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
-        if err is not None:
-            result.diagnostics.append(err)
+            text, unreadable = read_source(path, shown, at, "SGS-E107" if at is not None else "SGS-E100")
+        if unreadable is not None:
+            result.diagnostics.append(unreadable)
             done[real] = None
             return
         assert text is not None

@@ -239,7 +239,8 @@ def _blank_failed_definition(text: str, line: int, col: int) -> str | None:
 
 def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        pos = err.pos_in_stream if err.pos_in_stream is not None else -1
+        ch = text[pos] if 0 <= pos < len(text) else "?"
         shown = f"'{ch}'" if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
         return Diagnostic(
             "SGS-E101",

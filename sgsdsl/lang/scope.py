@@ -47,11 +47,11 @@ class _Scope:
                  pure: bool | None = None):
         self.names = dict(names)
         self.parent = parent
-        self.kind = kind or (parent.kind if parent else "")
+        self.kind: str = kind or (parent.kind if parent else "")
         self.timing: str | None = parent.timing if parent else None
         self.options: dict[str, str] = parent.options if parent else {}
-        self.in_loop = parent.in_loop if parent else False
-        self.pure = pure if pure is not None else (parent.pure if parent else False)
+        self.in_loop: bool = parent.in_loop if parent else False
+        self.pure: bool = pure if pure is not None else (parent.pure if parent else False)
 
     def lookup(self, name: str) -> str | None:
         s: _Scope | None = self

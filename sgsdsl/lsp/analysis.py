@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from ..engine import registry as reg
 from ..lang import ast
@@ -129,7 +130,8 @@ def describe(a: Analysis, d: Definition) -> str:
     if isinstance(node, ast.ValueDef):
         ps = ", ".join(f"{p.name.text}: {p.type.text}" for p in node.params)
         return f"**value** `{node.name.text}({ps})`{body}"
-    return f"**{node.name.text}** — {d.kind}{body}"
+    other = cast(ast.Definition, node)  # a card, mode or rule: each has a display name
+    return f"**{other.name.text}** — {d.kind}{body}"
 
 
 def timing_doc(name: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import time
 import traceback
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -202,7 +203,7 @@ def _norm(s: str) -> str:
     return " ".join(s.lower().split())
 
 
-def match_option(text: str, options: tuple[str, ...], taken: set[int] = frozenset()) -> int | None:  # type: ignore[assignment]
+def match_option(text: str, options: tuple[str, ...], taken: AbstractSet[int] = frozenset()) -> int | None:
     """The option an answer means: an exact label, else the first label it starts, else the first containing
     it, else the first containing its words in order (`use 杀 on P0` finds `use 杀♠7#31 on P0:孙权`)."""
     t = _norm(text)
@@ -644,7 +645,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
     head = f"expect {e.text} (line {e.span.line})"
     if e.kind == "sequence":
         at = 0
-        for step in e.args["steps"]:  # type: ignore[union-attr]
+        for step in e.args["steps"]:
             found = next((i for i in range(at, len(game.log)) if _event_fits(game.log[i], step)), None)
             if found is None:
                 kind = step["kind"]
@@ -654,7 +655,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
         return None
     if e.kind == "event":
         entries = [x for x in game.log if "e" in x and x["e"] == e.args["kind"]]
-        fields: dict[str, str] = e.args["fields"]  # type: ignore[assignment]
+        fields: dict[str, str] = e.args["fields"]
         unknown = [k for k in fields if entries and not any(k in x for x in entries)]
         if unknown:
             keys = sorted({k for x in entries for k in x if k != "e"})
@@ -672,7 +673,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
         winners = list(game.result[0]) if game.result else []
         if e.negated:
             return f"{head}: the game was won by {', '.join(winners)}" if winners else None
-        if sorted(winners) != sorted(e.args["roles"]):  # type: ignore[arg-type]
+        if sorted(winners) != sorted(e.args["roles"]):
             got = ", ".join(winners) if winners else "nobody (the game is not over)"
             return f"{head}: the winner is {got}"
         return None
@@ -695,7 +696,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
         got = f"{where} holds {len(cards)}: [{', '.join(pile_item_label(c) for c in cards)}]"
         if len(cards) > 12:
             got = f"{where} holds {len(cards)} cards"
-        specs: list[CardSpec] = e.args.get("cards", [])  # type: ignore[assignment]
+        specs: list[CardSpec] = e.args.get("cards", [])
         if e.kind == "zone_count":
             return None if len(cards) == e.args["n"] else f"{head}: {got}"
         if e.kind == "zone_exact":
@@ -715,7 +716,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
     if e.kind == "state":
         state = e.args["state"]
         actual = {"alive": p.alive, "dead": not p.alive, "chained": p.chained, "unchained": not p.chained,
-                  "dying": p.dying, "face_down": p.face_down, "face_up": not p.face_down}[state]  # type: ignore[index]
+                  "dying": p.dying, "face_down": p.face_down, "face_up": not p.face_down}[state]
         if not actual:
             return (f"{head}: {p.label()} is {'alive' if p.alive else 'dead'}, "
                     f"{'chained' if p.chained else 'unchained'}, {'face down' if p.face_down else 'face up'}")
@@ -731,7 +732,7 @@ def check_expect(e: Expect, game: Game) -> str | None:
             return f"{head}: mark {name} = {p.marks[name]}"
         return None
     if e.kind == "distance":
-        q = game.players[int(e.args["to"])]  # type: ignore[arg-type]
+        q = game.players[int(e.args["to"])]
         d = game.dispatch.distance(p, q)
         return None if d == e.args["n"] else f"{head}: the distance from {p.label()} to {q.label()} is {d}"
     if e.kind == "general":

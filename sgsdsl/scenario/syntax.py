@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..engine.model import PHASES, SUITS
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean
@@ -106,7 +107,7 @@ class Expect:
     text: str
     span: Span
     subject: int | str | None = None
-    args: dict[str, object] = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
     negated: bool = False
 
 
@@ -619,10 +620,10 @@ class _Parser:
             self.sc.expects.append(Expect("state", text, span, subject, {"state": what}))
         elif what in ("hp", "max_hp") and len(args) == 1 and re.fullmatch(rf"-?{NUM}(/{NUM})?", args[0].text):
             hp, _, mx = args[0].text.partition("/")
-            a: dict[str, object] = {"hp": int(hp)} if what == "hp" else {"max_hp": int(hp)}
+            health: dict[str, object] = {"hp": int(hp)} if what == "hp" else {"max_hp": int(hp)}
             if mx:
-                a["max_hp"] = int(mx)
-            self.sc.expects.append(Expect("hp", text, span, subject, a))
+                health["max_hp"] = int(mx)
+            self.sc.expects.append(Expect("hp", text, span, subject, health))
         elif what.rstrip(":") in ZONES:
             self.zone_expect(what.rstrip(":"), what.endswith(":"), args, rest, text, span, subject)
         elif what == "mark" or (what == "no" and args and args[0].text == "mark"):
