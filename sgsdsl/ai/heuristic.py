@@ -1,10 +1,11 @@
 """A heuristic, side-aware agent driven by the AI hints written in .sgs.
 
 It knows no card, skill or role by name. Allegiance comes from the mode's `win` lines (roles that win
-together are allies), the public role table and public behaviour: who damaged whom, who healed whom. What an
-option does comes from the `tags` written next to each card and skill (attack, control, heal, draw, help,
-defence, risk, passive) and its category. It decides from its seat's view and the request only, like every
-agent: the view is a plain mapping, never the game.
+together are allies; a `solo` role has none, not even another seat of its own role), the public role table
+and public behaviour: who damaged whom, who healed whom. What an option does comes from the `tags` written
+next to each card and skill (attack, control, heal, draw, help, defence, risk, passive) and its category. It
+decides from its seat's view and the request only, like every agent: the view is a plain mapping, never the
+game.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ allegiance
     def allies(self, view: Any) -> set[str]:
+        """The roles on my side. A seat of a solo role has none: every other seat, even of its own role, is a
+        rival (the agent's own seat is its friend all the same, see `stance`)."""
         mine = view["role"]
+        if mine in view.get("solo", ()):
+            return set()
         out = {mine}
         for side in view["sides"]:
             if mine in side:
@@ -63,10 +68,13 @@ class HeuristicAgent(Agent):
             else:
                 out[q["seat"]] = guess
         alive = sum(1 for q in view["players"] if q.get("alive", True))
-        if sum(1 for r in view["roles_in_play"] if r in allies) == 1 and alive > 2:
-            # a side of one seat must outlast everyone: while others live it shields the revealed seats
-            for s in revealed:
-                out[s] = 0.5
+        if (not allies or sum(1 for r in view["roles_in_play"] if r in allies) == 1) and alive > 2:
+            # a side of one seat must outlast everyone: while others live it shields the revealed seats, but
+            # never a seat of a solo role (a rival that must fall too)
+            solo = set(view.get("solo", ()))
+            for q in view["players"]:
+                if q["seat"] in revealed and q["role"] not in solo:
+                    out[q["seat"]] = 0.5
         known = {q["seat"] for q in view["players"] if q["role"] != "hidden" or q["seat"] == me}
         base = dict(out)
         for source, target, amount in view.get("damage_history", ()):

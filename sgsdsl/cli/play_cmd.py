@@ -71,7 +71,7 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     winners, reason = game.result or ((), "unfinished")
     you = game.players[seat]
     if winners:
-        verdict = "you win" if you.role in winners else "you lose"
+        verdict = "you win" if you.seat in game.winners_seats else "you lose"
         click.echo(f"game over: {', '.join(winners)} win ({verdict}; you were {you.role}) after {game.round} rounds")
     else:
         click.echo(f"game over: a draw ({reason}) after {game.round - 1} rounds; you were {you.role}")

@@ -104,6 +104,8 @@ class Decisions:
             "discard_top": [c.label() for c in self.game.discard_pile[-5:]],
             # public knowledge of the rules: which roles win together, and the roles dealt this game
             "sides": [list(roles) for roles in self.game.mode.sides()],
+            # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
+            "solo": list(self.game.mode.solo),
             "roles_in_play": sorted(q.role for q in self.game.players),
             # public history: who has damaged whom (seat, seat, amount), oldest first
             "damage_history": list(self.game.damage_history),

@@ -127,7 +127,8 @@ class Game(GameState):
     def finish(self, over: GameOver) -> None:
         """Record the end of the game: the result, the winning seats, the scores (if the mode keeps score)."""
         self.result = (over.winners, over.reason)
-        self.winners_seats = tuple(p.seat for p in self.players if p.role in over.winners)
+        self.winners_seats = tuple(p.seat for p in self.players
+                                   if self.mode.winning_seat(p.role, p.alive, over.winners))
         extra: dict[str, Any] = {}
         if any(line.op != "place" for line in self.mode.scores):
             self.scores = self.compute_scores()

@@ -209,6 +209,8 @@ class ModeRule:
     camps: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # the direction simultaneous triggers resolve in: counter_clockwise (seat order from the current player)
     trigger_order: str = "counter_clockwise"
+    # `solo ROLE…`: each seat of these roles is a side of its own: a win for the role goes to its living seats
+    solo: tuple[str, ...] = ()
 
     def camp_of(self, role: str) -> str:
         """The camp a role belongs to (the role itself when the mode declares no camp for it)."""
@@ -231,10 +233,18 @@ class ModeRule:
         return [roles for roles, _ in self.wins]
 
     def sides(self) -> list[tuple[str, ...]]:
-        """Roles that are on one side, for agents: the declared camps, else the roles of each `win` line."""
-        if self.camps:
-            return [tuple(r) for r in self.camps.values()]
-        return [roles for roles, _ in self.wins]
+        """Roles that are on one side, for agents: the declared camps, else the roles of each `win` line. A solo
+        role is on no such side (each of its seats is a side alone, rival even to its own role's other seats)."""
+        groups = [tuple(r) for r in self.camps.values()] if self.camps else [roles for roles, _ in self.wins]
+        if not self.solo:
+            return groups
+        shared = (tuple(r for r in roles if r not in self.solo) for roles in groups)
+        return [roles for roles in shared if roles]
+
+    def winning_seat(self, role: str, alive: bool, winners: tuple[str, ...]) -> bool:
+        """Whether a seat of this role (living or not) is among the winners of a result: every seat of a winning
+        role, except the dead seats of a solo role (only a solo role's surviving seats win)."""
+        return role in winners and (alive or role not in self.solo)
 
 
 @dataclass

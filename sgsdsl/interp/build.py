@@ -246,6 +246,7 @@ class StructureBuilder:
                     for i, sc in enumerate(md.scores)],
             camps={c.name.text: tuple(x.text for x in c.roles) for c in md.camps},
             trigger_order=md.trigger_order.text if md.trigger_order else "counter_clockwise",
+            solo=tuple(dict.fromkeys(r.text for s in md.solos for r in s.roles)),
         )
 
 
@@ -253,7 +254,7 @@ def extend_mode(base: ModeRule, own: ModeRule, md: ast.ModeDef) -> ModeRule:
     """`mode X extends BASE`: options, roles lines and triggers add to the base's (an option or a roles line
     of the extension wins); `win`, `score` and `replace` lines of the extension are tried before the base's;
     `players`, `leader`, `setup`, `turn_order` and `trigger_order` replace the base's when the extension has them;
-    camps add to the base's (a camp of the extension wins)."""
+    camps add to the base's (a camp of the extension wins), and so do solo roles."""
     return ModeRule(
         ident=own.ident, name=own.name, players=own.players if md.players is not None else base.players,
         options={**base.options, **own.options}, roles=base.roles + own.roles,
@@ -263,7 +264,8 @@ def extend_mode(base: ModeRule, own: ModeRule, md: ast.ModeDef) -> ModeRule:
         turn_order=own.turn_order if md.turn_order is not None else base.turn_order,
         replacements=own.replacements + base.replacements, scores=own.scores + base.scores,
         camps={**base.camps, **own.camps},
-        trigger_order=own.trigger_order if md.trigger_order is not None else base.trigger_order)
+        trigger_order=own.trigger_order if md.trigger_order is not None else base.trigger_order,
+        solo=tuple(dict.fromkeys(base.solo + own.solo)))
 
 
 def inline_skill_key(owner: str, skills: list[ast.SkillDef], index: int) -> str:

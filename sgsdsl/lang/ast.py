@@ -354,6 +354,14 @@ class CampDecl(Node):
 
 
 @dataclass
+class SoloDecl(Node):
+    """`solo ROLE…`: each seat of these roles is a side of its own (rivals, never allies; a win for the role
+    goes to its seats still alive)."""
+
+    roles: list[Ident]
+
+
+@dataclass
 class ScoreDecl(Node):
     """`score ROLE… = EXPR [when COND]` (or `+=` / `-=`): one line of the mode's scoring table; `place ROLE… = EXPR
     [when COND]` (op `place`): one line of its ranking."""
@@ -380,6 +388,7 @@ class ModeDef(Definition):
     replacements: list[ReplaceDecl] = field(default_factory=list)
     scores: list[ScoreDecl] = field(default_factory=list)
     camps: list[CampDecl] = field(default_factory=list)
+    solos: list[SoloDecl] = field(default_factory=list)
     # the direction simultaneous triggers resolve in (`trigger_order clockwise`); None: the default
     trigger_order: Ident | None = None
     # members that may appear once but appeared again: (keyword, span of the repeat); the first one counts

@@ -434,6 +434,7 @@ class Checker(BodyChecker):
         self.check_replacements(m, scope)
         self.check_scores(m)
         self.check_camps(m)
+        self.check_solos(m, chain)
 
     def check_camps(self, m: ast.ModeDef) -> None:
         """`camp NAME ROLE…`: the roles exist, each role is in one camp at most, camp names differ;
@@ -455,6 +456,30 @@ class Checker(BodyChecker):
         t = m.trigger_order
         if t is not None and t.text not in reg.DIRECTIONS:
             self.unknown("SGS-E208", "direction", t.text, t.span, reg.DIRECTIONS)
+
+    def check_solos(self, m: ast.ModeDef, chain: list[ast.ModeDef]) -> None:
+        """`solo ROLE…`: the roles exist, none is named twice in the mode (or its bases), and none is in a camp:
+        a camp makes its seats team-mates, `solo` makes each seat a side of its own."""
+        before = {r.text: r for md in chain[:-1] for s in md.solos for r in s.roles}
+        camps = {r.text: c for md in chain for c in md.camps for r in c.roles}
+        seen: dict[str, ast.Ident] = dict(before)
+        for s in m.solos:
+            self.roles(s.roles)
+            for r in s.roles:
+                if r.text in seen:
+                    self.error("SGS-E226", f"role '{r.text}' is already solo", r.span,
+                               "name each solo role once", notes=(("first named here", seen[r.text].span),))
+                elif r.text in camps:
+                    self.error("SGS-E226", f"role '{r.text}' is solo but also in camp '{camps[r.text].name.text}'",
+                               r.span, "a solo role's seats are each a side of their own: take it out of the "
+                               "camp or drop it from `solo`", notes=(("the camp", camps[r.text].span),))
+                seen.setdefault(r.text, r)
+        for c in m.camps:  # a camp added by an extension over a base's solo role
+            for r in c.roles:
+                if r.text in before:
+                    self.error("SGS-E226", f"role '{r.text}' is in camp '{c.name.text}' but solo in a base mode",
+                               r.span, "a solo role's seats are each a side of their own: leave it out of the "
+                               "camp", notes=(("solo here", before[r.text].span),))
 
     def roles(self, idents: list[ast.Ident]) -> None:
         for r in idents:

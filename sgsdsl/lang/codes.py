@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order, trigger_order) appears twice",
     "SGS-E218": "a mode extends itself (directly or through the modes it extends)",
     "SGS-E225": "a role is listed in two camps of one mode",
+    "SGS-E226": "a role is named `solo` twice, or is `solo` and in a camp (each solo seat is a side of its own)",
     "SGS-E230": "an awakening skill (觉醒技) with an optional trigger, a non-trigger member or no trigger",
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E232": "a procedure calls itself, directly or through other procedures (it might never end)",

@@ -600,6 +600,8 @@ class _ToAst(Transformer):
                 m.trigger_order = c[1]
             elif isinstance(c, ast.CampDecl):
                 m.camps.append(c)
+            elif isinstance(c, ast.SoloDecl):
+                m.solos.append(c)
             elif isinstance(c, ast.Trigger):
                 m.triggers.append(c)
             elif isinstance(c, ast.WinDecl):
@@ -638,6 +640,9 @@ class _ToAst(Transformer):
     def camp_decl(self, meta, children):
         ids = self.idents(children)
         return ast.CampDecl(self.sp(meta), ids[0], ids[1:])
+
+    def solo_decl(self, meta, children):
+        return ast.SoloDecl(self.sp(meta), self.idents(children))
 
     def trigger_order_decl(self, meta, children):
         return ("trigger_order", self.idents(children)[0], self.sp(meta))

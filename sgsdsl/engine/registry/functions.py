@@ -67,10 +67,11 @@ def _camp_of(f, player):
 
 
 @primitive("teammates", "function", "player:player", "players",
-           "the player's living team-mates (others of the same camp), in seat order after the player")
+           "the player's living team-mates (others of the same camp), in seat order after the player; none for "
+           "a seat of a `solo` role")
 def _teammates(f, player):
     g = f.game
-    if player is None:
+    if player is None or player.role in g.mode.solo:
         return []
     camp = g.mode.camp_of(player.role)
     return [q for q in g.seat_order(player) if q is not player and g.mode.camp_of(q.role) == camp]

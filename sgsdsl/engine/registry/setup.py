@@ -137,13 +137,15 @@ def _take_turn(f, player):
 
 
 @primitive("winners", "function", "", "players",
-           "the seats (living or dead) whose role won, in seat order; empty after a draw", contexts=("score",))
+           "the seats (living or dead) whose role won, in seat order (of a `solo` role only the living ones); "
+           "empty after a draw", contexts=("score",))
 def _winners(f):
     g = f.game
     return [p for p in g.players if p.seat in g.winners_seats]
 
 
-@primitive("is_winner", "function", "player:player", "bool", "the player's role won the game", contexts=("score",))
+@primitive("is_winner", "function", "player:player", "bool",
+           "the player won the game: its role won (and, for a `solo` role, it is still alive)", contexts=("score",))
 def _is_winner(f, player):
     return player is not None and player.seat in f.game.winners_seats
 

@@ -1,0 +1,115 @@
+"""`solo ROLE…`: each seat of a solo role is a side of its own (双内: two renegades are rivals).
+
+The result counts only the surviving seats of a winning solo role, the sides agents and summaries read leave
+a solo role out of every shared side, and the heuristic agent never takes another seat of its solo role for a
+friend. The scores it implies are proved by tests/scenarios/league/*two_renegades*.scenario.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import STANDARD, program
+from sgsdsl.ai.heuristic import HeuristicAgent
+from sgsdsl.api import check_paths
+from sgsdsl.engine.agents import RandomAgent, Request
+from sgsdsl.engine.errors import GameOver
+from sgsdsl.engine.game import Game
+from sgsdsl.engine.program import Frame
+from sgsdsl.engine.registry.functions import _teammates
+from sgsdsl.fmt import format_text
+
+ROOT = Path(__file__).resolve().parent.parent
+EIGHT = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "renegade", "renegade"]
+
+
+def two_renegade_game(engine: str) -> Game:
+    """An 8-player 双内 game, not played: the tests deal the roles (EIGHT, in seat order) themselves."""
+    agents = [RandomAgent(i) for i in range(8)]
+    game = Game(program(str(STANDARD), engine), "identity", 8, 3, agents, {"two_renegades": True}, record=True)
+    for p, role in zip(game.players, EIGHT, strict=True):
+        p.role = role
+    return game
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_only_the_living_seats_of_a_solo_role_win(engine: str) -> None:
+    game = two_renegade_game(engine)
+    for p in game.players:
+        p.alive = p.seat == 7
+    assert game.mode.solo == ("renegade",)
+    game.finish(GameOver(("renegade",), "win"))
+    assert game.winners_seats == (7,)  # seat 6, the dead renegade, is no winner
+    assert game.log[-1]["e"] == "game_over" and game.log[-1]["seats"] == [7]
+    # a role that is not solo still wins with its dead seats (the rebels' fallen comrades)
+    game.finish(GameOver(("rebel",), "win"))
+    assert game.winners_seats == (3, 4, 5)
+
+
+def test_sides_leave_a_solo_role_alone_and_teammates_are_none() -> None:
+    game = two_renegade_game("compiled")
+    mode = game.mode
+    assert all("renegade" not in side for side in mode.sides())
+    assert ("lord", "loyalist") in mode.sides() and ("rebel",) in mode.sides()
+    assert mode.winning_seat("renegade", True, ("renegade",)) and not mode.winning_seat("renegade", False,
+                                                                                       ("renegade",))
+    view = game.choices.view(game.players[6])
+    assert view["solo"] == ["renegade"] and all("renegade" not in side for side in view["sides"])
+    assert _teammates(Frame(game, {}), game.players[6]) == []
+    assert [q.seat for q in _teammates(Frame(game, {}), game.players[3])] == [4, 5]
+
+
+def rival_view(me: int, shown: dict[int, str], hp: int = 4) -> dict[str, Any]:
+    """What renegade `me` sees in a 双内 game: the sides and solo roles the standard identity mode gives."""
+    return {"seat": me, "role": "renegade", "hand": [], "sides": [["lord", "loyalist"], ["rebel"]],
+            "solo": ["renegade"], "roles_in_play": sorted(EIGHT), "damage_history": [],
+            "players": [{"seat": i, "role": "renegade" if i == me else shown.get(i, "hidden"), "hp": hp,
+                         "max_hp": 4, "alive": True} for i in range(8)]}
+
+
+def test_the_heuristic_agent_never_counts_the_other_renegade_as_an_ally() -> None:
+    agent = HeuristicAgent(1)
+    hidden = agent.stance(rival_view(6, {0: "lord"}))
+    assert agent.allies(rival_view(6, {0: "lord"})) == set()
+    assert hidden[7] == -1.0 and hidden[1] == -1.0  # no hidden seat is a friend: the other renegade is a rival
+    assert hidden[0] == 0.5 and hidden[6] == 1.0  # alone, it shields the revealed lord while others live
+    shown = agent.stance(rival_view(6, {0: "lord", 7: "renegade"}))
+    assert shown[7] == -1.0  # revealed, the rival is a foe and is never shielded
+    rescue_rival = Request(6, "rescue", "rescue P7", ("use 桃", "pass"), subject=7)
+    rescue_lord = Request(6, "rescue", "rescue P0", ("use 桃", "pass"), subject=0)
+    v = rival_view(6, {0: "lord", 7: "renegade"})
+    assert agent.decide(rescue_rival, v) == [1] and agent.decide(rescue_lord, v) == [0]
+    aim = Request(6, "choose", "targets for 杀", ("P0", "P7"), about=("attack", "basic"), option_seats=(0, 7))
+    assert agent.decide(aim, v) == [1]
+
+
+def solo_mode(tmp_path: Path, members: str, extra: str = "") -> list[tuple[str, int, int]]:
+    (tmp_path / "m.sgs").write_text(
+        "card 桃 tao : basic { copies ♥3 }\n"
+        "mode 混战 melee {\n  players 3..3\n  roles 3 { lord rebel rebel }\n"
+        "  win rebel when count(players()) == 1\n" + members + "}\n" + extra, encoding="utf-8")
+    loaded = check_paths([str(tmp_path / "m.sgs")])
+    return [(d.code, d.span.line, d.span.col) for d in loaded.diagnostics if d.severity == "error"]
+
+
+def test_solo_lines_are_checked_with_located_errors(tmp_path: Path) -> None:
+    assert solo_mode(tmp_path, "  solo rebel\n") == []
+    assert solo_mode(tmp_path, "  solo rebell\n") == [("SGS-E202", 6, 8)]
+    assert solo_mode(tmp_path, "  solo rebel\n  solo lord rebel\n") == [("SGS-E226", 7, 13)]
+    assert solo_mode(tmp_path, "  camp all lord rebel\n  solo rebel\n") == [("SGS-E226", 7, 8)]
+    base_solo = "mode 变体 variant extends melee {\n  camp all lord rebel\n}\n"
+    assert solo_mode(tmp_path, "  solo rebel\n", base_solo) == [("SGS-E226", 9, 17)]
+
+
+def test_an_extension_keeps_the_base_solo_roles() -> None:
+    for engine in ("interpreted", "compiled"):
+        prog = program(str(ROOT / "rules" / "house" / "endgame.sgs"), engine)
+        assert prog.modes["endgame"].solo == ("renegade",)
+
+
+def test_fmt_lays_out_a_solo_line() -> None:
+    text = "mode 混战 melee {\n  players 3..3\n  roles 3 { lord rebel rebel }\n  solo   rebel    lord\n}\n"
+    assert "\n  solo rebel lord\n" in (format_text(text, "x.sgs").text or "")
