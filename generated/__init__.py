@@ -6,14 +6,14 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '5'
 INDEX = {
-    'sha256:bc100829fbf5719f7ca74ebdef55f40328ee429f4e0d626941f56269ce3ecf5f': 'beta',
-    'sha256:459ce8b9dced74e9a15c78b72862cd5fda46fd94f6ccd5c6ad304542c0bbdc4e': 'endgame',
-    'sha256:93aac3d0db3614886c5f6b37c8f4660722e39f5264b6941e68b9d70abbaa3bfa': 'junzheng',
-    'sha256:2c8d0e9018d2a39435235051ffa59c02d2dfd4df7ee3777dcd2f16eae801d8f5': 'lin',
-    'sha256:9cfd96beb580bfcd0aaad94afdc31c46934eb7c976db06266a164d7138e32e66': 'protection',
-    'sha256:d716408896e547915e97ed8c28900c829da61a80b0eced3a2e66c46df1503b02': 'rules_3v3',
-    'sha256:148c575d35a6004d500daf3ab35ee6dfce9c4dedca6ae49c1f8d44232d559ed1': 'seats_by_lot',
-    'sha256:4a35ca62570421a67d91f7436bbd8ed5f72ea1c2b7006daa2f47da8fc7d659e8': 'shan',
-    'sha256:7631746d735c67e502dffa1465122d0de98db0f79cbb0731849ad50c1e1bceed': 'standard',
-    'sha256:211f9aa6a4cad01235106af6c933c851d8ac02dfa7c6b2523a534f81fe788b48': 'tongzhou',
+    'sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329': 'beta',
+    'sha256:bf6dbfe1b15a7287cedb11589d78f4c14b0880a9664eba6e7b49b760bd25bfd5': 'endgame',
+    'sha256:b357234fb1dbafc03f61fcd58fdaaf7193c8f6f3e3577b15fc806a60baf27ff1': 'junzheng',
+    'sha256:0e6b7445894f024d3940fe689600fb2379f29550e66234e3acce3bd2ca7fb406': 'lin',
+    'sha256:11d2bbe89fba3bc50f7e6226e91f6ab120a7f1dfe8fbff0f76f125104cd0a16c': 'protection',
+    'sha256:a3af08b61fd77c9b9bfeb68ac107e7f1214868678e7de7c131586e7e4d2d8864': 'rules_3v3',
+    'sha256:875a23bc61f00c9d477da88e4e6eb144ff5f966ec424452952c17900ecdf4652': 'seats_by_lot',
+    'sha256:ca055f3b0aa306d330f9669572176bb0254f0ca49ab00606cfcf98563a872d93': 'shan',
+    'sha256:51332e67b2eff70309af63e020c83c1ee4cdb5186f0a44dc93a07d5f8158020a': 'standard',
+    'sha256:2aa62740bc03277df3502b3c4e316d3bfe949e33be2f0581c3b3227ee3b4beee': 'tongzhou',
 }
