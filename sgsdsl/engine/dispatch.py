@@ -149,10 +149,13 @@ class Dispatch:
         return f"{lines[0]}: " if lines else ""
 
     def _dispatch(self, timing: str, ev: Event, victim: Player | None) -> None:
-        seats = self.game.trigger_seats
-        for p in self.game.circle(self.game.current, self.game.mode.trigger_order, include_dead=victim is not None):
-            if p.seat not in seats.get(timing, ()):  # kept with p.triggers by refresh_skills (read afresh:
-                continue                              # an earlier trigger may give or take skills)
+        # The seats listening: refresh_skills changes this very set in place, so an earlier trigger that gives or
+        # takes skills is seen by the later seats. With none listening now, no skill runs to add one.
+        seats = self.game.trigger_seats.get(timing) or ()
+        for p in self.game.circle(self.game.current, self.game.mode.trigger_order, include_dead=victim is not None) \
+                if seats else ():
+            if p.seat not in seats:
+                continue
             if not p.alive and p is not victim:
                 continue
             entries = p.triggers.get(timing)
@@ -262,14 +265,19 @@ class Dispatch:
             params = spec.params
             frame = None
         override = None
-        for seat in self.game.modifier_seats.get(name, ()):
-            p = self.game.players[seat]
+        players = g.players
+        n = len(args)
+        for seat in g.modifier_seats.get(name, ()):
+            p = players[seat]
             if not p.alive:
                 continue
             mods = p.modifiers.get(name)
             if not mods:
                 continue
             for skill, m in mods:
+                at = m.owner_arg
+                if at is not None and at < n and args[at] is not p:
+                    continue  # its condition starts `arg == owner`: false, and nothing else would run
                 bindings = {"owner": p, "skill": skill}
                 bindings.update(zip(m.params or params, args, strict=False))
                 f = Frame(self.game, bindings)

@@ -66,7 +66,7 @@ class Card(_RuleFace):
     then every rule that reads the card sees the changed one. The label always shows the printed face.
     """
 
-    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game")
+    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label")
 
     def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
         self.id = cid
@@ -76,6 +76,7 @@ class Card(_RuleFace):
         self.zone = "draw"
         self.holder: Player | None = None
         self.game: Any = None  # the game the card is in, which may make it count as another (set by the game)
+        self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
     @property
     def suit(self) -> str:
@@ -112,7 +113,7 @@ class Card(_RuleFace):
         return False
 
     def label(self) -> str:
-        return f"{self.printed_rule.name}{self.printed_suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
+        return self._label
 
 
 class VirtualCard(_RuleFace):

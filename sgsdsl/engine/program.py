@@ -87,6 +87,9 @@ class ModifierRule:
     op: str  # by | to
     value: Fn
     condition: Fn | None
+    # The condition starts `P == owner` (or `owner == P`) for the parameter at this position: the modifier can
+    # only apply when that argument is the skill's owner, so the engine skips the others without a call.
+    owner_arg: int | None = None
 
 
 @dataclass

@@ -69,6 +69,22 @@ class InterpretedFunctions:
         return self.interp.expr_fn(node)
 
 
+def owner_arg(where: ast.Expr | None, params: tuple[str, ...]) -> int | None:
+    """The position of the parameter P when a modifier's condition starts with `P == owner` or `owner == P`
+    (its first conjunct, evaluated first): any other argument makes it false, with nothing else evaluated
+    (comparing with a character is identity), so the engine need not call it then."""
+    e = where
+    while isinstance(e, ast.BinOp) and e.op == "and":
+        e = e.left
+    if not isinstance(e, ast.BinOp) or e.op != "==" or "owner" in params:
+        return None
+    names = [x.ident for x in (e.left, e.right) if isinstance(x, ast.Name) and x.ref == ("local", x.ident)]
+    if len(names) != 2 or "owner" not in names:
+        return None
+    other = names[0] if names[1] == "owner" else names[1]
+    return params.index(other) if other in params else None
+
+
 class StructureBuilder:
     """Walks the checked AST in a fixed order and builds the rule objects; functions come from `make`."""
 
@@ -104,7 +120,7 @@ class StructureBuilder:
             modifiers.append(ModifierRule(
                 m.quantity.text, params, m.op,
                 self.fn(m.value, own, f"modifier{i}_value", "modifier", params),
-                self.fn(m.where, own, f"modifier{i}_where", "modifier", params)))
+                self.fn(m.where, own, f"modifier{i}_where", "modifier", params), owner_arg(m.where, params)))
         return SkillRule(
             ident=s.ident.text,
             name=s.name.text,
