@@ -43,6 +43,9 @@ class Decisions:
 
     def _validate(self, agent: Agent, req: Request, answer: Any) -> None:
         # exact types: an int subclass (or bool) could compare or hash as one number and index as another
+        if type(answer) is list and len(answer) == 1 and type(answer[0]) is int and req.low <= 1 <= req.high \
+                and 0 <= answer[0] < len(req.options):
+            return  # the common answer: one option, which exists, where one may be chosen
         if type(answer) is not list or not all(type(a) is int for a in answer):
             raise IllegalAnswer(agent.name, req.describe(), answer, "an answer is a list of option numbers")
         if len(set(answer)) != len(answer):

@@ -221,7 +221,9 @@ class Dispatch:
         self.count_skill_use(p, ("fired", skill.ident))
         if skill.once_per_game:
             self.game.emit_log("awaken" if skill.awakening else "limited", player=p.label(), skill=skill.name)
-        if timing is None:
+        if not self.game.record:  # (the labels are made only for a log that is kept)
+            pass
+        elif timing is None:
             self.game.emit_log("skill", player=p.label(), skill=skill.name)
         else:
             self.game.emit_log("skill", player=p.label(), skill=skill.name, timing=timing)

@@ -59,10 +59,11 @@ class Health:
         target.hp -= ev.amount
         if source is not None:
             self.game.damage_history.append((source.seat, target.seat, ev.amount))
-        self.game.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
-                           source=source.label() if source else None, hp=target.hp,
-                           card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
-                           **({"transferred": True} if ev.transferred else {}))
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("damage", target=target.label(), amount=ev.amount, nature=ev.nature,
+                               source=source.label() if source else None, hp=target.hp,
+                               card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
+                               **({"transferred": True} if ev.transferred else {}))
         self.dispatch.emit("damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)

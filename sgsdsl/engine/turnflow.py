@@ -108,7 +108,8 @@ class TurnFlow:
             return
         self.game.current = p
         self.game.turns += 1
-        self.game.emit_log("turn", player=p.label(), turn=self.game.turns)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("turn", player=p.label(), turn=self.game.turns)
         if phases[:1] == PHASES[:1] and self.dispatch.listens("turn_start"):
             self.dispatch.emit("turn_start", Event("turn_start", player=p))
         for phase in phases:

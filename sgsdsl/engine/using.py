@@ -203,8 +203,9 @@ class CardUse:
         physical = card.physical
         self.zones.move(physical, "processing", None)
         self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
-        self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
-                           context=context)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
+                               context=context)
         if self.dispatch.listens("card_used"):
             self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
         if card.category == "delayed":

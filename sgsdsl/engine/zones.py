@@ -112,7 +112,8 @@ class Zones:
             got.append(c)
             self.move([c], "hand", p)
         if got:
-            self.game.emit_log("draw", player=p.label(), n=len(got))
+            if self.game.record:  # (the labels are made only for a log that is kept)
+                self.game.emit_log("draw", player=p.label(), n=len(got))
         return got
 
     def reveal_top(self) -> Card:
@@ -127,7 +128,8 @@ class Zones:
         for c in cards:
             phys.extend(c.physical)
         if phys:
-            self.game.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
+            if self.game.record:  # (the labels are made only for a log that is kept)
+                self.game.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
             self.move(phys, "discard", None)
             self.dispatch.emit("discarded", Event("discarded", cards=phys, by=by))
 
@@ -136,7 +138,8 @@ class Zones:
         for c in cards:
             phys.extend(x for x in c.physical if not (x.zone == "hand" and x.holder is p))
         if phys:
-            self.game.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
+            if self.game.record:  # (the labels are made only for a log that is kept)
+                self.game.emit_log("obtain", player=p.label(), cards=[c.label() for c in phys])
             self.move(phys, "hand", p)
 
     def place_equip(self, p: Player, card: Any) -> None:
