@@ -113,3 +113,17 @@ def test_an_extension_keeps_the_base_solo_roles() -> None:
 def test_fmt_lays_out_a_solo_line() -> None:
     text = "mode 混战 melee {\n  players 3..3\n  roles 3 { lord rebel rebel }\n  solo   rebel    lord\n}\n"
     assert "\n  solo rebel lord\n" in (format_text(text, "x.sgs").text or "")
+
+
+def test_scenario_won_and_lost_expectations(tmp_path: Path) -> None:
+    """`expect P1 won` / `lost` read the winning seats; before the game is over they fail, saying so."""
+    from sgsdsl.scenario.runner import run_file
+
+    head = ("scenario: x\nrule: x\ncovers: identity\nseat P0: 孙权 lord hp 1/4\nseat P1: 吕布 rebel\n  hand: 杀\n"
+            "start: P1 play\n")
+    (tmp_path / "over.scenario").write_text(head + "P1: use 杀\nexpect P1 won\nexpect P0 lost\n", encoding="utf-8")
+    assert run_file(tmp_path / "over.scenario").passed
+    (tmp_path / "wrong.scenario").write_text(head + "P1: use 杀\nexpect P1 lost\n", encoding="utf-8")
+    assert any("P1:吕布 won" in f for f in run_file(tmp_path / "wrong.scenario").failures)
+    (tmp_path / "early.scenario").write_text(head.replace("start: P1 play\n", "") + "expect P1 won\n", encoding="utf-8")
+    assert any("the game is not over" in f for f in run_file(tmp_path / "early.scenario").failures)

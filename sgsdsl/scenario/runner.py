@@ -743,6 +743,11 @@ def check_expect(e: Expect, game: Game) -> str | None:
     if e.kind == "role":
         shown = "shown" if p.role_revealed else "hidden"
         return None if p.role == e.args["role"] else f"{head}: {p.label()} is {p.role} ({shown})"
+    if e.kind == "won":  # the seat is among the winners (a `solo` role's dead seats are not)
+        if game.result is None:
+            return f"{head}: the game is not over"
+        won = p.seat in game.winners_seats
+        return None if won == e.args["won"] else f"{head}: {p.label()} {'won' if won else 'lost'}"
     if e.kind in _END_TABLES:
         attr, lacks, verb = _END_TABLES[e.kind]
         table = getattr(game, attr)

@@ -657,10 +657,12 @@ class _Parser:
             self.sc.expects.append(Expect("score", text, span, subject, {"score": int(args[0].text)}))
         elif what == "place" and len(args) == 1 and re.fullmatch(r"\d+", args[0].text):
             self.sc.expects.append(Expect("place", text, span, subject, {"place": int(args[0].text)}))
+        elif what in ("won", "lost") and not args:
+            self.sc.expects.append(Expect("won", text, span, subject, {"won": what == "won"}))
         else:
             self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
-                       "chained, unchained, face_down, face_up, pile, mark, general, role, score, offered or "
-                       "not offered", span)
+                       "chained, unchained, face_down, face_up, pile, mark, general, role, score, place, won, lost, "
+                       "offered or not offered", span)
 
     def zone_expect(self, zone: str, colon: bool, args: list[Tok], rest: str, text: str, span: Span,
                     subject: int | None) -> None:
