@@ -166,6 +166,9 @@ class Dispatch:
                     break
                 if skill.once_per_game and self.skill_spent(p, skill):
                     continue
+                field = trig.owner_field  # its condition starts `event.FIELD == owner`: false for another's event
+                if field is not None and trig.limit is None and field in ev.__dict__ and ev.__dict__[field] is not p:
+                    continue
                 frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
                 key = ("trigger", skill.ident, trig.index)
                 if trig.limit is not None and \

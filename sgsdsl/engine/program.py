@@ -53,6 +53,9 @@ class TriggerRule:
     limit: Fn | None = None
     limit_scope: str | None = None
     index: int = 0
+    # A skill's trigger whose condition starts `event.F == owner`: it can only fire for the character in the
+    # event's field F, so the engine skips the others without a call (see interp.build.owner_field).
+    owner_field: str | None = None
 
 
 @dataclass

@@ -31,6 +31,7 @@ from ..engine.program import (
     ViewAsRule,
     default_uses,
 )
+from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
@@ -73,16 +74,40 @@ def owner_arg(where: ast.Expr | None, params: tuple[str, ...]) -> int | None:
     """The position of the parameter P when a modifier's condition starts with `P == owner` or `owner == P`
     (its first conjunct, evaluated first): any other argument makes it false, with nothing else evaluated
     (comparing with a character is identity), so the engine need not call it then."""
-    e = where
-    while isinstance(e, ast.BinOp) and e.op == "and":
-        e = e.left
-    if not isinstance(e, ast.BinOp) or e.op != "==" or "owner" in params:
+    e = _first_equality(where)
+    if e is None or "owner" in params:
         return None
     names = [x.ident for x in (e.left, e.right) if isinstance(x, ast.Name) and x.ref == ("local", x.ident)]
     if len(names) != 2 or "owner" not in names:
         return None
     other = names[0] if names[1] == "owner" else names[1]
     return params.index(other) if other in params else None
+
+
+def _first_equality(where: ast.Expr | None) -> ast.BinOp | None:
+    """The condition's first conjunct (evaluated first), when it is an `==`."""
+    e = where
+    while isinstance(e, ast.BinOp) and e.op == "and":
+        e = e.left
+    return e if isinstance(e, ast.BinOp) and e.op == "==" else None
+
+
+def _is_local(e: ast.Expr, name: str) -> bool:
+    return isinstance(e, ast.Name) and e.ident == name and e.ref == ("local", name)
+
+
+def owner_field(where: ast.Expr | None) -> str | None:
+    """F when a skill trigger's condition starts `event.F == owner` (or `owner == event.F`) for a field every
+    event read may name: the engine then skips the trigger, without a call, when the event has that field and
+    it holds another character (comparing with a character is identity); anything else runs the condition."""
+    e = _first_equality(where)
+    if e is None:
+        return None
+    for attr, other in ((e.left, e.right), (e.right, e.left)):
+        if isinstance(attr, ast.Attr) and _is_local(attr.obj, "event") and _is_local(other, "owner") \
+                and attr.name.text in event_fields():
+            return attr.name.text
+    return None
 
 
 class StructureBuilder:
@@ -141,7 +166,8 @@ class StructureBuilder:
         return TriggerRule(t.timing.text, self.fn(t.where, owner, slot + "_where", scope), t.optional,
                            self.fn(t.body, owner, slot + "_body", scope), f"{t.span.file}:{t.span.line}",
                            self.fn(t.limit.count, owner, slot + "_limit", scope) if t.limit else None,
-                           t.limit.scope.text if t.limit else None, index)
+                           t.limit.scope.text if t.limit else None, index,
+                           owner_field(t.where) if scope == "trigger" else None)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -1,4 +1,5 @@
-"""`owner_arg`: a modifier whose condition starts `P == owner` is skipped without a call for other arguments.
+"""`owner_arg`, `owner_field`: a modifier whose condition starts `P == owner`, a trigger whose condition starts
+`event.F == owner`, is skipped without a call for other arguments / other characters' events.
 
 The skip must be exactly what evaluating the condition would give: only the first conjunct counts (a later one
 runs after others that may fail), only `==` between the parameter and the skill's own `owner`, never when a
@@ -8,7 +9,7 @@ games with them are checked unchanged by the fingerprint/cross-check runs, and h
 
 from __future__ import annotations
 
-from sgsdsl.interp.build import owner_arg
+from sgsdsl.interp.build import owner_arg, owner_field
 from sgsdsl.lang import ast
 from sgsdsl.lang.diagnostics import Span
 from tests.helpers import STANDARD, program
@@ -44,3 +45,26 @@ def test_standard_horses_are_guarded() -> None:
     horses = [m for s in prog.skills.values() for m in s.modifiers if m.quantity == "distance"]
     horses += [m for c in prog.cards.values() for s in c.skills for m in s.modifiers if m.quantity == "distance"]
     assert horses and all(m.owner_arg in (0, 1) for m in horses)
+
+
+def attr(obj: ast.Expr, field: str) -> ast.Attr:
+    return ast.Attr(_S, obj, ast.Ident(_S, field))
+
+
+def test_owner_field_reads_the_first_conjunct_only() -> None:
+    ev = name("event")
+    assert owner_field(op("==", attr(ev, "player"), name("owner"))) == "player"
+    assert owner_field(op("==", name("owner"), attr(ev, "target"))) == "target"
+    assert owner_field(op("and", op("==", attr(ev, "user"), name("owner")), name("x"))) == "user"
+    assert owner_field(op("and", name("x"), op("==", attr(ev, "user"), name("owner")))) is None
+    assert owner_field(op("==", attr(ev, "no_such_field"), name("owner"))) is None  # the read's own error
+    assert owner_field(op("==", attr(name("x"), "player"), name("owner"))) is None  # not the event
+    assert owner_field(op("!=", attr(ev, "player"), name("owner"))) is None
+    assert owner_field(None) is None
+
+
+def test_standard_triggers_are_guarded() -> None:
+    prog = program(str(STANDARD))
+    triggers = [t for g in prog.generals.values() for s in g.skills for t in s.triggers]
+    assert sum(t.owner_field is not None for t in triggers) >= 10
+    assert all(t.owner_field is None for r in prog.rules.values() for t in r.triggers)  # no owner there
