@@ -404,6 +404,13 @@ class MoreCopies(Node):
 
 
 @dataclass
+class KingdomDecl(Node):
+    """`kingdom 神 …` at the top level: kingdoms a rule may name although no general of the program has them."""
+
+    names: list[Ident] = field(default_factory=list)
+
+
+@dataclass
 class RuleDef(Definition):
     """`rule NAME id { on … }`: triggers that belong to the game itself (no owner), active in every mode."""
 
@@ -429,3 +436,4 @@ class Module(Node):
     rules: list[RuleDef] = field(default_factory=list)
     more_copies: list[MoreCopies] = field(default_factory=list)
     procedures: list[ProcedureDef] = field(default_factory=list)
+    kingdoms: list[KingdomDecl] = field(default_factory=list)

@@ -102,6 +102,24 @@ class Checker(BodyChecker):
             self.ascii_id(d)
             for s in getattr(d, "skills", []):
                 self.ascii_id(s)
+        for k in (name for m in self.modules for decl in m.kingdoms for name in decl.names):
+            self.declare_kingdom(k)
+
+    def declare_kingdom(self, k: ast.Ident) -> None:
+        """`kingdom 神`: a name rules may use as a kingdom. It must not already name a card, general, skill or role
+        (a name means one thing: the checker resolves cards first). Declaring one twice, or one a general has, is
+        harmless."""
+        for table, what in ((self.sym.cards, "card"), (self.sym.card_ids, "card"), (self.sym.generals, "general"),
+                            (self.sym.general_ids, "general"), (self.sym.any_skills, "skill")):
+            if k.text in table:
+                self.error("SGS-E219", f"kingdom '{k.text}' has the name of a {what}", k.span,
+                           "choose another name for the kingdom")
+                return
+        if k.text in self.sym.roles:
+            self.error("SGS-E219", f"kingdom '{k.text}' has the name of a role", k.span,
+                       "choose another name for the kingdom")
+            return
+        self.sym.kingdoms.add(k.text)
 
     def ascii_id(self, d: ast.Definition) -> None:
         if not d.ident.text.isascii():

@@ -40,6 +40,7 @@ CODES: dict[str, str] = {
     "SGS-E216": "a mode replaces a card with itself",
     "SGS-E217": "a mode member that may appear once (players, leader, setup, turn_order, trigger_order) appears twice",
     "SGS-E218": "a mode extends itself (directly or through the modes it extends)",
+    "SGS-E219": "a declared kingdom has the name of a card, general, skill or role",
     "SGS-E225": "a role is listed in two camps of one mode",
     "SGS-E226": "a role is named `solo` twice, or is `solo` and in a camp (each solo seat is a side of its own)",
     "SGS-E230": "an awakening skill (觉醒技) with an optional trigger, a non-trigger member or no trigger",

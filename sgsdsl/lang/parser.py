@@ -360,7 +360,12 @@ class _ToAst(Transformer):
                 m.more_copies.append(c)
             elif isinstance(c, ast.ProcedureDef):
                 m.procedures.append(c)
+            elif isinstance(c, ast.KingdomDecl):
+                m.kingdoms.append(c)
         return m
+
+    def kingdom_decl(self, meta, children):
+        return ast.KingdomDecl(self.sp(meta), self.idents(children))
 
     def procedure_def(self, meta, children):
         params = self.one(children, list) or []
