@@ -238,22 +238,23 @@ class Dispatch:
         return self.game.usage["game"].get((p.seat, ("fired", skill.ident)), 0) > 0
 
     def value(self, name: str, *args: Any) -> Any:
-        rule = self.game.program.values.get(name)
+        g = self.game
+        rule = g.program.values.get(name)
         spec = ENGINE_VALUES.get(name)
-        if rule is None and not self.game.modifier_seats.get(name):
+        if rule is None and not g.modifier_seats.get(name):
             # the common case: an engine value nobody modifies costs one call
             if spec is None:
                 raise RuleError(f"unknown value '{name}'")
-            result = spec.default(self.game, *args)
-            return result if spec.clamp is None else spec.clamp(self.game, result, *args)
-        if self.game.emit_depth >= MAX_EVENT_DEPTH:
+            result = spec.default(g, *args)
+            return result if spec.clamp is None else spec.clamp(g, result, *args)
+        if g.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events and "
                             "values nest at most that deep)")
-        self.game.emit_depth += 1
+        g.emit_depth += 1
         try:
             return self._value(rule, spec, name, args)
         finally:
-            self.game.emit_depth -= 1
+            g.emit_depth -= 1
 
     def _value(self, rule: Any, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
         g = self.game

@@ -153,7 +153,11 @@ class CardUse:
             return self.legal_target(p, card, use, fixed_target)
         # target filters are pure (the checker forbids actions in conditions), so the first legal one decides
         cands = (p,) if use.target_kind == "self" else self.game.seat_order(p)
-        return any(self.legal_target(p, card, use, t) for t in cands)
+        legal = self.legal_target
+        for t in cands:
+            if legal(p, card, use, t):
+                return True
+        return False
 
     def legal_target(self, p: Player, card, use: UseRule, t: Player) -> bool:
         if not t.alive:
