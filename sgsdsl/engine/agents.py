@@ -10,7 +10,7 @@ from typing import Any
 from .errors import ScriptExhausted
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Request:
     """One decision: pick between `low` and `high` of `options` (indices into the list)."""
 
@@ -29,6 +29,16 @@ class Request:
     # per play-menu option, the seats a card aimed at chosen targets could be aimed at now (None: not known),
     # filled only for agents that read views
     option_reach: tuple[tuple[int, ...] | None, ...] = ()
+
+    def __init__(self, seat: int, kind: str, prompt: str, options: tuple[str, ...], low: int = 1, high: int = 1,
+                 about: tuple[str, ...] = (), subject: int | None = None, option_seats: tuple[int | None, ...] = (),
+                 option_tags: tuple[tuple[str, ...], ...] = (),
+                 option_reach: tuple[tuple[int, ...] | None, ...] = ()) -> None:
+        # the dataclass's own __init__ of a frozen class sets each field through object.__setattr__, which costs
+        # more than the rest of a decision; filling the instance dict is the same, once per request
+        self.__dict__.update(seat=seat, kind=kind, prompt=prompt, options=options, low=low, high=high, about=about,
+                             subject=subject, option_seats=option_seats, option_tags=option_tags,
+                             option_reach=option_reach)
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -162,6 +162,11 @@ def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
 def hints_of(card: Any) -> tuple[str, ...]:
     """A card's AI tags (from its .sgs `tags`) and its category, or a skill's tags and "skill", for agents that
     reason about options."""
+    if type(card) is Card:
+        g = card.game
+        if g is None or not g.counts_as:  # what `card.rule` gives then, without its property chain
+            rule = card.printed_rule
+            return sorted_hints(rule.tags, rule.category)
     if isinstance(card, SkillRule):
         return sorted_hints(card.tags, "skill")
     if card is None or not hasattr(card, "rule"):
