@@ -89,6 +89,7 @@ def test_every_card_general_and_mode_is_listed(site: Path) -> None:
             assert all(" ".join(x.text for x in r.roles) in text for r in md.roles)
     identity = entry("mode", loaded.checked.modules[0], "identity")
     assert "4–10 players" in identity and "lord loyalist rebel renegade" in identity and "two_renegades" in identity
+    assert "each seat alone (solo): renegade" in identity
     caocao = entry("general", loaded.checked.modules[0], "caocao")
     assert "奸雄" in caocao and "你可以获得对你造成伤害的牌" in caocao  # the skill's printed text
 

@@ -170,6 +170,8 @@ class _Builder:
         leader = f" · leader: {_e(m.leader.text)}" if m.leader else ""
         base = getattr(m, "base", None)  # a variant: `mode X x extends BASE`
         leader += f" · extends {_e(base.text)}" if isinstance(base, ast.Ident) else ""
+        solo = [r.text for line in m.solos for r in line.roles]
+        leader += f" · each seat alone (solo): {_e(' '.join(solo))}" if solo else ""
         return (f'<article class=entry id="{_e(self.key(module, "mode", m.ident.text))}" data-search="'
                 f'{_search("mode", m.name.text, m.ident.text, text, *(o.name.text for o in m.options))}">'
                 f'<h3>{_e(m.name.text)} <span class=id>{_e(m.ident.text)}</span></h3>'
