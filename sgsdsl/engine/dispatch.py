@@ -53,11 +53,15 @@ class Dispatch:
                 seats.append(p.seat)
                 seats.sort()
         listening = self.game.trigger_seats
+        heard = self.game.heard
         for name in list(listening):
             if p.seat in listening[name] and name not in trig:
                 listening[name].discard(p.seat)
+                if not listening[name] and name not in self.game.global_triggers:
+                    heard.discard(name)
         for name in trig:
             listening.setdefault(name, set()).add(p.seat)
+            heard.add(name)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
         self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name"))
 
@@ -123,13 +127,13 @@ class Dispatch:
 
     def listens(self, timing: str) -> bool:
         """Some skill in play or some rule listens to TIMING (else the engine need not even make its event)."""
-        return bool(self.game.trigger_seats.get(timing)) or timing in self.game.global_triggers
+        return timing in self.game.heard
 
     def emit(self, timing: str, ev: Event, victim: Player | None = None) -> Event:
         """Run every trigger of a timing: characters' skills round the table from the current player (in the
         mode's trigger_order), then the game's rules and the mode's. `victim`: a character who has just died and
         whose skills still answer."""
-        if not self.game.trigger_seats.get(timing) and timing not in self.game.global_triggers:
+        if timing not in self.game.heard:
             return ev  # an event nobody listens to costs next to nothing
         ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
         if self.game.emit_depth >= MAX_EVENT_DEPTH:

@@ -98,6 +98,9 @@ class GameState:
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
         for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):
             self.global_triggers.setdefault(t.timing, []).append(t)
+        # the timings some seat's skill (trigger_seats) or some rule listens to, kept by Dispatch.refresh_skills:
+        # asked before every event, so one set lookup answers it
+        self.heard: set[str] = set(self.global_triggers)
         # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
         self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
         self.pool = None if pool is None else frozenset(pool)

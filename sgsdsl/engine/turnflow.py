@@ -131,16 +131,16 @@ class TurnFlow:
         if p.marks.get("skip_" + phase):
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
-        listens = self.dispatch.listens  # (an event nobody listens to is not even made)
-        if listens("before_phase") and \
+        heard = self.game.heard  # (an event nobody listens to is not even made: Dispatch.listens)
+        if "before_phase" in heard and \
                 self.dispatch.emit("before_phase", Event("before_phase", player=p, phase=phase)).cancelled:
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
-        if listens("phase_start"):
+        if "phase_start" in heard:
             self.dispatch.emit("phase_start", Event("phase_start", player=p, phase=phase))
         if p.alive:
             getattr(self, "_phase_" + phase)(p)
-        if p.alive and listens("phase_end"):
+        if p.alive and "phase_end" in heard:
             self.dispatch.emit("phase_end", Event("phase_end", player=p, phase=phase))
 
     def _phase_prepare(self, p: Player) -> None:
