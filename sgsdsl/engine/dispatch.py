@@ -312,9 +312,10 @@ class Dispatch:
         if a is b:
             return 0
         alive = self.game.alive()
-        if a not in alive or b not in alive:
+        try:
+            i, j = alive.index(a), alive.index(b)
+        except ValueError:  # one of them is not (or no longer) at the table
             return UNLIMITED
-        i, j = alive.index(a), alive.index(b)
         d = abs(i - j)
         return min(d, len(alive) - d)
 

@@ -33,7 +33,7 @@ class CardUse:
                 elif use.context == "recast" and self.can_use(p, card, use):
                     opts.append((f"recast {card.label()}", ("recast", card, use)))
         for skill in p.skills:
-            for va, probe, use in self.conversion_probes(p, skill, "play"):
+            for va, probe, use in self.conversion_probes(p, skill, "play") if skill.view_as else ():
                 if self.can_use(p, probe, use):
                     opts.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
             for i, act in enumerate(skill.actives):
@@ -320,7 +320,7 @@ class CardUse:
                 if use.context == context and self.can_use(p, card, use, fixed_target):
                     out.append((f"use {card.label()}", ("card", card, use)))
         for skill in p.skills:
-            for va, probe, use in self.conversion_probes(p, skill, context):
+            for va, probe, use in self.conversion_probes(p, skill, context) if skill.view_as else ():
                 if self.can_use(p, probe, use, fixed_target):
                     out.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
         return out
