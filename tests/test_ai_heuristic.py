@@ -53,6 +53,18 @@ def test_stance_from_sides_and_hidden_roles() -> None:
     assert hurt[3] < loyal[3] and hurt[3] == -1.0
 
 
+def test_stance_is_remembered_only_for_the_same_inputs() -> None:
+    agent = HeuristicAgent(1)
+    six = ["lord", "loyalist", "loyalist", "rebel", "rebel", "renegade"]
+    first = agent.stance(view(1, "loyalist", {0: "lord"}, six))
+    first[3] = 9.0  # a caller's change does not leak into the remembered stance
+    again = agent.stance(view(1, "loyalist", {0: "lord"}, six))
+    assert again[3] == -0.5
+    hurt = agent.stance(view(1, "loyalist", {0: "lord"}, six, history=[(3, 0, 2)]))
+    assert hurt[3] == -1.0 and hurt == HeuristicAgent(1).stance(view(1, "loyalist", {0: "lord"}, six,
+                                                                         history=[(3, 0, 2)]))
+
+
 def test_requests_by_stance() -> None:
     agent = HeuristicAgent(1)
     roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]

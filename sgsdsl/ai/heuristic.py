@@ -31,6 +31,8 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.skill_rate = skill_rate
         self.focus = focus  # how much a foe's wounds draw attacks (spreading versus finishing)
+        self._stance_key: Any = None  # what stance() last worked from, and what it gave
+        self._stance: dict[int, float] = {}
 
     # ------------------------------------------------------------ allegiance
     def allies(self, view: Any) -> set[str]:
@@ -47,7 +49,16 @@ class HeuristicAgent(Agent):
 
     def stance(self, view: Any) -> dict[int, float]:
         """Per seat: +1 surely an ally, -1 surely a foe, in between by the odds of the hidden roles, moved by
-        public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile)."""
+        public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile). Remembered for
+        the last view with the same inputs (asked several times a decision, and the same between events)."""
+        key = (view["seat"], view["role"], tuple((q["seat"], q["role"], q.get("alive", True)) for q in view["players"]),
+               tuple(view["roles_in_play"]), tuple(tuple(s) for s in view["sides"]), tuple(view.get("solo", ())),
+               tuple(view.get("damage_history", ())), tuple(view.get("recover_history", ())))
+        if self._stance_key != key:
+            self._stance_key, self._stance = key, self._stance_of(view)
+        return dict(self._stance)
+
+    def _stance_of(self, view: Any) -> dict[int, float]:
         me = view["seat"]
         allies = self.allies(view)
         hidden = Counter(view["roles_in_play"])
@@ -96,6 +107,8 @@ class HeuristicAgent(Agent):
     def fallback(self, r: Request) -> list[int]:
         n = len(r.options)
         k = min(max(r.low, 1 if r.high >= 1 else 0), r.high, n)
+        if k == 1:  # what sample(range(n), 1) draws (as RandomAgent; tests/test_agents_fast.py)
+            return [self.rng.randrange(n)]
         return sorted(self.rng.sample(range(n), k))
 
     def _decline(self, r: Request) -> list[int]:

@@ -154,6 +154,8 @@ def pile_item_label(x: Any) -> str:
 
 def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
     """Public piles (and the viewer's own) by content; another's private pile by its size only."""
+    if not q.piles:  # (most characters have none: asked for every seat at every decision of a viewing agent)
+        return {}
     return {name: ([pile_item_label(x) for x in items] if q.pile_public.get(name, True) or q is viewer
                    else len(items))
             for name, items in sorted(q.piles.items()) if items}
