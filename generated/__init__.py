@@ -7,13 +7,13 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 GENERATOR_VERSION = '5'
 INDEX = {
     'sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329': 'beta',
-    'sha256:bf6dbfe1b15a7287cedb11589d78f4c14b0880a9664eba6e7b49b760bd25bfd5': 'endgame',
-    'sha256:b357234fb1dbafc03f61fcd58fdaaf7193c8f6f3e3577b15fc806a60baf27ff1': 'junzheng',
-    'sha256:0e6b7445894f024d3940fe689600fb2379f29550e66234e3acce3bd2ca7fb406': 'lin',
-    'sha256:11d2bbe89fba3bc50f7e6226e91f6ab120a7f1dfe8fbff0f76f125104cd0a16c': 'protection',
-    'sha256:a3af08b61fd77c9b9bfeb68ac107e7f1214868678e7de7c131586e7e4d2d8864': 'rules_3v3',
-    'sha256:875a23bc61f00c9d477da88e4e6eb144ff5f966ec424452952c17900ecdf4652': 'seats_by_lot',
-    'sha256:ed99e70da4a67bb4878fae95c2324122706a02b6e8372ee2ac6e570784e74944': 'shan',
-    'sha256:51332e67b2eff70309af63e020c83c1ee4cdb5186f0a44dc93a07d5f8158020a': 'standard',
-    'sha256:b3f71430eac8d9de46aebfa26114b6b44c6d31a68b33efaf8d04a8d5a28ea218': 'tongzhou',
+    'sha256:f58a89df99156afb25827a200b942e51cb95c20d9acfb2d2ad2bd73e8019ff8e': 'endgame',
+    'sha256:db17637b364a4b0d0125a67ec0643b1b4f48ea741ad35b48796222d7369edec4': 'junzheng',
+    'sha256:42d23c9142247de1a2b5170f3e42dc747c53cf9dd3c7f83b616c3fcc4dceb028': 'lin',
+    'sha256:84b2eb350592daeea7d7697a655efc337a3646d2f8b6d76e36be6f0408ec7e22': 'protection',
+    'sha256:0eb96250c80f608c62b60368cdbd976b092b993ba8979ac35ca64d2f660ac373': 'rules_3v3',
+    'sha256:a122f2c070f6a2d38517562dbb12f59a24b5856f7863378e773e41691b996843': 'seats_by_lot',
+    'sha256:ac9f7e1184a975bcf1c982f7e1eaf1733297444434fa8b59b0ea30eac723b49d': 'shan',
+    'sha256:2852dd0e75403dd0bea56f40ef87cb0214d196592151cc8e1b22c40fe8a1eb7c': 'standard',
+    'sha256:012304ee17b71c107872c23c2a8958de0fea8b75da9f0232d5ab4b1c3894d153': 'tongzhou',
 }

@@ -235,6 +235,11 @@ class HeuristicAgent(Agent):
     def on_respond(self, r: Request, view: Any) -> list[int]:
         return [0]  # answering a demand keeps HP; the first offer is a real card when one is held
 
+    def on_respond_for(self, r: Request, view: Any) -> list[int]:
+        """A card asked of it for someone else (激将, 护驾): given only to a character it counts as a friend."""
+        toward = self.stance(view).get(r.subject, 0.0) if r.subject is not None else 0.0
+        return [0] if toward > 0 else self._decline(r)
+
     def on_rescue(self, r: Request, view: Any) -> list[int]:
         toward = self.stance(view).get(r.subject, -1.0) if r.subject is not None else -1.0
         return [0] if toward > 0 else self._decline(r)

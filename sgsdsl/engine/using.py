@@ -350,14 +350,17 @@ class CardUse:
 
     # ------------------------------------------------------------ responding
     def respond(self, p: Player, family: str, times: int = 1, play: bool = False,
-                against: Any = None, against_user: Player | None = None, use: Any = None) -> bool:
+                against: Any = None, against_user: Player | None = None, use: Any = None,
+                behalf: Player | None = None) -> bool:
         """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given.
 
-        When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged)."""
+        When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged). `behalf`: the
+        character the cards are given for (激将, 护驾); the request is then a `respond_for` naming it, so that an
+        agent can tell a favour asked of it from an attack on itself."""
         for _ in range(max(0, times)):
             if not p.alive:
                 return False
-            given = self._respond_once(p, family, play, against, against_user)
+            given = self._respond_once(p, family, play, against, against_user, behalf)
             if given is None:
                 return False
             ev = self.dispatch.emit("responded", Event("responded", player=p, card=given, family=family,
@@ -394,9 +397,10 @@ class CardUse:
     def _provide_frame(self, p: Player, skill: SkillRule, family: str) -> Frame:
         ctx = self.game.request_context
         return Frame(self.game, {"owner": p, "skill": skill, "family": family, "against": ctx[0],
-                            "against_user": ctx[1], "play": ctx[2]})
+                                 "against_user": ctx[1], "play": ctx[2]})
 
-    def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user) -> Any:
+    def _respond_once(self, p: Player, family: str, play: bool, against: Any, against_user,
+                      behalf: Player | None = None) -> Any:
         """One card given in answer. A provide that fails to supply is not offered again for this card."""
         tried: list[tuple[str, int]] = []
         saved = self.game.request_context
@@ -408,7 +412,11 @@ class CardUse:
                     return None
                 labels = [o[0] for o in options] + ["decline"]
                 prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
-                pick = self.choices.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
+                if behalf is None:
+                    pick = self.choices.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
+                else:
+                    pick = self.choices.ask(p, "respond_for", f"{prompt} for {behalf.label()}", labels,
+                                            about=against, subject=behalf)[0]
                 if pick == len(options):
                     return None
                 opt = options[pick][1]

@@ -87,9 +87,12 @@ def _retrial(f, event, card):
 
 @primitive("respond", "action",
            "player:player, family:family, times:int=1, play:bool=false, against:card=none, against_user:player=none, "
-           "use:use=none", "bool", "ask the player for `times` cards of a family; true when all were given")
-def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None):
-    return f.game.use.respond(_need(player, "respond's player"), family, times, play, against, against_user, use)
+           "use:use=none, behalf:player=none", "bool",
+           "ask the player for `times` cards of a family; true when all were given. `behalf`: the character they are "
+           "given for (激将, 护驾): agents are told, so they can weigh whom the card helps")
+def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None, behalf=None):
+    return f.game.use.respond(_need(player, "respond's player"), family, times, play, against, against_user, use,
+                              behalf)
 
 
 @primitive("use_card_on", "action", "user:player, family:family, target:player, event:event=none", "bool",
