@@ -180,6 +180,12 @@ class UseRecord:
 class Player:
     """A seat at the table and the character on it."""
 
+    # fixed fields (nothing sets others): attribute reads and the runtime's identity tests are cheaper so
+    __slots__ = ("seat", "person", "general", "hp", "max_hp", "alive", "dying", "role", "role_revealed", "kingdom",
+                 "gender", "chained", "face_down", "skip_turns", "hand", "equips", "judge", "piles", "pile_public",
+                 "marks", "mark_scopes", "skills", "extra_skills", "extra_scopes", "lost_skills", "triggers",
+                 "modifiers")
+
     def __init__(self, seat: int):
         self.seat = seat
         self.person = seat  # who sits here, for a league (engine/carry.py); seats by lot change it
