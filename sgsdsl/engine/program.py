@@ -27,7 +27,7 @@ class Frame:
         self.supplied: Any = None
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class UseRule:
     context: str  # play | dying | nullify | respond
     limit: Fn | None
@@ -41,7 +41,7 @@ class UseRule:
     line: str = ""
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class TriggerRule:
     timing: str
     condition: Fn | None
@@ -58,7 +58,7 @@ class TriggerRule:
     owner_field: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class ActiveRule:
     limit: Fn | None
     limit_scope: str | None
@@ -68,7 +68,7 @@ class ActiveRule:
     granted: bool = False  # offered to the other characters the condition accepts (`user`), not to the owner
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class ViewAsRule:
     card: str  # ident of the card it becomes
     count: int
@@ -76,14 +76,14 @@ class ViewAsRule:
     filter: Fn | None
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class ProvideRule:
     card: str
     condition: Fn | None
     body: Fn
 
 
-@dataclass
+@dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class ModifierRule:
     quantity: str
     params: tuple[str, ...]
