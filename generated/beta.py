@@ -539,7 +539,7 @@ class Skill_mingtian__mingtian_skill:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('rules/beta.sgs:218', 'u')), (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:218', 'owner')))  # rules/beta.sgs:218
+            return ((v_u if v_u is not _U else _unbound('rules/beta.sgs:218', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:218', 'owner')))  # rules/beta.sgs:218
         except _FLOW:
             raise
         except Exception as _e:
@@ -624,7 +624,7 @@ class Skill_dilu__dilu_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('rules/beta.sgs:255', 'b')), (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:255', 'owner')))  # rules/beta.sgs:255
+            return ((v_b if v_b is not _U else _unbound('rules/beta.sgs:255', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:255', 'owner')))  # rules/beta.sgs:255
         except _FLOW:
             raise
         except Exception as _e:
@@ -661,7 +661,7 @@ class Skill_chitu__chitu_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('rules/beta.sgs:260', 'a')), (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:260', 'owner')))  # rules/beta.sgs:260
+            return ((v_a if v_a is not _U else _unbound('rules/beta.sgs:260', 'a')) is (v_owner if v_owner is not _U else _unbound('rules/beta.sgs:260', 'owner')))  # rules/beta.sgs:260
         except _FLOW:
             raise
         except Exception as _e:

@@ -169,7 +169,7 @@ class Skill_mashu:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('rules/standard.sgs:402', 'a')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:402', 'owner')))  # rules/standard.sgs:402
+            return ((v_a if v_a is not _U else _unbound('rules/standard.sgs:402', 'a')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:402', 'owner')))  # rules/standard.sgs:402
         except _FLOW:
             raise
         except Exception as _e:
@@ -697,7 +697,7 @@ class Skill_zhuge__zhuge_skill:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:224', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:224', 'owner')))  # rules/standard.sgs:224
+            return ((v_u if v_u is not _U else _unbound('rules/standard.sgs:224', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:224', 'owner')))  # rules/standard.sgs:224
         except _FLOW:
             raise
         except Exception as _e:
@@ -735,7 +735,7 @@ class Skill_qinggang__qinggang_skill:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (_equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:234', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:234', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:234', 'c')), '杀'))  # rules/standard.sgs:234
+            return (((v_u if v_u is not _U else _unbound('rules/standard.sgs:234', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:234', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:234', 'c')), '杀'))  # rules/standard.sgs:234
         except _FLOW:
             raise
         except Exception as _e:
@@ -763,7 +763,7 @@ class Skill_hanbing__hanbing_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'source', 'rules/standard.sgs:244'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:244', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'card', 'rules/standard.sgs:244'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'chain', 'rules/standard.sgs:244'))) and (_none_operand('rules/standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:245', 'event')), 'target', 'rules/standard.sgs:245')]))) is None) else _t1 > 0))  # rules/standard.sgs:244
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'source', 'rules/standard.sgs:244') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:244', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'card', 'rules/standard.sgs:244'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:244', 'event')), 'chain', 'rules/standard.sgs:244'))) and (_none_operand('rules/standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:245', 'event')), 'target', 'rules/standard.sgs:245')]))) is None) else _t1 > 0))  # rules/standard.sgs:244
         except _FLOW:
             raise
         except Exception as _e:
@@ -811,7 +811,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -855,7 +855,7 @@ class Skill_qinglong__qinglong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'against_user', 'rules/standard.sgs:280'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:280', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'against', 'rules/standard.sgs:280'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'family', 'rules/standard.sgs:280') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'use', 'rules/standard.sgs:280') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'player', 'rules/standard.sgs:281'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'use', 'rules/standard.sgs:281'), 'target', 'rules/standard.sgs:281'))) and (not not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'player', 'rules/standard.sgs:281'), 'alive', 'rules/standard.sgs:281')))  # rules/standard.sgs:280
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'against_user', 'rules/standard.sgs:280') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:280', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'against', 'rules/standard.sgs:280'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'family', 'rules/standard.sgs:280') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:280', 'event')), 'use', 'rules/standard.sgs:280') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'player', 'rules/standard.sgs:281'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'use', 'rules/standard.sgs:281'), 'target', 'rules/standard.sgs:281'))) and (not not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:281', 'event')), 'player', 'rules/standard.sgs:281'), 'alive', 'rules/standard.sgs:281')))  # rules/standard.sgs:280
         except _FLOW:
             raise
         except Exception as _e:
@@ -911,7 +911,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -963,7 +963,7 @@ class Skill_fangtian__fangtian_skill:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (((_equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:319', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:319', 'c')), '杀')) and (_none_operand('rules/standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u'))))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u'))), _P_subcards(frame, (v_c if v_c is not _U else _unbound('rules/standard.sgs:319', 'c'))))) == 0))  # rules/standard.sgs:319
+            return (((((v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:319', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:319', 'c')), '杀')) and (_none_operand('rules/standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u'))))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('rules/standard.sgs:319', 'u'))), _P_subcards(frame, (v_c if v_c is not _U else _unbound('rules/standard.sgs:319', 'c'))))) == 0))  # rules/standard.sgs:319
         except _FLOW:
             raise
         except Exception as _e:
@@ -991,7 +991,7 @@ class Skill_qilin__qilin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'source', 'rules/standard.sgs:329'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:329', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'card', 'rules/standard.sgs:329'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'chain', 'rules/standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:330', 'event')), 'target', 'rules/standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:331', 'event')), 'target', 'rules/standard.sgs:331'), 'offensive_horse') is not None)))  # rules/standard.sgs:329
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'source', 'rules/standard.sgs:329') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:329', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'card', 'rules/standard.sgs:329'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:329', 'event')), 'chain', 'rules/standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:330', 'event')), 'target', 'rules/standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:331', 'event')), 'target', 'rules/standard.sgs:331'), 'offensive_horse') is not None)))  # rules/standard.sgs:329
         except _FLOW:
             raise
         except Exception as _e:
@@ -1081,7 +1081,7 @@ class Skill_renwang__renwang_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'target', 'rules/standard.sgs:359') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:359', 'event')), 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'user', 'rules/standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:360', 'event')), 'card', 'rules/standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:360', 'owner')))))  # rules/standard.sgs:359
         except _FLOW:
             raise
         except Exception as _e:
@@ -1129,7 +1129,7 @@ class Skill_jueying__jueying_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('rules/standard.sgs:370', 'b')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:370', 'owner')))  # rules/standard.sgs:370
+            return ((v_b if v_b is not _U else _unbound('rules/standard.sgs:370', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:370', 'owner')))  # rules/standard.sgs:370
         except _FLOW:
             raise
         except Exception as _e:
@@ -1166,7 +1166,7 @@ class Skill_dilu__dilu_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('rules/standard.sgs:375', 'b')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:375', 'owner')))  # rules/standard.sgs:375
+            return ((v_b if v_b is not _U else _unbound('rules/standard.sgs:375', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:375', 'owner')))  # rules/standard.sgs:375
         except _FLOW:
             raise
         except Exception as _e:
@@ -1203,7 +1203,7 @@ class Skill_zhuahuang__zhuahuang_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('rules/standard.sgs:380', 'b')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:380', 'owner')))  # rules/standard.sgs:380
+            return ((v_b if v_b is not _U else _unbound('rules/standard.sgs:380', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:380', 'owner')))  # rules/standard.sgs:380
         except _FLOW:
             raise
         except Exception as _e:
@@ -1240,7 +1240,7 @@ class Skill_chitu__chitu_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('rules/standard.sgs:385', 'a')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:385', 'owner')))  # rules/standard.sgs:385
+            return ((v_a if v_a is not _U else _unbound('rules/standard.sgs:385', 'a')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:385', 'owner')))  # rules/standard.sgs:385
         except _FLOW:
             raise
         except Exception as _e:
@@ -1277,7 +1277,7 @@ class Skill_dayuan__dayuan_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('rules/standard.sgs:390', 'a')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:390', 'owner')))  # rules/standard.sgs:390
+            return ((v_a if v_a is not _U else _unbound('rules/standard.sgs:390', 'a')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:390', 'owner')))  # rules/standard.sgs:390
         except _FLOW:
             raise
         except Exception as _e:
@@ -1314,7 +1314,7 @@ class Skill_zixing__zixing_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('rules/standard.sgs:395', 'a')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:395', 'owner')))  # rules/standard.sgs:395
+            return ((v_a if v_a is not _U else _unbound('rules/standard.sgs:395', 'a')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:395', 'owner')))  # rules/standard.sgs:395
         except _FLOW:
             raise
         except Exception as _e:
@@ -1647,7 +1647,7 @@ class Skill_guding__guding_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'source', 'rules/junzheng.sgs:134'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:134', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'card', 'rules/junzheng.sgs:134'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'chain', 'rules/junzheng.sgs:134'))) and (_D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:135', 'event')), 'target', 'rules/junzheng.sgs:135'))) == 0))  # rules/junzheng.sgs:134
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'source', 'rules/junzheng.sgs:134') is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:134', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'card', 'rules/junzheng.sgs:134'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:134', 'event')), 'chain', 'rules/junzheng.sgs:134'))) and (_D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:135', 'event')), 'target', 'rules/junzheng.sgs:135'))) == 0))  # rules/junzheng.sgs:134
         except _FLOW:
             raise
         except Exception as _e:
@@ -1714,7 +1714,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'target', 'rules/junzheng.sgs:158') is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'user', 'rules/junzheng.sgs:158'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:158', 'event')), 'card', 'rules/junzheng.sgs:158'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:158', 'owner'))))) and (((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), '杀') and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:159', 'event')), 'card', 'rules/junzheng.sgs:159'), 'nature', 'rules/junzheng.sgs:159') == 'normal')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '南蛮入侵')) or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:160', 'event')), 'card', 'rules/junzheng.sgs:160'), '万箭齐发')))  # rules/junzheng.sgs:158
         except _FLOW:
             raise
         except Exception as _e:
@@ -1737,7 +1737,7 @@ class Skill_tengjia__tengjia_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'target', 'rules/junzheng.sgs:164') is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:164', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:164', 'event')), 'nature', 'rules/junzheng.sgs:164') == 'fire')) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'chain', 'rules/junzheng.sgs:165')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'source', 'rules/junzheng.sgs:165'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:165', 'event')), 'card', 'rules/junzheng.sgs:165'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:165', 'owner'))))))  # rules/junzheng.sgs:164
         except _FLOW:
             raise
         except Exception as _e:
@@ -1776,7 +1776,7 @@ class Skill_baiyin__baiyin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'target', 'rules/junzheng.sgs:176') is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:176', 'owner'))) and (_none_operand('rules/junzheng.sgs:176', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:176', 'event')), 'amount', 'rules/junzheng.sgs:176')) is None) else _t1 > 1)) and ((not not _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'chain', 'rules/junzheng.sgs:177')) or (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'source', 'rules/junzheng.sgs:177'), _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:177', 'event')), 'card', 'rules/junzheng.sgs:177'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:177', 'owner'))))))  # rules/junzheng.sgs:176
         except _FLOW:
             raise
         except Exception as _e:
@@ -1799,7 +1799,7 @@ class Skill_baiyin__baiyin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:181', 'event')), 'player', 'rules/junzheng.sgs:181'), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:181', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:181', 'event')), 'zone', 'rules/junzheng.sgs:181') == 'equip')) and (_none_operand('rules/junzheng.sgs:182', '>') if ((_t1 := _D_count(frame, _P_filter_family(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:182', 'event')), 'cards', 'rules/junzheng.sgs:182'), '白银狮子'))) is None) else _t1 > 0))  # rules/junzheng.sgs:181
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:181', 'event')), 'player', 'rules/junzheng.sgs:181') is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:181', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:181', 'event')), 'zone', 'rules/junzheng.sgs:181') == 'equip')) and (_none_operand('rules/junzheng.sgs:182', '>') if ((_t1 := _D_count(frame, _P_filter_family(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/junzheng.sgs:182', 'event')), 'cards', 'rules/junzheng.sgs:182'), '白银狮子'))) is None) else _t1 > 0))  # rules/junzheng.sgs:181
         except _FLOW:
             raise
         except Exception as _e:
@@ -1847,7 +1847,7 @@ class Skill_hualiu__hualiu_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('rules/junzheng.sgs:192', 'b')), (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:192', 'owner')))  # rules/junzheng.sgs:192
+            return ((v_b if v_b is not _U else _unbound('rules/junzheng.sgs:192', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/junzheng.sgs:192', 'owner')))  # rules/junzheng.sgs:192
         except _FLOW:
             raise
         except Exception as _e:
@@ -1929,7 +1929,7 @@ class Skill_caocao__jianxiong:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'target', 'rules/standard.sgs:410'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:410', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'card', 'rules/standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'card', 'rules/standard.sgs:410')) == 'processing'))  # rules/standard.sgs:410
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'target', 'rules/standard.sgs:410') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:410', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'card', 'rules/standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:410', 'event')), 'card', 'rules/standard.sgs:410')) == 'processing'))  # rules/standard.sgs:410
         except _FLOW:
             raise
         except Exception as _e:
@@ -2008,7 +2008,7 @@ class Skill_simayi__fankui:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'target', 'rules/standard.sgs:429'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:429', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'source', 'rules/standard.sgs:429') is not None)) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'source', 'rules/standard.sgs:429'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:429', 'owner'))))) and (_none_operand('rules/standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:430', 'event')), 'source', 'rules/standard.sgs:430')]))) is None) else _t1 > 0))  # rules/standard.sgs:429
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'target', 'rules/standard.sgs:429') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:429', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'source', 'rules/standard.sgs:429') is not None)) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:429', 'event')), 'source', 'rules/standard.sgs:429') is not (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:429', 'owner')))) and (_none_operand('rules/standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:430', 'event')), 'source', 'rules/standard.sgs:430')]))) is None) else _t1 > 0))  # rules/standard.sgs:429
         except _FLOW:
             raise
         except Exception as _e:
@@ -2082,7 +2082,7 @@ class Skill_xiahoudun__ganglie:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:448', 'event')), 'target', 'rules/standard.sgs:448'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:448', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:448', 'event')), 'source', 'rules/standard.sgs:448') is not None))  # rules/standard.sgs:448
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:448', 'event')), 'target', 'rules/standard.sgs:448') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:448', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:448', 'event')), 'source', 'rules/standard.sgs:448') is not None))  # rules/standard.sgs:448
         except _FLOW:
             raise
         except Exception as _e:
@@ -2129,7 +2129,7 @@ class Skill_zhangliao__tuxi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:467', 'event')), 'player', 'rules/standard.sgs:467'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:467', 'owner'))) and (_none_operand('rules/standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:467', 'owner')))))) is None) else _t1 > 0))  # rules/standard.sgs:467
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:467', 'event')), 'player', 'rules/standard.sgs:467') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:467', 'owner'))) and (_none_operand('rules/standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:467', 'owner')))))) is None) else _t1 > 0))  # rules/standard.sgs:467
         except _FLOW:
             raise
         except Exception as _e:
@@ -2178,7 +2178,7 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:481', 'event')), 'player', 'rules/standard.sgs:481'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:481', 'owner'))) and (_none_operand('rules/standard.sgs:481', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:481', 'event')), 'amount', 'rules/standard.sgs:481')) is None) else _t1 > 0))  # rules/standard.sgs:481
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:481', 'event')), 'player', 'rules/standard.sgs:481') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:481', 'owner'))) and (_none_operand('rules/standard.sgs:481', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:481', 'event')), 'amount', 'rules/standard.sgs:481')) is None) else _t1 > 0))  # rules/standard.sgs:481
         except _FLOW:
             raise
         except Exception as _e:
@@ -2203,7 +2203,7 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:485', 'event')), 'source', 'rules/standard.sgs:485'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:485', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:485', 'owner')), 'luoyi'))) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:485', 'event')), 'chain', 'rules/standard.sgs:485'))) and (_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:486', 'event')), 'card', 'rules/standard.sgs:486'), '杀') or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:486', 'event')), 'card', 'rules/standard.sgs:486'), '决斗')))  # rules/standard.sgs:485
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:485', 'event')), 'source', 'rules/standard.sgs:485') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:485', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:485', 'owner')), 'luoyi'))) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:485', 'event')), 'chain', 'rules/standard.sgs:485'))) and (_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:486', 'event')), 'card', 'rules/standard.sgs:486'), '杀') or _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:486', 'event')), 'card', 'rules/standard.sgs:486'), '决斗')))  # rules/standard.sgs:485
         except _FLOW:
             raise
         except Exception as _e:
@@ -2243,7 +2243,7 @@ class Skill_guojia__tiandu:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:496', 'event')), 'player', 'rules/standard.sgs:496'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:496', 'owner'))) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:496', 'event')), 'card', 'rules/standard.sgs:496')) == 'processing'))  # rules/standard.sgs:496
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:496', 'event')), 'player', 'rules/standard.sgs:496') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:496', 'owner'))) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:496', 'event')), 'card', 'rules/standard.sgs:496')) == 'processing'))  # rules/standard.sgs:496
         except _FLOW:
             raise
         except Exception as _e:
@@ -2275,7 +2275,7 @@ class Skill_guojia__yiji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:501', 'event')), 'target', 'rules/standard.sgs:501'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:501', 'owner')))  # rules/standard.sgs:501
+            return (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:501', 'event')), 'target', 'rules/standard.sgs:501') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:501', 'owner')))  # rules/standard.sgs:501
         except _FLOW:
             raise
         except Exception as _e:
@@ -2327,7 +2327,7 @@ class Skill_zhenji__luoshen:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:517', 'event')), 'player', 'rules/standard.sgs:517'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:517', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:517', 'event')), 'phase', 'rules/standard.sgs:517') == 'prepare'))  # rules/standard.sgs:517
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:517', 'event')), 'player', 'rules/standard.sgs:517') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:517', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:517', 'event')), 'phase', 'rules/standard.sgs:517') == 'prepare'))  # rules/standard.sgs:517
         except _FLOW:
             raise
         except Exception as _e:
@@ -2550,7 +2550,7 @@ class Skill_zhangfei__paoxiao:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:579', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:579', 'owner')))  # rules/standard.sgs:579
+            return ((v_u if v_u is not _U else _unbound('rules/standard.sgs:579', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:579', 'owner')))  # rules/standard.sgs:579
         except _FLOW:
             raise
         except Exception as _e:
@@ -2579,7 +2579,7 @@ class Skill_zhugeliang__guanxing:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:587', 'event')), 'player', 'rules/standard.sgs:587'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:587', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:587', 'event')), 'phase', 'rules/standard.sgs:587') == 'prepare'))  # rules/standard.sgs:587
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:587', 'event')), 'player', 'rules/standard.sgs:587') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:587', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:587', 'event')), 'phase', 'rules/standard.sgs:587') == 'prepare'))  # rules/standard.sgs:587
         except _FLOW:
             raise
         except Exception as _e:
@@ -2634,7 +2634,7 @@ class Skill_zhugeliang__kongcheng:
             v_t = _v.get('t', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return ((_equals((v_t if v_t is not _U else _unbound('rules/standard.sgs:602', 't')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:602', 'owner'))) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:602', 'owner')))) == 0)) and (_is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:602', 'c')), '杀') or _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:602', 'c')), '决斗')))  # rules/standard.sgs:602
+            return ((((v_t if v_t is not _U else _unbound('rules/standard.sgs:602', 't')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:602', 'owner'))) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:602', 'owner')))) == 0)) and (_is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:602', 'c')), '杀') or _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:602', 'c')), '决斗')))  # rules/standard.sgs:602
         except _FLOW:
             raise
         except Exception as _e:
@@ -2702,7 +2702,7 @@ class Skill_machao__tieqi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:620', 'event')), 'user', 'rules/standard.sgs:620'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:620', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:620', 'event')), 'card', 'rules/standard.sgs:620'), '杀'))  # rules/standard.sgs:620
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:620', 'event')), 'user', 'rules/standard.sgs:620') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:620', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:620', 'event')), 'card', 'rules/standard.sgs:620'), '杀'))  # rules/standard.sgs:620
         except _FLOW:
             raise
         except Exception as _e:
@@ -2745,7 +2745,7 @@ class Skill_huangyueying__jizhi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'user', 'rules/standard.sgs:631'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:631', 'owner'))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'card', 'rules/standard.sgs:631'), 'category', 'rules/standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'card', 'rules/standard.sgs:631'), 'converted', 'rules/standard.sgs:631')))  # rules/standard.sgs:631
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'user', 'rules/standard.sgs:631') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:631', 'owner'))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'card', 'rules/standard.sgs:631'), 'category', 'rules/standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:631', 'event')), 'card', 'rules/standard.sgs:631'), 'converted', 'rules/standard.sgs:631')))  # rules/standard.sgs:631
         except _FLOW:
             raise
         except Exception as _e:
@@ -2785,7 +2785,7 @@ class Skill_huangyueying__qicai:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:638', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:638', 'owner')))  # rules/standard.sgs:638
+            return ((v_u if v_u is not _U else _unbound('rules/standard.sgs:638', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:638', 'owner')))  # rules/standard.sgs:638
         except _FLOW:
             raise
         except Exception as _e:
@@ -2855,7 +2855,7 @@ class Skill_sunquan__jiuyuan:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'target', 'rules/standard.sgs:656'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:656', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'card', 'rules/standard.sgs:656'), '桃')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'source', 'rules/standard.sgs:656') is not None)) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:657', 'event')), 'source', 'rules/standard.sgs:657'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:657', 'owner'))))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:657', 'event')), 'source', 'rules/standard.sgs:657'), 'kingdom', 'rules/standard.sgs:657') == '吴'))  # rules/standard.sgs:656
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'target', 'rules/standard.sgs:656') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:656', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'card', 'rules/standard.sgs:656'), '桃')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:656', 'event')), 'source', 'rules/standard.sgs:656') is not None)) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:657', 'event')), 'source', 'rules/standard.sgs:657') is not (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:657', 'owner')))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:657', 'event')), 'source', 'rules/standard.sgs:657'), 'kingdom', 'rules/standard.sgs:657') == '吴'))  # rules/standard.sgs:656
         except _FLOW:
             raise
         except Exception as _e:
@@ -2923,7 +2923,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:675', 'event')), 'user', 'rules/standard.sgs:675'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:675', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:675', 'event')), 'card', 'rules/standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:675', 'owner'))))  # rules/standard.sgs:675
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:675', 'event')), 'user', 'rules/standard.sgs:675') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:675', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:675', 'event')), 'card', 'rules/standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:675', 'owner'))))  # rules/standard.sgs:675
         except _FLOW:
             raise
         except Exception as _e:
@@ -2946,7 +2946,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:678', 'event')), 'player', 'rules/standard.sgs:678'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:678', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:678', 'event')), 'card', 'rules/standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:678', 'owner'))))  # rules/standard.sgs:678
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:678', 'event')), 'player', 'rules/standard.sgs:678') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:678', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:678', 'event')), 'card', 'rules/standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:678', 'owner'))))  # rules/standard.sgs:678
         except _FLOW:
             raise
         except Exception as _e:
@@ -2969,7 +2969,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:681', 'event')), 'player', 'rules/standard.sgs:681'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:681', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:681', 'event')), 'phase', 'rules/standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:681', 'owner')), 'keji_slash')))  # rules/standard.sgs:681
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:681', 'event')), 'player', 'rules/standard.sgs:681') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:681', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:681', 'event')), 'phase', 'rules/standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:681', 'owner')), 'keji_slash')))  # rules/standard.sgs:681
         except _FLOW:
             raise
         except Exception as _e:
@@ -3039,7 +3039,7 @@ class Skill_zhouyu__yingzi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:702', 'event')), 'player', 'rules/standard.sgs:702'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:702', 'owner')))  # rules/standard.sgs:702
+            return (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:702', 'event')), 'player', 'rules/standard.sgs:702') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:702', 'owner')))  # rules/standard.sgs:702
         except _FLOW:
             raise
         except Exception as _e:
@@ -3144,7 +3144,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3197,7 +3197,7 @@ class Skill_luxun__qianxun:
             v_t = _v.get('t', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (_equals((v_t if v_t is not _U else _unbound('rules/standard.sgs:742', 't')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:742', 'owner'))) and (_is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:742', 'c')), '顺手牵羊') or _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:742', 'c')), '乐不思蜀')))  # rules/standard.sgs:742
+            return (((v_t if v_t is not _U else _unbound('rules/standard.sgs:742', 't')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:742', 'owner'))) and (_is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:742', 'c')), '顺手牵羊') or _is_family((v_c if v_c is not _U else _unbound('rules/standard.sgs:742', 'c')), '乐不思蜀')))  # rules/standard.sgs:742
         except _FLOW:
             raise
         except Exception as _e:
@@ -3217,7 +3217,7 @@ class Skill_luxun__lianying:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:747', 'event')), 'player', 'rules/standard.sgs:747'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:747', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:747', 'event')), 'zone', 'rules/standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:747', 'owner')))) == 0))  # rules/standard.sgs:747
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:747', 'event')), 'player', 'rules/standard.sgs:747') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:747', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:747', 'event')), 'zone', 'rules/standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:747', 'owner')))) == 0))  # rules/standard.sgs:747
         except _FLOW:
             raise
         except Exception as _e:
@@ -3257,7 +3257,7 @@ class Skill_sunshangxiang__xiaoji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:757', 'event')), 'player', 'rules/standard.sgs:757'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:757', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:757', 'event')), 'zone', 'rules/standard.sgs:757') == 'equip'))  # rules/standard.sgs:757
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:757', 'event')), 'player', 'rules/standard.sgs:757') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:757', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:757', 'event')), 'zone', 'rules/standard.sgs:757') == 'equip'))  # rules/standard.sgs:757
         except _FLOW:
             raise
         except Exception as _e:
@@ -3380,7 +3380,7 @@ class Skill_huatuo__jijiu:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_owner = _v.get('owner', _U)
-            return ((_get_attr((v_it if v_it is not _U else _unbound('rules/standard.sgs:784', 'it')), 'color', 'rules/standard.sgs:784') == 'red') and (not _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:784', 'owner')))))  # rules/standard.sgs:784
+            return ((_get_attr((v_it if v_it is not _U else _unbound('rules/standard.sgs:784', 'it')), 'color', 'rules/standard.sgs:784') == 'red') and (_D_current(frame) is not (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:784', 'owner'))))  # rules/standard.sgs:784
         except _FLOW:
             raise
         except Exception as _e:
@@ -3418,7 +3418,7 @@ class Skill_lvbu__wushuang:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('rules/standard.sgs:792', 'u')), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:792', 'owner')))  # rules/standard.sgs:792
+            return ((v_u if v_u is not _U else _unbound('rules/standard.sgs:792', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:792', 'owner')))  # rules/standard.sgs:792
         except _FLOW:
             raise
         except Exception as _e:
@@ -3490,7 +3490,7 @@ class Skill_diaochan__biyue:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:810', 'event')), 'player', 'rules/standard.sgs:810'), (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:810', 'event')), 'phase', 'rules/standard.sgs:810') == 'finish'))  # rules/standard.sgs:810
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:810', 'event')), 'player', 'rules/standard.sgs:810') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:810', 'event')), 'phase', 'rules/standard.sgs:810') == 'finish'))  # rules/standard.sgs:810
         except _FLOW:
             raise
         except Exception as _e:
@@ -4115,7 +4115,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner')))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner'))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
         except _FLOW:
             raise
         except Exception as _e:
@@ -4147,7 +4147,7 @@ class Skill_caopi__fangzhu:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:16', 'event')), 'target', 'rules/lin.sgs:16'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:16', 'owner')))  # rules/lin.sgs:16
+            return (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:16', 'event')), 'target', 'rules/lin.sgs:16') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:16', 'owner')))  # rules/lin.sgs:16
         except _FLOW:
             raise
         except Exception as _e:
@@ -4180,7 +4180,7 @@ class Skill_caopi__songwei:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'player', 'rules/lin.sgs:24'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:24', 'owner')))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'player', 'rules/lin.sgs:24'), 'kingdom', 'rules/lin.sgs:24') == '魏')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'card', 'rules/lin.sgs:24'), 'color', 'rules/lin.sgs:24') == 'black'))  # rules/lin.sgs:24
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'player', 'rules/lin.sgs:24') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:24', 'owner'))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'player', 'rules/lin.sgs:24'), 'kingdom', 'rules/lin.sgs:24') == '魏')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:24', 'event')), 'card', 'rules/lin.sgs:24'), 'color', 'rules/lin.sgs:24') == 'black'))  # rules/lin.sgs:24
         except _FLOW:
             raise
         except Exception as _e:
@@ -4232,7 +4232,7 @@ class Skill_xuhuang__duanliang:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (_equals((v_u if v_u is not _U else _unbound('rules/lin.sgs:34', 'u')), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:34', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:34', 'c')), '兵粮寸断'))  # rules/lin.sgs:34
+            return (((v_u if v_u is not _U else _unbound('rules/lin.sgs:34', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:34', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:34', 'c')), '兵粮寸断'))  # rules/lin.sgs:34
         except _FLOW:
             raise
         except Exception as _e:
@@ -4272,7 +4272,7 @@ class Skill_menghuo__huoshou:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:42', 'event')), 'target', 'rules/lin.sgs:42'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:42', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:42', 'event')), 'card', 'rules/lin.sgs:42'), '南蛮入侵'))  # rules/lin.sgs:42
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:42', 'event')), 'target', 'rules/lin.sgs:42') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:42', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:42', 'event')), 'card', 'rules/lin.sgs:42'), '南蛮入侵'))  # rules/lin.sgs:42
         except _FLOW:
             raise
         except Exception as _e:
@@ -4295,7 +4295,7 @@ class Skill_menghuo__huoshou:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:44', 'event')), 'card', 'rules/lin.sgs:44'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:44', 'event')), 'user', 'rules/lin.sgs:44'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:44', 'owner')))))  # rules/lin.sgs:44
+            return (_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:44', 'event')), 'card', 'rules/lin.sgs:44'), '南蛮入侵') and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:44', 'event')), 'user', 'rules/lin.sgs:44') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:44', 'owner'))))  # rules/lin.sgs:44
         except _FLOW:
             raise
         except Exception as _e:
@@ -4327,7 +4327,7 @@ class Skill_menghuo__zaiqi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:49', 'event')), 'player', 'rules/lin.sgs:49'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:49', 'owner'))) and (not not _D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:49', 'owner')))))  # rules/lin.sgs:49
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:49', 'event')), 'player', 'rules/lin.sgs:49') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:49', 'owner'))) and (not not _D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:49', 'owner')))))  # rules/lin.sgs:49
         except _FLOW:
             raise
         except Exception as _e:
@@ -4378,7 +4378,7 @@ class Skill_zhurong__juxiang:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:71', 'event')), 'target', 'rules/lin.sgs:71'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:71', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:71', 'event')), 'card', 'rules/lin.sgs:71'), '南蛮入侵'))  # rules/lin.sgs:71
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:71', 'event')), 'target', 'rules/lin.sgs:71') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:71', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:71', 'event')), 'card', 'rules/lin.sgs:71'), '南蛮入侵'))  # rules/lin.sgs:71
         except _FLOW:
             raise
         except Exception as _e:
@@ -4403,7 +4403,7 @@ class Skill_zhurong__juxiang:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_subcards(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:73', 'event')), 'card', 'rules/lin.sgs:73'))
-            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner'))))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in _walk(frame, _h1(), 'rules/lin.sgs:73')])))  # rules/lin.sgs:72
+            return ((_is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'card', 'rules/lin.sgs:72'), '南蛮入侵') and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:72', 'event')), 'user', 'rules/lin.sgs:72') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:72', 'owner')))) and (not not _P_any(frame, [(_P_zone_of(frame, v_c) == 'processing') for v_c in _walk(frame, _h1(), 'rules/lin.sgs:73')])))  # rules/lin.sgs:72
         except _FLOW:
             raise
         except Exception as _e:
@@ -4437,7 +4437,7 @@ class Skill_zhurong__lieren:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'source', 'rules/lin.sgs:79'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:79', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'card', 'rules/lin.sgs:79'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'use', 'rules/lin.sgs:79') is not None)) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'chain', 'rules/lin.sgs:79'))) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'transferred', 'rules/lin.sgs:80'))) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'target', 'rules/lin.sgs:80'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:80', 'owner'))))) and (not not _P_can_pindian(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:80', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'target', 'rules/lin.sgs:80'))))  # rules/lin.sgs:79
+            return (((((((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'source', 'rules/lin.sgs:79') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:79', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'card', 'rules/lin.sgs:79'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'use', 'rules/lin.sgs:79') is not None)) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:79', 'event')), 'chain', 'rules/lin.sgs:79'))) and (not _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'transferred', 'rules/lin.sgs:80'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'target', 'rules/lin.sgs:80') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:80', 'owner')))) and (not not _P_can_pindian(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:80', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:80', 'event')), 'target', 'rules/lin.sgs:80'))))  # rules/lin.sgs:79
         except _FLOW:
             raise
         except Exception as _e:
@@ -4450,7 +4450,7 @@ class Skill_zhurong__lieren:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             v_r = _P_pindian(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:81', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:81', 'event')), 'target', 'rules/lin.sgs:81'), reason='烈刃')  # rules/lin.sgs:81
-            if (_equals(_get_attr(v_r, 'winner', 'rules/lin.sgs:82'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:82', 'owner'))) and (_none_operand('rules/lin.sgs:82', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:82', 'event')), 'target', 'rules/lin.sgs:82')]))) is None) else _t1 > 0)):  # rules/lin.sgs:82
+            if ((_get_attr(v_r, 'winner', 'rules/lin.sgs:82') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:82', 'owner'))) and (_none_operand('rules/lin.sgs:82', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:82', 'event')), 'target', 'rules/lin.sgs:82')]))) is None) else _t1 > 0)):  # rules/lin.sgs:82
                 v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:83', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:83', 'event')), 'target', 'rules/lin.sgs:83'), ['hand', 'equip'])  # rules/lin.sgs:83
                 if (v_c is not None):  # rules/lin.sgs:84
                     _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:84', 'owner')), v_c)  # rules/lin.sgs:84
@@ -4482,7 +4482,7 @@ class Skill_sunjian__yinghun:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:95', 'event')), 'player', 'rules/lin.sgs:95'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:95', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:95', 'event')), 'phase', 'rules/lin.sgs:95') == 'prepare')) and (not not _D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:95', 'owner')))))  # rules/lin.sgs:95
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:95', 'event')), 'player', 'rules/lin.sgs:95') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:95', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:95', 'event')), 'phase', 'rules/lin.sgs:95') == 'prepare')) and (not not _D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:95', 'owner')))))  # rules/lin.sgs:95
         except _FLOW:
             raise
         except Exception as _e:
@@ -4528,7 +4528,7 @@ class Skill_lusu__haoshi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:110', 'event')), 'player', 'rules/lin.sgs:110'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:110', 'owner')))  # rules/lin.sgs:110
+            return (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:110', 'event')), 'player', 'rules/lin.sgs:110') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:110', 'owner')))  # rules/lin.sgs:110
         except _FLOW:
             raise
         except Exception as _e:
@@ -4553,7 +4553,7 @@ class Skill_lusu__haoshi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:114', 'event')), 'player', 'rules/lin.sgs:114'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:114', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:114', 'event')), 'phase', 'rules/lin.sgs:114') == 'draw')) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:114', 'owner')), 'haoshi'))) and (_none_operand('rules/lin.sgs:115', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:115', 'owner'))))) is None) else _t1 > 5)) and (_none_operand('rules/lin.sgs:115', '>') if ((_t3 := _D_count(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:115', 'owner'))))) is None) else _t3 > 0))  # rules/lin.sgs:114
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:114', 'event')), 'player', 'rules/lin.sgs:114') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:114', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:114', 'event')), 'phase', 'rules/lin.sgs:114') == 'draw')) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:114', 'owner')), 'haoshi'))) and (_none_operand('rules/lin.sgs:115', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:115', 'owner'))))) is None) else _t1 > 5)) and (_none_operand('rules/lin.sgs:115', '>') if ((_t3 := _D_count(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:115', 'owner'))))) is None) else _t3 > 0))  # rules/lin.sgs:114
         except _FLOW:
             raise
         except Exception as _e:
@@ -4683,7 +4683,7 @@ class Skill_dongzhuo__roulin:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_t = _v.get('t', _U)
-            return (_is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:156', 'c')), '杀') and ((_equals((v_u if v_u is not _U else _unbound('rules/lin.sgs:156', 'u')), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:156', 'owner'))) and (_get_attr((v_t if v_t is not _U else _unbound('rules/lin.sgs:156', 't')), 'gender', 'rules/lin.sgs:156') == 'female')) or (_equals((v_t if v_t is not _U else _unbound('rules/lin.sgs:156', 't')), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:156', 'owner'))) and (_get_attr((v_u if v_u is not _U else _unbound('rules/lin.sgs:156', 'u')), 'gender', 'rules/lin.sgs:156') == 'female'))))  # rules/lin.sgs:156
+            return (_is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:156', 'c')), '杀') and ((((v_u if v_u is not _U else _unbound('rules/lin.sgs:156', 'u')) is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:156', 'owner'))) and (_get_attr((v_t if v_t is not _U else _unbound('rules/lin.sgs:156', 't')), 'gender', 'rules/lin.sgs:156') == 'female')) or (((v_t if v_t is not _U else _unbound('rules/lin.sgs:156', 't')) is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:156', 'owner'))) and (_get_attr((v_u if v_u is not _U else _unbound('rules/lin.sgs:156', 'u')), 'gender', 'rules/lin.sgs:156') == 'female'))))  # rules/lin.sgs:156
         except _FLOW:
             raise
         except Exception as _e:
@@ -4705,7 +4705,7 @@ class Skill_dongzhuo__benghuai:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')))
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:160')])))  # rules/lin.sgs:160
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'player', 'rules/lin.sgs:160') is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:160', 'event')), 'phase', 'rules/lin.sgs:160') == 'finish')) and (not not _P_any(frame, [(_none_operand('rules/lin.sgs:160', '<') if ((_t1 := _get_attr(v_p, 'hp', 'rules/lin.sgs:160')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:160', 'owner')), 'hp', 'rules/lin.sgs:160')) is None) else _t1 < _t2) for v_p in _walk(frame, _h1(), 'rules/lin.sgs:160')])))  # rules/lin.sgs:160
         except _FLOW:
             raise
         except Exception as _e:
@@ -4739,7 +4739,7 @@ class Skill_dongzhuo__baonue:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171') is not None) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171'), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:171', 'owner'))))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171'), 'kingdom', 'rules/lin.sgs:171') == '群'))  # rules/lin.sgs:171
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171') is not None) and (_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:171', 'owner')))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:171', 'event')), 'source', 'rules/lin.sgs:171'), 'kingdom', 'rules/lin.sgs:171') == '群'))  # rules/lin.sgs:171
         except _FLOW:
             raise
         except Exception as _e:
@@ -4816,7 +4816,7 @@ class Skill_jiaxu__wansha:
             v_c = _v.get('c', _U)
             v_u = _v.get('u', _U)
             v_t = _v.get('t', _U)
-            return (((_equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:186', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:186', 'c')), '桃')) and (not _equals((v_u if v_u is not _U else _unbound('rules/lin.sgs:186', 'u')), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:186', 'owner'))))) and (not _equals((v_u if v_u is not _U else _unbound('rules/lin.sgs:186', 'u')), (v_t if v_t is not _U else _unbound('rules/lin.sgs:186', 't')))))  # rules/lin.sgs:186
+            return ((((_D_current(frame) is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:186', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('rules/lin.sgs:186', 'c')), '桃')) and ((v_u if v_u is not _U else _unbound('rules/lin.sgs:186', 'u')) is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:186', 'owner')))) and (not _equals((v_u if v_u is not _U else _unbound('rules/lin.sgs:186', 'u')), (v_t if v_t is not _U else _unbound('rules/lin.sgs:186', 't')))))  # rules/lin.sgs:186
         except _FLOW:
             raise
         except Exception as _e:
@@ -4877,7 +4877,7 @@ class Skill_jiaxu__weimu:
             v_t = _v.get('t', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return ((_equals((v_t if v_t is not _U else _unbound('rules/lin.sgs:204', 't')), (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:204', 'owner'))) and (_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'color', 'rules/lin.sgs:204') == 'black')) and ((_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'category', 'rules/lin.sgs:204') == 'trick') or (_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'category', 'rules/lin.sgs:204') == 'delayed')))  # rules/lin.sgs:204
+            return ((((v_t if v_t is not _U else _unbound('rules/lin.sgs:204', 't')) is (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:204', 'owner'))) and (_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'color', 'rules/lin.sgs:204') == 'black')) and ((_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'category', 'rules/lin.sgs:204') == 'trick') or (_get_attr((v_c if v_c is not _U else _unbound('rules/lin.sgs:204', 'c')), 'category', 'rules/lin.sgs:204') == 'delayed')))  # rules/lin.sgs:204
         except _FLOW:
             raise
         except Exception as _e:

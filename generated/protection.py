@@ -160,7 +160,7 @@ class Skill_mashu:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('standard.sgs:402', 'a')), (v_owner if v_owner is not _U else _unbound('standard.sgs:402', 'owner')))  # standard.sgs:402
+            return ((v_a if v_a is not _U else _unbound('standard.sgs:402', 'a')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:402', 'owner')))  # standard.sgs:402
         except _FLOW:
             raise
         except Exception as _e:
@@ -688,7 +688,7 @@ class Skill_zhuge__zhuge_skill:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('standard.sgs:224', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:224', 'owner')))  # standard.sgs:224
+            return ((v_u if v_u is not _U else _unbound('standard.sgs:224', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:224', 'owner')))  # standard.sgs:224
         except _FLOW:
             raise
         except Exception as _e:
@@ -726,7 +726,7 @@ class Skill_qinggang__qinggang_skill:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (_equals((v_u if v_u is not _U else _unbound('standard.sgs:234', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:234', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('standard.sgs:234', 'c')), '杀'))  # standard.sgs:234
+            return (((v_u if v_u is not _U else _unbound('standard.sgs:234', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:234', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('standard.sgs:234', 'c')), '杀'))  # standard.sgs:234
         except _FLOW:
             raise
         except Exception as _e:
@@ -754,7 +754,7 @@ class Skill_hanbing__hanbing_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'source', 'standard.sgs:244'), (v_owner if v_owner is not _U else _unbound('standard.sgs:244', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'card', 'standard.sgs:244'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'chain', 'standard.sgs:244'))) and (_none_operand('standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:245', 'event')), 'target', 'standard.sgs:245')]))) is None) else _t1 > 0))  # standard.sgs:244
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'source', 'standard.sgs:244') is (v_owner if v_owner is not _U else _unbound('standard.sgs:244', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'card', 'standard.sgs:244'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:244', 'event')), 'chain', 'standard.sgs:244'))) and (_none_operand('standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:245', 'event')), 'target', 'standard.sgs:245')]))) is None) else _t1 > 0))  # standard.sgs:244
         except _FLOW:
             raise
         except Exception as _e:
@@ -802,7 +802,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'user', 'standard.sgs:261'), (v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner')), 'gender', 'standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:262', 'owner')), 'gender', 'standard.sgs:262'))))  # standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'user', 'standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner')), 'gender', 'standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:262', 'owner')), 'gender', 'standard.sgs:262'))))  # standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -846,7 +846,7 @@ class Skill_qinglong__qinglong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'against_user', 'standard.sgs:280'), (v_owner if v_owner is not _U else _unbound('standard.sgs:280', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'against', 'standard.sgs:280'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'family', 'standard.sgs:280') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'use', 'standard.sgs:280') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'player', 'standard.sgs:281'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'use', 'standard.sgs:281'), 'target', 'standard.sgs:281'))) and (not not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'player', 'standard.sgs:281'), 'alive', 'standard.sgs:281')))  # standard.sgs:280
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'against_user', 'standard.sgs:280') is (v_owner if v_owner is not _U else _unbound('standard.sgs:280', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'against', 'standard.sgs:280'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'family', 'standard.sgs:280') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:280', 'event')), 'use', 'standard.sgs:280') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'player', 'standard.sgs:281'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'use', 'standard.sgs:281'), 'target', 'standard.sgs:281'))) and (not not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:281', 'event')), 'player', 'standard.sgs:281'), 'alive', 'standard.sgs:281')))  # standard.sgs:280
         except _FLOW:
             raise
         except Exception as _e:
@@ -902,7 +902,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against_user', 'standard.sgs:303'), (v_owner if v_owner is not _U else _unbound('standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against', 'standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'family', 'standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'player', 'standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'standard.sgs:304'))) is None) else _t3 >= 3))  # standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against_user', 'standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against', 'standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'family', 'standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'player', 'standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'standard.sgs:304'))) is None) else _t3 >= 3))  # standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -954,7 +954,7 @@ class Skill_fangtian__fangtian_skill:
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (((_equals((v_u if v_u is not _U else _unbound('standard.sgs:319', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:319', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('standard.sgs:319', 'c')), '杀')) and (_none_operand('standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('standard.sgs:319', 'u'))))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('standard.sgs:319', 'u'))), _P_subcards(frame, (v_c if v_c is not _U else _unbound('standard.sgs:319', 'c'))))) == 0))  # standard.sgs:319
+            return (((((v_u if v_u is not _U else _unbound('standard.sgs:319', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:319', 'owner'))) and _is_family((v_c if v_c is not _U else _unbound('standard.sgs:319', 'c')), '杀')) and (_none_operand('standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('standard.sgs:319', 'u'))))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, (v_u if v_u is not _U else _unbound('standard.sgs:319', 'u'))), _P_subcards(frame, (v_c if v_c is not _U else _unbound('standard.sgs:319', 'c'))))) == 0))  # standard.sgs:319
         except _FLOW:
             raise
         except Exception as _e:
@@ -982,7 +982,7 @@ class Skill_qilin__qilin_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'source', 'standard.sgs:329'), (v_owner if v_owner is not _U else _unbound('standard.sgs:329', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'card', 'standard.sgs:329'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'chain', 'standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:330', 'event')), 'target', 'standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:331', 'event')), 'target', 'standard.sgs:331'), 'offensive_horse') is not None)))  # standard.sgs:329
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'source', 'standard.sgs:329') is (v_owner if v_owner is not _U else _unbound('standard.sgs:329', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'card', 'standard.sgs:329'), '杀')) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:329', 'event')), 'chain', 'standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:330', 'event')), 'target', 'standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:331', 'event')), 'target', 'standard.sgs:331'), 'offensive_horse') is not None)))  # standard.sgs:329
         except _FLOW:
             raise
         except Exception as _e:
@@ -1072,7 +1072,7 @@ class Skill_renwang__renwang_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'target', 'standard.sgs:359'), (v_owner if v_owner is not _U else _unbound('standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'card', 'standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'card', 'standard.sgs:359'), 'color', 'standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:360', 'event')), 'user', 'standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:360', 'event')), 'card', 'standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('standard.sgs:360', 'owner')))))  # standard.sgs:359
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'target', 'standard.sgs:359') is (v_owner if v_owner is not _U else _unbound('standard.sgs:359', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'card', 'standard.sgs:359'), '杀')) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:359', 'event')), 'card', 'standard.sgs:359'), 'color', 'standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:360', 'event')), 'user', 'standard.sgs:360'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:360', 'event')), 'card', 'standard.sgs:360'), (v_owner if v_owner is not _U else _unbound('standard.sgs:360', 'owner')))))  # standard.sgs:359
         except _FLOW:
             raise
         except Exception as _e:
@@ -1120,7 +1120,7 @@ class Skill_jueying__jueying_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('standard.sgs:370', 'b')), (v_owner if v_owner is not _U else _unbound('standard.sgs:370', 'owner')))  # standard.sgs:370
+            return ((v_b if v_b is not _U else _unbound('standard.sgs:370', 'b')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:370', 'owner')))  # standard.sgs:370
         except _FLOW:
             raise
         except Exception as _e:
@@ -1157,7 +1157,7 @@ class Skill_dilu__dilu_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('standard.sgs:375', 'b')), (v_owner if v_owner is not _U else _unbound('standard.sgs:375', 'owner')))  # standard.sgs:375
+            return ((v_b if v_b is not _U else _unbound('standard.sgs:375', 'b')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:375', 'owner')))  # standard.sgs:375
         except _FLOW:
             raise
         except Exception as _e:
@@ -1194,7 +1194,7 @@ class Skill_zhuahuang__zhuahuang_skill:
             _v = frame.vars
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_b if v_b is not _U else _unbound('standard.sgs:380', 'b')), (v_owner if v_owner is not _U else _unbound('standard.sgs:380', 'owner')))  # standard.sgs:380
+            return ((v_b if v_b is not _U else _unbound('standard.sgs:380', 'b')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:380', 'owner')))  # standard.sgs:380
         except _FLOW:
             raise
         except Exception as _e:
@@ -1231,7 +1231,7 @@ class Skill_chitu__chitu_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('standard.sgs:385', 'a')), (v_owner if v_owner is not _U else _unbound('standard.sgs:385', 'owner')))  # standard.sgs:385
+            return ((v_a if v_a is not _U else _unbound('standard.sgs:385', 'a')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:385', 'owner')))  # standard.sgs:385
         except _FLOW:
             raise
         except Exception as _e:
@@ -1268,7 +1268,7 @@ class Skill_dayuan__dayuan_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('standard.sgs:390', 'a')), (v_owner if v_owner is not _U else _unbound('standard.sgs:390', 'owner')))  # standard.sgs:390
+            return ((v_a if v_a is not _U else _unbound('standard.sgs:390', 'a')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:390', 'owner')))  # standard.sgs:390
         except _FLOW:
             raise
         except Exception as _e:
@@ -1305,7 +1305,7 @@ class Skill_zixing__zixing_skill:
             _v = frame.vars
             v_a = _v.get('a', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_a if v_a is not _U else _unbound('standard.sgs:395', 'a')), (v_owner if v_owner is not _U else _unbound('standard.sgs:395', 'owner')))  # standard.sgs:395
+            return ((v_a if v_a is not _U else _unbound('standard.sgs:395', 'a')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:395', 'owner')))  # standard.sgs:395
         except _FLOW:
             raise
         except Exception as _e:
@@ -1389,7 +1389,7 @@ class Skill_caocao__jianxiong:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'target', 'standard.sgs:410'), (v_owner if v_owner is not _U else _unbound('standard.sgs:410', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'card', 'standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'card', 'standard.sgs:410')) == 'processing'))  # standard.sgs:410
+            return (((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'target', 'standard.sgs:410') is (v_owner if v_owner is not _U else _unbound('standard.sgs:410', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'card', 'standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:410', 'event')), 'card', 'standard.sgs:410')) == 'processing'))  # standard.sgs:410
         except _FLOW:
             raise
         except Exception as _e:
@@ -1468,7 +1468,7 @@ class Skill_simayi__fankui:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'target', 'standard.sgs:429'), (v_owner if v_owner is not _U else _unbound('standard.sgs:429', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'source', 'standard.sgs:429') is not None)) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'source', 'standard.sgs:429'), (v_owner if v_owner is not _U else _unbound('standard.sgs:429', 'owner'))))) and (_none_operand('standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:430', 'event')), 'source', 'standard.sgs:430')]))) is None) else _t1 > 0))  # standard.sgs:429
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'target', 'standard.sgs:429') is (v_owner if v_owner is not _U else _unbound('standard.sgs:429', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'source', 'standard.sgs:429') is not None)) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:429', 'event')), 'source', 'standard.sgs:429') is not (v_owner if v_owner is not _U else _unbound('standard.sgs:429', 'owner')))) and (_none_operand('standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:430', 'event')), 'source', 'standard.sgs:430')]))) is None) else _t1 > 0))  # standard.sgs:429
         except _FLOW:
             raise
         except Exception as _e:
@@ -1542,7 +1542,7 @@ class Skill_xiahoudun__ganglie:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:448', 'event')), 'target', 'standard.sgs:448'), (v_owner if v_owner is not _U else _unbound('standard.sgs:448', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:448', 'event')), 'source', 'standard.sgs:448') is not None))  # standard.sgs:448
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:448', 'event')), 'target', 'standard.sgs:448') is (v_owner if v_owner is not _U else _unbound('standard.sgs:448', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:448', 'event')), 'source', 'standard.sgs:448') is not None))  # standard.sgs:448
         except _FLOW:
             raise
         except Exception as _e:
@@ -1589,7 +1589,7 @@ class Skill_zhangliao__tuxi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:467', 'event')), 'player', 'standard.sgs:467'), (v_owner if v_owner is not _U else _unbound('standard.sgs:467', 'owner'))) and (_none_operand('standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:467', 'owner')))))) is None) else _t1 > 0))  # standard.sgs:467
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:467', 'event')), 'player', 'standard.sgs:467') is (v_owner if v_owner is not _U else _unbound('standard.sgs:467', 'owner'))) and (_none_operand('standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:467', 'owner')))))) is None) else _t1 > 0))  # standard.sgs:467
         except _FLOW:
             raise
         except Exception as _e:
@@ -1638,7 +1638,7 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:481', 'event')), 'player', 'standard.sgs:481'), (v_owner if v_owner is not _U else _unbound('standard.sgs:481', 'owner'))) and (_none_operand('standard.sgs:481', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:481', 'event')), 'amount', 'standard.sgs:481')) is None) else _t1 > 0))  # standard.sgs:481
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:481', 'event')), 'player', 'standard.sgs:481') is (v_owner if v_owner is not _U else _unbound('standard.sgs:481', 'owner'))) and (_none_operand('standard.sgs:481', '>') if ((_t1 := _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:481', 'event')), 'amount', 'standard.sgs:481')) is None) else _t1 > 0))  # standard.sgs:481
         except _FLOW:
             raise
         except Exception as _e:
@@ -1663,7 +1663,7 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:485', 'event')), 'source', 'standard.sgs:485'), (v_owner if v_owner is not _U else _unbound('standard.sgs:485', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:485', 'owner')), 'luoyi'))) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:485', 'event')), 'chain', 'standard.sgs:485'))) and (_is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:486', 'event')), 'card', 'standard.sgs:486'), '杀') or _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:486', 'event')), 'card', 'standard.sgs:486'), '决斗')))  # standard.sgs:485
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:485', 'event')), 'source', 'standard.sgs:485') is (v_owner if v_owner is not _U else _unbound('standard.sgs:485', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:485', 'owner')), 'luoyi'))) and (not _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:485', 'event')), 'chain', 'standard.sgs:485'))) and (_is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:486', 'event')), 'card', 'standard.sgs:486'), '杀') or _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:486', 'event')), 'card', 'standard.sgs:486'), '决斗')))  # standard.sgs:485
         except _FLOW:
             raise
         except Exception as _e:
@@ -1703,7 +1703,7 @@ class Skill_guojia__tiandu:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:496', 'event')), 'player', 'standard.sgs:496'), (v_owner if v_owner is not _U else _unbound('standard.sgs:496', 'owner'))) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:496', 'event')), 'card', 'standard.sgs:496')) == 'processing'))  # standard.sgs:496
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:496', 'event')), 'player', 'standard.sgs:496') is (v_owner if v_owner is not _U else _unbound('standard.sgs:496', 'owner'))) and (_P_zone_of(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:496', 'event')), 'card', 'standard.sgs:496')) == 'processing'))  # standard.sgs:496
         except _FLOW:
             raise
         except Exception as _e:
@@ -1735,7 +1735,7 @@ class Skill_guojia__yiji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:501', 'event')), 'target', 'standard.sgs:501'), (v_owner if v_owner is not _U else _unbound('standard.sgs:501', 'owner')))  # standard.sgs:501
+            return (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:501', 'event')), 'target', 'standard.sgs:501') is (v_owner if v_owner is not _U else _unbound('standard.sgs:501', 'owner')))  # standard.sgs:501
         except _FLOW:
             raise
         except Exception as _e:
@@ -1787,7 +1787,7 @@ class Skill_zhenji__luoshen:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:517', 'event')), 'player', 'standard.sgs:517'), (v_owner if v_owner is not _U else _unbound('standard.sgs:517', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:517', 'event')), 'phase', 'standard.sgs:517') == 'prepare'))  # standard.sgs:517
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:517', 'event')), 'player', 'standard.sgs:517') is (v_owner if v_owner is not _U else _unbound('standard.sgs:517', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:517', 'event')), 'phase', 'standard.sgs:517') == 'prepare'))  # standard.sgs:517
         except _FLOW:
             raise
         except Exception as _e:
@@ -2010,7 +2010,7 @@ class Skill_zhangfei__paoxiao:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('standard.sgs:579', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:579', 'owner')))  # standard.sgs:579
+            return ((v_u if v_u is not _U else _unbound('standard.sgs:579', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:579', 'owner')))  # standard.sgs:579
         except _FLOW:
             raise
         except Exception as _e:
@@ -2039,7 +2039,7 @@ class Skill_zhugeliang__guanxing:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:587', 'event')), 'player', 'standard.sgs:587'), (v_owner if v_owner is not _U else _unbound('standard.sgs:587', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:587', 'event')), 'phase', 'standard.sgs:587') == 'prepare'))  # standard.sgs:587
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:587', 'event')), 'player', 'standard.sgs:587') is (v_owner if v_owner is not _U else _unbound('standard.sgs:587', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:587', 'event')), 'phase', 'standard.sgs:587') == 'prepare'))  # standard.sgs:587
         except _FLOW:
             raise
         except Exception as _e:
@@ -2094,7 +2094,7 @@ class Skill_zhugeliang__kongcheng:
             v_t = _v.get('t', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return ((_equals((v_t if v_t is not _U else _unbound('standard.sgs:602', 't')), (v_owner if v_owner is not _U else _unbound('standard.sgs:602', 'owner'))) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:602', 'owner')))) == 0)) and (_is_family((v_c if v_c is not _U else _unbound('standard.sgs:602', 'c')), '杀') or _is_family((v_c if v_c is not _U else _unbound('standard.sgs:602', 'c')), '决斗')))  # standard.sgs:602
+            return ((((v_t if v_t is not _U else _unbound('standard.sgs:602', 't')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:602', 'owner'))) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:602', 'owner')))) == 0)) and (_is_family((v_c if v_c is not _U else _unbound('standard.sgs:602', 'c')), '杀') or _is_family((v_c if v_c is not _U else _unbound('standard.sgs:602', 'c')), '决斗')))  # standard.sgs:602
         except _FLOW:
             raise
         except Exception as _e:
@@ -2162,7 +2162,7 @@ class Skill_machao__tieqi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:620', 'event')), 'user', 'standard.sgs:620'), (v_owner if v_owner is not _U else _unbound('standard.sgs:620', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:620', 'event')), 'card', 'standard.sgs:620'), '杀'))  # standard.sgs:620
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:620', 'event')), 'user', 'standard.sgs:620') is (v_owner if v_owner is not _U else _unbound('standard.sgs:620', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:620', 'event')), 'card', 'standard.sgs:620'), '杀'))  # standard.sgs:620
         except _FLOW:
             raise
         except Exception as _e:
@@ -2205,7 +2205,7 @@ class Skill_huangyueying__jizhi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'user', 'standard.sgs:631'), (v_owner if v_owner is not _U else _unbound('standard.sgs:631', 'owner'))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'card', 'standard.sgs:631'), 'category', 'standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'card', 'standard.sgs:631'), 'converted', 'standard.sgs:631')))  # standard.sgs:631
+            return (((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'user', 'standard.sgs:631') is (v_owner if v_owner is not _U else _unbound('standard.sgs:631', 'owner'))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'card', 'standard.sgs:631'), 'category', 'standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:631', 'event')), 'card', 'standard.sgs:631'), 'converted', 'standard.sgs:631')))  # standard.sgs:631
         except _FLOW:
             raise
         except Exception as _e:
@@ -2245,7 +2245,7 @@ class Skill_huangyueying__qicai:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('standard.sgs:638', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:638', 'owner')))  # standard.sgs:638
+            return ((v_u if v_u is not _U else _unbound('standard.sgs:638', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:638', 'owner')))  # standard.sgs:638
         except _FLOW:
             raise
         except Exception as _e:
@@ -2315,7 +2315,7 @@ class Skill_sunquan__jiuyuan:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'target', 'standard.sgs:656'), (v_owner if v_owner is not _U else _unbound('standard.sgs:656', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'card', 'standard.sgs:656'), '桃')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'source', 'standard.sgs:656') is not None)) and (not _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:657', 'event')), 'source', 'standard.sgs:657'), (v_owner if v_owner is not _U else _unbound('standard.sgs:657', 'owner'))))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:657', 'event')), 'source', 'standard.sgs:657'), 'kingdom', 'standard.sgs:657') == '吴'))  # standard.sgs:656
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'target', 'standard.sgs:656') is (v_owner if v_owner is not _U else _unbound('standard.sgs:656', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'card', 'standard.sgs:656'), '桃')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:656', 'event')), 'source', 'standard.sgs:656') is not None)) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:657', 'event')), 'source', 'standard.sgs:657') is not (v_owner if v_owner is not _U else _unbound('standard.sgs:657', 'owner')))) and (_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:657', 'event')), 'source', 'standard.sgs:657'), 'kingdom', 'standard.sgs:657') == '吴'))  # standard.sgs:656
         except _FLOW:
             raise
         except Exception as _e:
@@ -2383,7 +2383,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:675', 'event')), 'user', 'standard.sgs:675'), (v_owner if v_owner is not _U else _unbound('standard.sgs:675', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:675', 'event')), 'card', 'standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('standard.sgs:675', 'owner'))))  # standard.sgs:675
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:675', 'event')), 'user', 'standard.sgs:675') is (v_owner if v_owner is not _U else _unbound('standard.sgs:675', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:675', 'event')), 'card', 'standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is (v_owner if v_owner is not _U else _unbound('standard.sgs:675', 'owner'))))  # standard.sgs:675
         except _FLOW:
             raise
         except Exception as _e:
@@ -2406,7 +2406,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:678', 'event')), 'player', 'standard.sgs:678'), (v_owner if v_owner is not _U else _unbound('standard.sgs:678', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:678', 'event')), 'card', 'standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('standard.sgs:678', 'owner'))))  # standard.sgs:678
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:678', 'event')), 'player', 'standard.sgs:678') is (v_owner if v_owner is not _U else _unbound('standard.sgs:678', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:678', 'event')), 'card', 'standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is (v_owner if v_owner is not _U else _unbound('standard.sgs:678', 'owner'))))  # standard.sgs:678
         except _FLOW:
             raise
         except Exception as _e:
@@ -2429,7 +2429,7 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:681', 'event')), 'player', 'standard.sgs:681'), (v_owner if v_owner is not _U else _unbound('standard.sgs:681', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:681', 'event')), 'phase', 'standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:681', 'owner')), 'keji_slash')))  # standard.sgs:681
+            return (((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:681', 'event')), 'player', 'standard.sgs:681') is (v_owner if v_owner is not _U else _unbound('standard.sgs:681', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:681', 'event')), 'phase', 'standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:681', 'owner')), 'keji_slash')))  # standard.sgs:681
         except _FLOW:
             raise
         except Exception as _e:
@@ -2499,7 +2499,7 @@ class Skill_zhouyu__yingzi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:702', 'event')), 'player', 'standard.sgs:702'), (v_owner if v_owner is not _U else _unbound('standard.sgs:702', 'owner')))  # standard.sgs:702
+            return (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:702', 'event')), 'player', 'standard.sgs:702') is (v_owner if v_owner is not _U else _unbound('standard.sgs:702', 'owner')))  # standard.sgs:702
         except _FLOW:
             raise
         except Exception as _e:
@@ -2604,7 +2604,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'target', 'standard.sgs:727'), (v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'user', 'standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'card', 'standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:728', 'owner')))), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729'))))) is None) else _t5 > 0))  # standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'target', 'standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'user', 'standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'card', 'standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:728', 'owner')))), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729'))))) is None) else _t5 > 0))  # standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -2657,7 +2657,7 @@ class Skill_luxun__qianxun:
             v_t = _v.get('t', _U)
             v_owner = _v.get('owner', _U)
             v_c = _v.get('c', _U)
-            return (_equals((v_t if v_t is not _U else _unbound('standard.sgs:742', 't')), (v_owner if v_owner is not _U else _unbound('standard.sgs:742', 'owner'))) and (_is_family((v_c if v_c is not _U else _unbound('standard.sgs:742', 'c')), '顺手牵羊') or _is_family((v_c if v_c is not _U else _unbound('standard.sgs:742', 'c')), '乐不思蜀')))  # standard.sgs:742
+            return (((v_t if v_t is not _U else _unbound('standard.sgs:742', 't')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:742', 'owner'))) and (_is_family((v_c if v_c is not _U else _unbound('standard.sgs:742', 'c')), '顺手牵羊') or _is_family((v_c if v_c is not _U else _unbound('standard.sgs:742', 'c')), '乐不思蜀')))  # standard.sgs:742
         except _FLOW:
             raise
         except Exception as _e:
@@ -2677,7 +2677,7 @@ class Skill_luxun__lianying:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:747', 'event')), 'player', 'standard.sgs:747'), (v_owner if v_owner is not _U else _unbound('standard.sgs:747', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:747', 'event')), 'zone', 'standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:747', 'owner')))) == 0))  # standard.sgs:747
+            return (((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:747', 'event')), 'player', 'standard.sgs:747') is (v_owner if v_owner is not _U else _unbound('standard.sgs:747', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:747', 'event')), 'zone', 'standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:747', 'owner')))) == 0))  # standard.sgs:747
         except _FLOW:
             raise
         except Exception as _e:
@@ -2717,7 +2717,7 @@ class Skill_sunshangxiang__xiaoji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:757', 'event')), 'player', 'standard.sgs:757'), (v_owner if v_owner is not _U else _unbound('standard.sgs:757', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:757', 'event')), 'zone', 'standard.sgs:757') == 'equip'))  # standard.sgs:757
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:757', 'event')), 'player', 'standard.sgs:757') is (v_owner if v_owner is not _U else _unbound('standard.sgs:757', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:757', 'event')), 'zone', 'standard.sgs:757') == 'equip'))  # standard.sgs:757
         except _FLOW:
             raise
         except Exception as _e:
@@ -2840,7 +2840,7 @@ class Skill_huatuo__jijiu:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_owner = _v.get('owner', _U)
-            return ((_get_attr((v_it if v_it is not _U else _unbound('standard.sgs:784', 'it')), 'color', 'standard.sgs:784') == 'red') and (not _equals(_D_current(frame), (v_owner if v_owner is not _U else _unbound('standard.sgs:784', 'owner')))))  # standard.sgs:784
+            return ((_get_attr((v_it if v_it is not _U else _unbound('standard.sgs:784', 'it')), 'color', 'standard.sgs:784') == 'red') and (_D_current(frame) is not (v_owner if v_owner is not _U else _unbound('standard.sgs:784', 'owner'))))  # standard.sgs:784
         except _FLOW:
             raise
         except Exception as _e:
@@ -2878,7 +2878,7 @@ class Skill_lvbu__wushuang:
             _v = frame.vars
             v_u = _v.get('u', _U)
             v_owner = _v.get('owner', _U)
-            return _equals((v_u if v_u is not _U else _unbound('standard.sgs:792', 'u')), (v_owner if v_owner is not _U else _unbound('standard.sgs:792', 'owner')))  # standard.sgs:792
+            return ((v_u if v_u is not _U else _unbound('standard.sgs:792', 'u')) is (v_owner if v_owner is not _U else _unbound('standard.sgs:792', 'owner')))  # standard.sgs:792
         except _FLOW:
             raise
         except Exception as _e:
@@ -2950,7 +2950,7 @@ class Skill_diaochan__biyue:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (_equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:810', 'event')), 'player', 'standard.sgs:810'), (v_owner if v_owner is not _U else _unbound('standard.sgs:810', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:810', 'event')), 'phase', 'standard.sgs:810') == 'finish'))  # standard.sgs:810
+            return ((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:810', 'event')), 'player', 'standard.sgs:810') is (v_owner if v_owner is not _U else _unbound('standard.sgs:810', 'owner'))) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:810', 'event')), 'phase', 'standard.sgs:810') == 'finish'))  # standard.sgs:810
         except _FLOW:
             raise
         except Exception as _e:

@@ -140,3 +140,26 @@ def test_proven_call_refuses_what_the_checks_might_refuse() -> None:
     assert not proven_call("x", params, impl, False, ["player"], {"m": "int"})  # no such parameter
     assert not proven_call("x", params, impl, False, ["player", "int", "card", "int"], {})  # too many
     assert not proven_call("x", params, impl, False, [], {})  # p missing: Python's error, rewritten by the wrapper
+
+
+def test_equality_with_an_always_bound_entity_is_identity() -> None:
+    """Why `x == owner` compiles to `x is owner` (lower.IDENTITY_KINDS): runtime.equals agrees for any x."""
+    from sgsdsl.compiler.lower import IDENTITY_KINDS
+    from sgsdsl.engine.events import Event
+    from sgsdsl.engine.model import Card, Player, UseRecord, VirtualCard
+    from sgsdsl.engine.runtime import equals
+
+    prog = compiled_module(check_paths([str(ROOT / RULE_SETS["standard"])])).build_program()
+    rule = prog.cards["sha"]
+    p, q = Player(0), Player(1)
+    card, other = Card(1, rule, "♠", 7), Card(2, rule, "♠", 7)  # same face: still two cards
+    virtual = VirtualCard(rule, (card,), None)
+    event = Event("x", player=p)
+    use = UseRecord(p, card, q, [q], "play")
+    samples = {"player": p, "card": card, "event": event, "use": use}
+    assert set(samples) == IDENTITY_KINDS
+    others = [None, 0, 1, True, "P0", [], [p], q, p, other, virtual, card, Event("x", player=p), event,
+              UseRecord(p, card, q, [q], "play"), use, prog.generals[sorted(prog.generals)[0]]]
+    for value in samples.values():
+        for x in others:
+            assert equals(x, value) == (x is value) and equals(value, x) == (value is x), (x, value)
