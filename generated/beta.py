@@ -117,6 +117,24 @@ class Card_sha:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:43
+        try:
+            return _D_in_attack_range(frame, v_user, v_it)  # rules/beta.sgs:43
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_limit_d(frame, v_user, v_card, v_owner):  # rules/beta.sgs:43
+        try:
+            return frame.game.dispatch.value('slash_limit', v_user)  # rules/beta.sgs:43
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # rules/beta.sgs:44
         try:
             _v = frame.vars
@@ -159,7 +177,25 @@ class Card_tao:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:61
+        try:
+            return ((not not _D_is_wounded(frame, v_it)) and (_none_operand('rules/beta.sgs:61', '>') if ((_t1 := _D_count(frame, _D_players(frame))) is None) else _t1 > 2))  # rules/beta.sgs:61
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def use1_filter(frame):  # rules/beta.sgs:62
+        try:
+            return (_none_operand('rules/beta.sgs:62', '>') if ((_t1 := _D_count(frame, _D_players(frame))) is None) else _t1 > 2)  # rules/beta.sgs:62
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use1_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:62
         try:
             return (_none_operand('rules/beta.sgs:62', '>') if ((_t1 := _D_count(frame, _D_players(frame))) is None) else _t1 > 2)  # rules/beta.sgs:62
         except _FLOW:
@@ -361,6 +397,15 @@ class Card_houzi:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:144
+        try:
+            return (_none_operand('rules/beta.sgs:144', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144'))) is None) else _t3 > 0)  # rules/beta.sgs:144
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # rules/beta.sgs:145
         try:
             _v = frame.vars
@@ -389,6 +434,15 @@ class Card_shunshou:
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
             return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:155
+        try:
+            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', v_user, v_it)) is None) else _t5 <= 1))  # rules/beta.sgs:155
         except _FLOW:
             raise
         except Exception as _e:
@@ -493,6 +547,15 @@ class Card_le:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:201
+        try:
+            return (not (_get_attr(v_it, 'role', 'rules/beta.sgs:201') == 'lord'))  # rules/beta.sgs:201
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # rules/beta.sgs:202
         try:
             _v = frame.vars
@@ -523,6 +586,24 @@ class Skill_mingtian__mingtian_skill:
     ident = 'mingtian_skill'
     name = '冥天照符'
     source = 'rules/beta.sgs:218'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u):  # rules/beta.sgs:218
+        try:
+            return (v_u is v_owner)  # rules/beta.sgs:218
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u):  # rules/beta.sgs:218
+        try:
+            return 1000000  # rules/beta.sgs:218
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/beta.sgs:218
@@ -610,6 +691,24 @@ class Skill_dilu__dilu_skill:
     source = 'rules/beta.sgs:255'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/beta.sgs:255
+        try:
+            return (v_b is v_owner)  # rules/beta.sgs:255
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/beta.sgs:255
+        try:
+            return 1  # rules/beta.sgs:255
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/beta.sgs:255
         try:
             return 1  # rules/beta.sgs:255
@@ -645,6 +744,24 @@ class Skill_chitu__chitu_skill:
     ident = 'chitu_skill'
     name = '赤兔'
     source = 'rules/beta.sgs:260'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/beta.sgs:260
+        try:
+            return (v_a is v_owner)  # rules/beta.sgs:260
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/beta.sgs:260
+        try:
+            return _neg(1, 'rules/beta.sgs:260')  # rules/beta.sgs:260
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/beta.sgs:260
@@ -715,6 +832,15 @@ class Value_slash_limit:
     source = 'rules/beta.sgs:35'
 
     @staticmethod
+    def base_d(frame, v_user):  # rules/beta.sgs:35
+        try:
+            return 1  # rules/beta.sgs:35
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def base(frame):  # rules/beta.sgs:35
         try:
             return 1  # rules/beta.sgs:35
@@ -729,6 +855,15 @@ class Value_hand_limit:
 
     name = 'hand_limit'
     source = 'rules/beta.sgs:37'
+
+    @staticmethod
+    def base_d(frame, v_player):  # rules/beta.sgs:37
+        try:
+            return 1000000  # rules/beta.sgs:37
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def base(frame):  # rules/beta.sgs:37
@@ -1162,6 +1297,15 @@ class Mode_identity:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event):  # rules/beta.sgs:350
+        try:
+            return (_none_operand('rules/beta.sgs:350', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'player', 'rules/beta.sgs:350')))) is None) | ((_t2 := _get_attr(_get_attr(v_event, 'player', 'rules/beta.sgs:350'), 'hp', 'rules/beta.sgs:350')) is None) else _t1 > _t2)  # rules/beta.sgs:350
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # rules/beta.sgs:356
         try:
             _v = frame.vars
@@ -1184,6 +1328,15 @@ class Mode_identity:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event):  # rules/beta.sgs:356
+        try:
+            return ((_get_attr(_get_attr(v_event, 'victim', 'rules/beta.sgs:356'), 'role', 'rules/beta.sgs:356') == 'rebel') and (_get_attr(v_event, 'killer', 'rules/beta.sgs:356') is not None))  # rules/beta.sgs:356
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger2_where(frame):  # rules/beta.sgs:358
         try:
             _v = frame.vars
@@ -1200,6 +1353,15 @@ class Mode_identity:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_discard(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/beta.sgs:359', 'event')), 'killer', 'rules/beta.sgs:359')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/beta.sgs:359', 'event')), 'killer', 'rules/beta.sgs:359'))  # rules/beta.sgs:359
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger2_where_d(frame, v_owner, v_event):  # rules/beta.sgs:358
+        try:
+            return (((_get_attr(_get_attr(v_event, 'victim', 'rules/beta.sgs:358'), 'role', 'rules/beta.sgs:358') == 'loyalist') and (_get_attr(v_event, 'killer', 'rules/beta.sgs:358') is not None)) and (_get_attr(_get_attr(v_event, 'killer', 'rules/beta.sgs:358'), 'role', 'rules/beta.sgs:358') == 'lord'))  # rules/beta.sgs:358
         except _FLOW:
             raise
         except Exception as _e:
@@ -1235,34 +1397,34 @@ class Mode_identity:
 
 def build_program() -> _pg.Program:
     """A fresh Program of these rules (the same structure `sgsdsl.interp.build` makes)."""
-    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, ), ('♥', 13, ), ('♥', 1, ), ('♦', 2, ), ('♦', 3, ), ('♦', 4, ), ('♦', 5, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, ), ('♦', 12, ), ('♦', 13, ), ('♦', 1, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 9, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='turn', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='rules/beta.sgs:43')], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, ), ('♥', 13, ), ('♥', 1, ), ('♦', 2, ), ('♦', 3, ), ('♦', 4, ), ('♦', 5, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, ), ('♦', 12, ), ('♦', 13, ), ('♦', 1, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 9, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='turn', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='rules/beta.sgs:43', filter_direct=Card_sha.use0_filter_d, limit_direct=Card_sha.use0_limit_d)], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
     _o2 = _pg.CardRule(ident='shan', name='闪', category='basic', family='闪', nature='normal', attack_range=None, copies=[('♣', 10, ), ('♣', 11, ), ('♣', 12, ), ('♣', 13, ), ('♣', 1, ), ('♠', 2, ), ('♠', 3, ), ('♠', 4, ), ('♠', 5, ), ('♠', 6, ), ('♠', 7, ), ('♠', 8, )], uses=[], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
-    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 10, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='rules/beta.sgs:61'), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use1_filter, effect=None, line='rules/beta.sgs:62')], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
-    _o4 = _pg.CardRule(ident='tingtai', name='亭台', category='trick', family='亭台', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/beta.sgs:71')], effect=Card_tingtai.effect, hooks={'before_effect': Card_tingtai.hook0}, skills=[], tags=frozenset(('heal', )))
-    _o5 = _pg.CardRule(ident='huoniu', name='火牛阵', category='trick', family='火牛阵', nature='normal', attack_range=None, copies=[('♥', 10, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/beta.sgs:80')], effect=Card_huoniu.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
-    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♦', 12, ), ('♠', 11, ), ('♣', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/beta.sgs:92')], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
-    _o7 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♦', 13, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/beta.sgs:112')], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
-    _o8 = _pg.CardRule(ident='xiyan', name='喜宴', category='trick', family='喜宴', nature='normal', attack_range=None, copies=[('♣', 9, ), ('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/beta.sgs:124')], effect=Card_xiyan.effect, hooks={'prepare': Card_xiyan.hook0, 'finish': Card_xiyan.hook1}, skills=[], tags=frozenset(('draw', )))
-    _o9 = _pg.CardRule(ident='houzi', name='猴子偷桃', category='trick', family='猴子偷桃', nature='normal', attack_range=None, copies=[('♥', 13, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_houzi.use0_filter, effect=None, line='rules/beta.sgs:144')], effect=Card_houzi.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o10 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♥', 11, ), ('♥', 12, ), ('♥', 1, ), ('♦', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='rules/beta.sgs:155')], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o11 = _pg.CardRule(ident='caomu', name='草木皆兵', category='trick', family='草木皆兵', nature='normal', attack_range=None, copies=[('♠', 9, ), ('♠', 9, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:166')], effect=Card_caomu.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
-    _o12 = _pg.CardRule(ident='zhigao', name='趾高气扬', category='trick', family='趾高气扬', nature='normal', attack_range=None, copies=[('♥', 3, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:174')], effect=Card_zhigao.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
-    _o13 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♥', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:183')], effect=Card_shandian.effect, hooks={}, skills=[], tags=frozenset(('risk', )))
-    _o14 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 10, ), ('♠', 11, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_le.use0_filter, effect=None, line='rules/beta.sgs:201')], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o15 = _pg.SkillRule(ident='mingtian_skill', name='冥天照符', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_mingtian__mingtian_skill.modifier0_value, condition=Skill_mingtian__mingtian_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o16 = _pg.CardRule(ident='mingtian', name='冥天照符', category='weapon', family='冥天照符', nature='normal', attack_range=1, copies=[('♠', 10, ), ('♣', 10, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o15], tags=frozenset(()))
-    _o17 = _pg.CardRule(ident='qinggang', name='青钢剑', category='weapon', family='青钢剑', nature='normal', attack_range=2, copies=[('♣', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o18 = _pg.CardRule(ident='huanglong', name='黄龙剑', category='weapon', family='黄龙剑', nature='normal', attack_range=2, copies=[('♣', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o19 = _pg.CardRule(ident='bawang', name='霸王', category='weapon', family='霸王', nature='normal', attack_range=2, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o20 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o21 = _pg.CardRule(ident='fangtian', name='方天化戟', category='weapon', family='方天化戟', nature='normal', attack_range=4, copies=[('♣', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o22 = _pg.CardRule(ident='zhuque', name='朱雀羽扇', category='weapon', family='朱雀羽扇', nature='normal', attack_range=5, copies=[('♠', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[], tags=frozenset(()))
-    _o23 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o24 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♥', 8, ), ('♥', 9, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o23], tags=frozenset(()))
-    _o25 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o26 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♠', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o25], tags=frozenset(()))
+    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 10, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='rules/beta.sgs:61', filter_direct=Card_tao.use0_filter_d, limit_direct=None), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use1_filter, effect=None, line='rules/beta.sgs:62', filter_direct=Card_tao.use1_filter_d, limit_direct=None)], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
+    _o4 = _pg.CardRule(ident='tingtai', name='亭台', category='trick', family='亭台', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/beta.sgs:71', filter_direct=None, limit_direct=None)], effect=Card_tingtai.effect, hooks={'before_effect': Card_tingtai.hook0}, skills=[], tags=frozenset(('heal', )))
+    _o5 = _pg.CardRule(ident='huoniu', name='火牛阵', category='trick', family='火牛阵', nature='normal', attack_range=None, copies=[('♥', 10, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/beta.sgs:80', filter_direct=None, limit_direct=None)], effect=Card_huoniu.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♦', 12, ), ('♠', 11, ), ('♣', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/beta.sgs:92', filter_direct=None, limit_direct=None)], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o7 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♦', 13, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/beta.sgs:112', filter_direct=None, limit_direct=None)], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o8 = _pg.CardRule(ident='xiyan', name='喜宴', category='trick', family='喜宴', nature='normal', attack_range=None, copies=[('♣', 9, ), ('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/beta.sgs:124', filter_direct=None, limit_direct=None)], effect=Card_xiyan.effect, hooks={'prepare': Card_xiyan.hook0, 'finish': Card_xiyan.hook1}, skills=[], tags=frozenset(('draw', )))
+    _o9 = _pg.CardRule(ident='houzi', name='猴子偷桃', category='trick', family='猴子偷桃', nature='normal', attack_range=None, copies=[('♥', 13, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_houzi.use0_filter, effect=None, line='rules/beta.sgs:144', filter_direct=Card_houzi.use0_filter_d, limit_direct=None)], effect=Card_houzi.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o10 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♥', 11, ), ('♥', 12, ), ('♥', 1, ), ('♦', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='rules/beta.sgs:155', filter_direct=Card_shunshou.use0_filter_d, limit_direct=None)], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o11 = _pg.CardRule(ident='caomu', name='草木皆兵', category='trick', family='草木皆兵', nature='normal', attack_range=None, copies=[('♠', 9, ), ('♠', 9, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:166', filter_direct=None, limit_direct=None)], effect=Card_caomu.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
+    _o12 = _pg.CardRule(ident='zhigao', name='趾高气扬', category='trick', family='趾高气扬', nature='normal', attack_range=None, copies=[('♥', 3, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:174', filter_direct=None, limit_direct=None)], effect=Card_zhigao.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
+    _o13 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♥', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/beta.sgs:183', filter_direct=None, limit_direct=None)], effect=Card_shandian.effect, hooks={}, skills=[], tags=frozenset(('risk', )))
+    _o14 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 10, ), ('♠', 11, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_le.use0_filter, effect=None, line='rules/beta.sgs:201', filter_direct=Card_le.use0_filter_d, limit_direct=None)], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o15 = _pg.SkillRule(ident='mingtian_skill', name='冥天照符', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_mingtian__mingtian_skill.modifier0_value, condition=Skill_mingtian__mingtian_skill.modifier0_where, owner_arg=0, condition_direct=Skill_mingtian__mingtian_skill.modifier0_where_d, value_direct=Skill_mingtian__mingtian_skill.modifier0_value_d)], tags=frozenset(()))
+    _o16 = _pg.CardRule(ident='mingtian', name='冥天照符', category='weapon', family='冥天照符', nature='normal', attack_range=1, copies=[('♠', 10, ), ('♣', 10, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o15], tags=frozenset(()))
+    _o17 = _pg.CardRule(ident='qinggang', name='青钢剑', category='weapon', family='青钢剑', nature='normal', attack_range=2, copies=[('♣', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o18 = _pg.CardRule(ident='huanglong', name='黄龙剑', category='weapon', family='黄龙剑', nature='normal', attack_range=2, copies=[('♣', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o19 = _pg.CardRule(ident='bawang', name='霸王', category='weapon', family='霸王', nature='normal', attack_range=2, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o20 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o21 = _pg.CardRule(ident='fangtian', name='方天化戟', category='weapon', family='方天化戟', nature='normal', attack_range=4, copies=[('♣', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o22 = _pg.CardRule(ident='zhuque', name='朱雀羽扇', category='weapon', family='朱雀羽扇', nature='normal', attack_range=5, copies=[('♠', 8, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(()))
+    _o23 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1, condition_direct=Skill_dilu__dilu_skill.modifier0_where_d, value_direct=Skill_dilu__dilu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o24 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♥', 8, ), ('♥', 9, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o23], tags=frozenset(()))
+    _o25 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0, condition_direct=Skill_chitu__chitu_skill.modifier0_where_d, value_direct=Skill_chitu__chitu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o26 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♠', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o25], tags=frozenset(()))
     _o27 = _pg.SkillRule(ident='bagua_skill', name='八卦阵', flags=frozenset(()), triggers=[], actives=[], view_as=[], provides=[_pg.ProvideRule(card='shan', condition=Skill_bagua__bagua_skill.provide0_where, body=Skill_bagua__bagua_skill.provide0_body)], modifiers=[], tags=frozenset(()))
-    _o28 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 12, ), ('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o27], tags=frozenset(('defence', )))
+    _o28 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 12, ), ('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o27], tags=frozenset(('defence', )))
     _o29 = _pg.GeneralRule(ident='liubei', name='刘备', kingdom='蜀', gender='male', hp=4, skills=[], kingdoms=['蜀'])
     _o30 = _pg.GeneralRule(ident='guanyu', name='关羽', kingdom='蜀', gender='male', hp=4, skills=[], kingdoms=['蜀'])
     _o31 = _pg.GeneralRule(ident='zhangfei', name='张飞', kingdom='蜀', gender='male', hp=4, skills=[], kingdoms=['蜀'])
@@ -1303,9 +1465,9 @@ def build_program() -> _pg.Program:
     _o66 = _pg.GeneralRule(ident='yanliang', name='颜良', kingdom='群', gender='male', hp=4, skills=[], kingdoms=['群'])
     _o67 = _pg.GeneralRule(ident='wenchou', name='文丑', kingdom='群', gender='male', hp=4, skills=[], kingdoms=['群'])
     _o68 = _pg.GeneralRule(ident='gongsunzan', name='公孙瓒', kingdom='群', gender='male', hp=4, skills=[], kingdoms=['群'])
-    _o69 = _pg.ModeRule(ident='identity', name='测试版身份局', players=(4, 9, ), options={'hand_by_hp': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_pg.TriggerRule(timing='turn_end', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='rules/beta.sgs:350', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='rules/beta.sgs:356', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger2_where, optional=False, body=Mode_identity.trigger2_body, line='rules/beta.sgs:358', limit=None, limit_scope=None, index=0, owner_field=None)], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
-    _o70 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None)
-    _o71 = _pg.ValueRule(name='hand_limit', params=('player', ), base=Value_hand_limit.base, lower=None, upper=None)
+    _o69 = _pg.ModeRule(ident='identity', name='测试版身份局', players=(4, 9, ), options={'hand_by_hp': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_pg.TriggerRule(timing='turn_end', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='rules/beta.sgs:350', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger0_where_d), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='rules/beta.sgs:356', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger1_where_d), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger2_where, optional=False, body=Mode_identity.trigger2_body, line='rules/beta.sgs:358', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger2_where_d)], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
+    _o70 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None, base_direct=Value_slash_limit.base_d, lower_direct=None, upper_direct=None)
+    _o71 = _pg.ValueRule(name='hand_limit', params=('player', ), base=Value_hand_limit.base, lower=None, upper=None, base_direct=Value_hand_limit.base_d, lower_direct=None, upper_direct=None)
     return _pg.Program(cards={'sha': _o1, 'shan': _o2, 'tao': _o3, 'tingtai': _o4, 'huoniu': _o5, 'juedou': _o6, 'nanman': _o7, 'xiyan': _o8, 'houzi': _o9, 'shunshou': _o10, 'caomu': _o11, 'zhigao': _o12, 'shandian': _o13, 'le': _o14, 'mingtian': _o16, 'qinggang': _o17, 'huanglong': _o18, 'bawang': _o19, 'qinglong': _o20, 'fangtian': _o21, 'zhuque': _o22, 'dilu': _o24, 'chitu': _o26, 'bagua': _o28}, generals={'liubei': _o29, 'guanyu': _o30, 'zhangfei': _o31, 'zhugeliang': _o32, 'zhaoyun': _o33, 'machao': _o34, 'huangyueying': _o35, 'huangzhong': _o36, 'weiyan': _o37, 'pangtong': _o38, 'caocao': _o39, 'simayi': _o40, 'xiahoudun': _o41, 'zhangliao': _o42, 'xuchu': _o43, 'guojia': _o44, 'zhenji': _o45, 'xiahouyuan': _o46, 'caoren': _o47, 'dianwei': _o48, 'sunquan': _o49, 'ganning': _o50, 'lvmeng': _o51, 'huanggai': _o52, 'zhouyu': _o53, 'daqiao': _o54, 'luxun': _o55, 'sunshangxiang': _o56, 'taishici': _o57, 'xiaoqiao': _o58, 'huatuo': _o59, 'lvbu': _o60, 'diaochan': _o61, 'yuanshao': _o62, 'dongzhuo': _o63, 'zhangjiao': _o64, 'yuji': _o65, 'yanliang': _o66, 'wenchou': _o67, 'gongsunzan': _o68}, skills={}, modes={'identity': _o69}, values={'slash_limit': _o70, 'hand_limit': _o71}, source_hash='sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329', rules={}, procedures={})
 
 

@@ -149,6 +149,24 @@ class Skill_mashu:
     source = 'rules/standard.sgs:400'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:402
+        try:
+            return (v_a is v_owner)  # rules/standard.sgs:402
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:402
+        try:
+            return _neg(1, 'rules/standard.sgs:402')  # rules/standard.sgs:402
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:402
         try:
             return _neg(1, 'rules/standard.sgs:402')  # rules/standard.sgs:402
@@ -201,6 +219,24 @@ class Card_sha:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/standard.sgs:20
+        try:
+            return _D_in_attack_range(frame, v_user, v_it)  # rules/standard.sgs:20
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_limit_d(frame, v_user, v_card, v_owner):  # rules/standard.sgs:20
+        try:
+            return frame.game.dispatch.value('slash_limit', v_user)  # rules/standard.sgs:20
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # rules/standard.sgs:21
         try:
             _v = frame.vars
@@ -243,6 +279,15 @@ class Card_tao:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/standard.sgs:41
+        try:
+            return _D_is_wounded(frame, v_it)  # rules/standard.sgs:41
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # rules/standard.sgs:43
         try:
             _v = frame.vars
@@ -269,6 +314,15 @@ class Card_guohe:
             _v = frame.vars
             v_it = _v.get('it', _U)
             return (_none_operand('rules/standard.sgs:51', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:51', 'it'))))) is None) else _t1 > 0)  # rules/standard.sgs:51
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/standard.sgs:51
+        try:
+            return (_none_operand('rules/standard.sgs:51', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, v_it))) is None) else _t1 > 0)  # rules/standard.sgs:51
         except _FLOW:
             raise
         except Exception as _e:
@@ -304,6 +358,15 @@ class Card_shunshou:
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
             return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('rules/standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('rules/standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # rules/standard.sgs:62
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/standard.sgs:62
+        try:
+            return ((_none_operand('rules/standard.sgs:62', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, v_it))) is None) else _t1 > 0) and (_none_operand('rules/standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', v_user, v_it)) is None) | ((_t4 := frame.game.dispatch.value('trick_range', v_user, v_card)) is None) else _t3 <= _t4))  # rules/standard.sgs:62
         except _FLOW:
             raise
         except Exception as _e:
@@ -374,6 +437,15 @@ class Card_jiedao:
             _v = frame.vars
             v_it = _v.get('it', _U)
             return ((_D_equip_in(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:93', 'it')), 'weapon') is not None) and (_none_operand('rules/standard.sgs:93', '>') if ((_t1 := _D_count(frame, _D_targets_for(frame, (v_it if v_it is not _U else _unbound('rules/standard.sgs:93', 'it')), '杀'))) is None) else _t1 > 0))  # rules/standard.sgs:93
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/standard.sgs:93
+        try:
+            return ((_D_equip_in(frame, v_it, 'weapon') is not None) and (_none_operand('rules/standard.sgs:93', '>') if ((_t1 := _D_count(frame, _D_targets_for(frame, v_it, '杀'))) is None) else _t1 > 0))  # rules/standard.sgs:93
         except _FLOW:
             raise
         except Exception as _e:
@@ -677,6 +749,24 @@ class Skill_zhuge__zhuge_skill:
     source = 'rules/standard.sgs:222'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u):  # rules/standard.sgs:224
+        try:
+            return (v_u is v_owner)  # rules/standard.sgs:224
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u):  # rules/standard.sgs:224
+        try:
+            return 1000000  # rules/standard.sgs:224
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:224
         try:
             return 1000000  # rules/standard.sgs:224
@@ -712,6 +802,24 @@ class Skill_qinggang__qinggang_skill:
     ident = 'qinggang_skill'
     name = '青釭剑'
     source = 'rules/standard.sgs:232'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:234
+        try:
+            return ((v_u is v_owner) and _is_family(v_c, '杀'))  # rules/standard.sgs:234
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:234
+        try:
+            return False  # rules/standard.sgs:234
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:234
@@ -783,6 +891,15 @@ class Skill_hanbing__hanbing_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:244
+        try:
+            return ((((_get_attr(v_event, 'source', 'rules/standard.sgs:244') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:244'), '杀')) and (not _get_attr(v_event, 'chain', 'rules/standard.sgs:244'))) and (_none_operand('rules/standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr(v_event, 'target', 'rules/standard.sgs:245')]))) is None) else _t1 > 0))  # rules/standard.sgs:244
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_cixiong:
     'card 雌雄双股剑 cixiong (rules/standard.sgs:256)'
@@ -827,6 +944,15 @@ class Skill_cixiong__cixiong_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:261
+        try:
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_qinglong:
     'card 青龙偃月刀 qinglong (rules/standard.sgs:275)'
@@ -862,6 +988,15 @@ class Skill_qinglong__qinglong_skill:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_use_card_on(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:282', 'owner')), '杀', _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:282', 'event')), 'player', 'rules/standard.sgs:282'))  # rules/standard.sgs:282
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:280
+        try:
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:280') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:280'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:280') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:280') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:281'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:281'), 'target', 'rules/standard.sgs:281'))) and (not not _get_attr(_get_attr(v_event, 'player', 'rules/standard.sgs:281'), 'alive', 'rules/standard.sgs:281')))  # rules/standard.sgs:280
         except _FLOW:
             raise
         except Exception as _e:
@@ -925,6 +1060,15 @@ class Skill_guanshi__guanshi_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:303
+        try:
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_fangtian:
     'card 方天画戟 fangtian (rules/standard.sgs:313)'
@@ -940,6 +1084,24 @@ class Skill_fangtian__fangtian_skill:
     ident = 'fangtian_skill'
     name = '方天画戟'
     source = 'rules/standard.sgs:316'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c):  # rules/standard.sgs:319
+        try:
+            return ((((v_u is v_owner) and _is_family(v_c, '杀')) and (_none_operand('rules/standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, v_u))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, v_u), _P_subcards(frame, v_c))) == 0))  # rules/standard.sgs:319
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c):  # rules/standard.sgs:318
+        try:
+            return 2  # rules/standard.sgs:318
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:318
@@ -1006,6 +1168,15 @@ class Skill_qilin__qilin_skill:
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')))  # rules/standard.sgs:336
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:329
+        try:
+            return ((((_get_attr(v_event, 'source', 'rules/standard.sgs:329') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:329'), '杀')) and (not _get_attr(v_event, 'chain', 'rules/standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr(v_event, 'target', 'rules/standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr(v_event, 'target', 'rules/standard.sgs:331'), 'offensive_horse') is not None)))  # rules/standard.sgs:329
         except _FLOW:
             raise
         except Exception as _e:
@@ -1092,6 +1263,15 @@ class Skill_renwang__renwang_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:359
+        try:
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:359') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:359'), '杀')) and (_get_attr(_get_attr(v_event, 'card', 'rules/standard.sgs:359'), 'color', 'rules/standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr(v_event, 'user', 'rules/standard.sgs:360'), _get_attr(v_event, 'card', 'rules/standard.sgs:360'), v_owner)))  # rules/standard.sgs:359
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_jueying:
     'card 绝影 jueying (rules/standard.sgs:368)'
@@ -1107,6 +1287,24 @@ class Skill_jueying__jueying_skill:
     ident = 'jueying_skill'
     name = '绝影'
     source = 'rules/standard.sgs:370'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:370
+        try:
+            return (v_b is v_owner)  # rules/standard.sgs:370
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:370
+        try:
+            return 1  # rules/standard.sgs:370
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:370
@@ -1146,6 +1344,24 @@ class Skill_dilu__dilu_skill:
     source = 'rules/standard.sgs:375'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:375
+        try:
+            return (v_b is v_owner)  # rules/standard.sgs:375
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:375
+        try:
+            return 1  # rules/standard.sgs:375
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:375
         try:
             return 1  # rules/standard.sgs:375
@@ -1181,6 +1397,24 @@ class Skill_zhuahuang__zhuahuang_skill:
     ident = 'zhuahuang_skill'
     name = '爪黄飞电'
     source = 'rules/standard.sgs:380'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:380
+        try:
+            return (v_b is v_owner)  # rules/standard.sgs:380
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:380
+        try:
+            return 1  # rules/standard.sgs:380
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:380
@@ -1220,6 +1454,24 @@ class Skill_chitu__chitu_skill:
     source = 'rules/standard.sgs:385'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:385
+        try:
+            return (v_a is v_owner)  # rules/standard.sgs:385
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:385
+        try:
+            return _neg(1, 'rules/standard.sgs:385')  # rules/standard.sgs:385
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:385
         try:
             return _neg(1, 'rules/standard.sgs:385')  # rules/standard.sgs:385
@@ -1255,6 +1507,24 @@ class Skill_dayuan__dayuan_skill:
     ident = 'dayuan_skill'
     name = '大宛'
     source = 'rules/standard.sgs:390'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:390
+        try:
+            return (v_a is v_owner)  # rules/standard.sgs:390
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:390
+        try:
+            return _neg(1, 'rules/standard.sgs:390')  # rules/standard.sgs:390
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:390
@@ -1294,6 +1564,24 @@ class Skill_zixing__zixing_skill:
     source = 'rules/standard.sgs:395'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:395
+        try:
+            return (v_a is v_owner)  # rules/standard.sgs:395
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # rules/standard.sgs:395
+        try:
+            return _neg(1, 'rules/standard.sgs:395')  # rules/standard.sgs:395
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:395
         try:
             return _neg(1, 'rules/standard.sgs:395')  # rules/standard.sgs:395
@@ -1322,6 +1610,15 @@ class Value_slash_limit:
     source = 'rules/standard.sgs:7'
 
     @staticmethod
+    def base_d(frame, v_user):  # rules/standard.sgs:7
+        try:
+            return 1  # rules/standard.sgs:7
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def base(frame):  # rules/standard.sgs:7
         try:
             return 1  # rules/standard.sgs:7
@@ -1336,6 +1633,15 @@ class Value_responses_needed:
 
     name = 'responses_needed'
     source = 'rules/standard.sgs:10'
+
+    @staticmethod
+    def base_d(frame, v_user, v_card, v_target):  # rules/standard.sgs:10
+        try:
+            return 1  # rules/standard.sgs:10
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def base(frame):  # rules/standard.sgs:10
@@ -1354,6 +1660,15 @@ class Value_trick_range:
     source = 'rules/standard.sgs:12'
 
     @staticmethod
+    def base_d(frame, v_user, v_card):  # rules/standard.sgs:12
+        try:
+            return 1  # rules/standard.sgs:12
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def base(frame):  # rules/standard.sgs:12
         try:
             return 1  # rules/standard.sgs:12
@@ -1368,6 +1683,15 @@ class Value_armor_active:
 
     name = 'armor_active'
     source = 'rules/standard.sgs:14'
+
+    @staticmethod
+    def base_d(frame, v_user, v_card, v_target):  # rules/standard.sgs:14
+        try:
+            return True  # rules/standard.sgs:14
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def base(frame):  # rules/standard.sgs:14
@@ -1405,6 +1729,15 @@ class Skill_caocao__jianxiong:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:411', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:411', 'event')), 'card', 'rules/standard.sgs:411'))  # rules/standard.sgs:411
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:410
+        try:
+            return (((_get_attr(v_event, 'target', 'rules/standard.sgs:410') is v_owner) and (_get_attr(v_event, 'card', 'rules/standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr(v_event, 'card', 'rules/standard.sgs:410')) == 'processing'))  # rules/standard.sgs:410
         except _FLOW:
             raise
         except Exception as _e:
@@ -1491,6 +1824,15 @@ class Skill_simayi__fankui:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:429
+        try:
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:429') is v_owner) and (_get_attr(v_event, 'source', 'rules/standard.sgs:429') is not None)) and (_get_attr(v_event, 'source', 'rules/standard.sgs:429') is not v_owner)) and (_none_operand('rules/standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr(v_event, 'source', 'rules/standard.sgs:430')]))) is None) else _t1 > 0))  # rules/standard.sgs:429
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_simayi__guicai:
     'skill 鬼才 guicai (rules/standard.sgs:436)'
@@ -1517,6 +1859,15 @@ class Skill_simayi__guicai:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _P_retrial(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:439', 'event')), _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:439', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:439', 'owner'))), prompt='鬼才: the new judgement card'))  # rules/standard.sgs:439
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:438
+        try:
+            return (_none_operand('rules/standard.sgs:438', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0)  # rules/standard.sgs:438
         except _FLOW:
             raise
         except Exception as _e:
@@ -1564,6 +1915,15 @@ class Skill_xiahoudun__ganglie:
                     _P_discard(frame, _P_choose_many(frame, v_src, _P_hand(frame, v_src), 2, 2, prompt='刚烈: discard two'), by=v_src)  # rules/standard.sgs:454
                 else:
                     _P_damage(frame, v_src, 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:456', 'owner')))  # rules/standard.sgs:456
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:448
+        try:
+            return ((_get_attr(v_event, 'target', 'rules/standard.sgs:448') is v_owner) and (_get_attr(v_event, 'source', 'rules/standard.sgs:448') is not None))  # rules/standard.sgs:448
         except _FLOW:
             raise
         except Exception as _e:
@@ -1618,6 +1978,15 @@ class Skill_zhangliao__tuxi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:467
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:467') is v_owner) and (_none_operand('rules/standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, v_owner)))) is None) else _t1 > 0))  # rules/standard.sgs:467
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_zhangliao:
     'general 张辽 zhangliao (rules/standard.sgs:463)'
@@ -1661,6 +2030,15 @@ class Skill_xuchu__luoyi:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:481
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:481') is v_owner) and (_none_operand('rules/standard.sgs:481', '>') if ((_t1 := _get_attr(v_event, 'amount', 'rules/standard.sgs:481')) is None) else _t1 > 0))  # rules/standard.sgs:481
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # rules/standard.sgs:485
         try:
             _v = frame.vars
@@ -1678,6 +2056,15 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:487', 'event')), 'amount', '+=', 1, 'rules/standard.sgs:487')  # rules/standard.sgs:487
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:485
+        try:
+            return ((((_get_attr(v_event, 'source', 'rules/standard.sgs:485') is v_owner) and (not not _D_has_mark(frame, v_owner, 'luoyi'))) and (not _get_attr(v_event, 'chain', 'rules/standard.sgs:485'))) and (_is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:486'), '杀') or _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:486'), '决斗')))  # rules/standard.sgs:485
         except _FLOW:
             raise
         except Exception as _e:
@@ -1724,6 +2111,15 @@ class Skill_guojia__tiandu:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:496
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:496') is v_owner) and (_P_zone_of(frame, _get_attr(v_event, 'card', 'rules/standard.sgs:496')) == 'processing'))  # rules/standard.sgs:496
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_guojia__yiji:
     'skill 遗计 yiji (rules/standard.sgs:499)'
@@ -1762,6 +2158,15 @@ class Skill_guojia__yiji:
                                 break
                 except _BreakLoop:
                     break
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:501
+        try:
+            return (_get_attr(v_event, 'target', 'rules/standard.sgs:501') is v_owner)  # rules/standard.sgs:501
         except _FLOW:
             raise
         except Exception as _e:
@@ -1814,6 +2219,15 @@ class Skill_zhenji__luoshen:
                         break  # rules/standard.sgs:520
                 except _BreakLoop:
                     break
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:517
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:517') is v_owner) and (_get_attr(v_event, 'phase', 'rules/standard.sgs:517') == 'prepare'))  # rules/standard.sgs:517
         except _FLOW:
             raise
         except Exception as _e:
@@ -1999,6 +2413,24 @@ class Skill_zhangfei__paoxiao:
     source = 'rules/standard.sgs:577'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u):  # rules/standard.sgs:579
+        try:
+            return (v_u is v_owner)  # rules/standard.sgs:579
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u):  # rules/standard.sgs:579
+        try:
+            return 1000000  # rules/standard.sgs:579
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:579
         try:
             return 1000000  # rules/standard.sgs:579
@@ -2073,6 +2505,15 @@ class Skill_zhugeliang__guanxing:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:587
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:587') is v_owner) and (_get_attr(v_event, 'phase', 'rules/standard.sgs:587') == 'prepare'))  # rules/standard.sgs:587
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_zhugeliang__kongcheng:
     'skill 空城 kongcheng (rules/standard.sgs:600)'
@@ -2080,6 +2521,24 @@ class Skill_zhugeliang__kongcheng:
     ident = 'kongcheng'
     name = '空城'
     source = 'rules/standard.sgs:600'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:602
+        try:
+            return (((v_t is v_owner) and (_D_count(frame, _D_hand(frame, v_owner)) == 0)) and (_is_family(v_c, '杀') or _is_family(v_c, '决斗')))  # rules/standard.sgs:602
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:602
+        try:
+            return False  # rules/standard.sgs:602
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:602
@@ -2185,6 +2644,15 @@ class Skill_machao__tieqi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:620
+        try:
+            return ((_get_attr(v_event, 'user', 'rules/standard.sgs:620') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:620'), '杀'))  # rules/standard.sgs:620
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_machao:
     'general 马超 machao (rules/standard.sgs:615)'
@@ -2225,6 +2693,15 @@ class Skill_huangyueying__jizhi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:631
+        try:
+            return (((_get_attr(v_event, 'user', 'rules/standard.sgs:631') is v_owner) and (_get_attr(_get_attr(v_event, 'card', 'rules/standard.sgs:631'), 'category', 'rules/standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr(v_event, 'card', 'rules/standard.sgs:631'), 'converted', 'rules/standard.sgs:631')))  # rules/standard.sgs:631
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_huangyueying__qicai:
     'skill 奇才 qicai (rules/standard.sgs:636)'
@@ -2232,6 +2709,24 @@ class Skill_huangyueying__qicai:
     ident = 'qicai'
     name = '奇才'
     source = 'rules/standard.sgs:636'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c):  # rules/standard.sgs:638
+        try:
+            return (v_u is v_owner)  # rules/standard.sgs:638
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c):  # rules/standard.sgs:638
+        try:
+            return 1000000  # rules/standard.sgs:638
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:638
@@ -2335,6 +2830,15 @@ class Skill_sunquan__jiuyuan:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:656
+        try:
+            return (((((_get_attr(v_event, 'target', 'rules/standard.sgs:656') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:656'), '桃')) and (_get_attr(v_event, 'source', 'rules/standard.sgs:656') is not None)) and (_get_attr(v_event, 'source', 'rules/standard.sgs:657') is not v_owner)) and (_get_attr(_get_attr(v_event, 'source', 'rules/standard.sgs:657'), 'kingdom', 'rules/standard.sgs:657') == '吴'))  # rules/standard.sgs:656
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_sunquan:
     'general 孙权 sunquan (rules/standard.sgs:643)'
@@ -2404,6 +2908,15 @@ class Skill_lvmeng__keji:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:675
+        try:
+            return ((((_get_attr(v_event, 'user', 'rules/standard.sgs:675') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is v_owner))  # rules/standard.sgs:675
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # rules/standard.sgs:678
         try:
             _v = frame.vars
@@ -2427,6 +2940,15 @@ class Skill_lvmeng__keji:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:678
+        try:
+            return ((((_get_attr(v_event, 'player', 'rules/standard.sgs:678') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is v_owner))  # rules/standard.sgs:678
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger2_where(frame):  # rules/standard.sgs:681
         try:
             _v = frame.vars
@@ -2444,6 +2966,15 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:682', 'event')))  # rules/standard.sgs:682
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger2_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:681
+        try:
+            return (((_get_attr(v_event, 'player', 'rules/standard.sgs:681') is v_owner) and (_get_attr(v_event, 'phase', 'rules/standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, v_owner, 'keji_slash')))  # rules/standard.sgs:681
         except _FLOW:
             raise
         except Exception as _e:
@@ -2514,6 +3045,15 @@ class Skill_zhouyu__yingzi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:702', 'event')), 'amount', '+=', 1, 'rules/standard.sgs:702')  # rules/standard.sgs:702
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:702
+        try:
+            return (_get_attr(v_event, 'player', 'rules/standard.sgs:702') is v_owner)  # rules/standard.sgs:702
         except _FLOW:
             raise
         except Exception as _e:
@@ -2627,6 +3167,15 @@ class Skill_daqiao__liuli:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:727
+        try:
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_daqiao:
     'general 大乔 daqiao (rules/standard.sgs:718)'
@@ -2643,6 +3192,24 @@ class Skill_luxun__qianxun:
     ident = 'qianxun'
     name = '谦逊'
     source = 'rules/standard.sgs:740'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:742
+        try:
+            return ((v_t is v_owner) and (_is_family(v_c, '顺手牵羊') or _is_family(v_c, '乐不思蜀')))  # rules/standard.sgs:742
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:742
+        try:
+            return False  # rules/standard.sgs:742
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:742
@@ -2697,6 +3264,15 @@ class Skill_luxun__lianying:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:747
+        try:
+            return (((_get_attr(v_event, 'player', 'rules/standard.sgs:747') is v_owner) and (_get_attr(v_event, 'zone', 'rules/standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, v_owner)) == 0))  # rules/standard.sgs:747
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_luxun:
     'general 陆逊 luxun (rules/standard.sgs:738)'
@@ -2733,6 +3309,15 @@ class Skill_sunshangxiang__xiaoji:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:757', 'owner')), (_none_operand('rules/standard.sgs:757', '*') if ((_t2 := _D_count(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:757', 'event')), 'cards', 'rules/standard.sgs:757'))) is None) else _mul(2, _t2, 'rules/standard.sgs:757')))  # rules/standard.sgs:757
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:757
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:757') is v_owner) and (_get_attr(v_event, 'zone', 'rules/standard.sgs:757') == 'equip'))  # rules/standard.sgs:757
         except _FLOW:
             raise
         except Exception as _e:
@@ -2867,6 +3452,24 @@ class Skill_lvbu__wushuang:
     source = 'rules/standard.sgs:790'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:792
+        try:
+            return (v_u is v_owner)  # rules/standard.sgs:792
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # rules/standard.sgs:792
+        try:
+            return 2  # rules/standard.sgs:792
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # rules/standard.sgs:792
         try:
             return 2  # rules/standard.sgs:792
@@ -2965,6 +3568,15 @@ class Skill_diaochan__biyue:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             _D_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810', 'owner')), 1)  # rules/standard.sgs:810
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:810
+        try:
+            return ((_get_attr(v_event, 'player', 'rules/standard.sgs:810') is v_owner) and (_get_attr(v_event, 'phase', 'rules/standard.sgs:810') == 'finish'))  # rules/standard.sgs:810
         except _FLOW:
             raise
         except Exception as _e:
@@ -3072,6 +3684,15 @@ class Mode_identity:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event):  # rules/standard.sgs:866
+        try:
+            return ((_get_attr(_get_attr(v_event, 'victim', 'rules/standard.sgs:866'), 'role', 'rules/standard.sgs:866') == 'rebel') and (_get_attr(v_event, 'killer', 'rules/standard.sgs:866') is not None))  # rules/standard.sgs:866
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # rules/standard.sgs:868
         try:
             _v = frame.vars
@@ -3088,6 +3709,15 @@ class Mode_identity:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event):  # rules/standard.sgs:868
+        try:
+            return (((_get_attr(_get_attr(v_event, 'victim', 'rules/standard.sgs:868'), 'role', 'rules/standard.sgs:868') == 'loyalist') and (_get_attr(v_event, 'killer', 'rules/standard.sgs:868') is not None)) and (_get_attr(_get_attr(v_event, 'killer', 'rules/standard.sgs:868'), 'role', 'rules/standard.sgs:868') == 'lord'))  # rules/standard.sgs:868
         except _FLOW:
             raise
         except Exception as _e:
@@ -3584,6 +4214,15 @@ class Mode_three_v_three:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger2_where_d(frame, v_owner, v_event):  # rules/3v3.sgs:138
+        try:
+            return (((_is_family(_get_attr(v_event, 'card', 'rules/3v3.sgs:138'), '南蛮入侵') or _is_family(_get_attr(v_event, 'card', 'rules/3v3.sgs:138'), '万箭齐发')) or _is_family(_get_attr(v_event, 'card', 'rules/3v3.sgs:138'), '桃园结义')) or _is_family(_get_attr(v_event, 'card', 'rules/3v3.sgs:138'), '五谷丰登'))  # rules/3v3.sgs:138
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger3_where(frame):  # rules/3v3.sgs:144
         try:
             _v = frame.vars
@@ -3600,6 +4239,15 @@ class Mode_three_v_three:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_draw(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/3v3.sgs:144', 'event')), 'killer', 'rules/3v3.sgs:144'), 3)  # rules/3v3.sgs:144
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger3_where_d(frame, v_owner, v_event):  # rules/3v3.sgs:144
+        try:
+            return ((_get_attr(v_event, 'killer', 'rules/3v3.sgs:144') is not None) and (not not _get_attr(_get_attr(v_event, 'killer', 'rules/3v3.sgs:144'), 'alive', 'rules/3v3.sgs:144')))  # rules/3v3.sgs:144
         except _FLOW:
             raise
         except Exception as _e:
@@ -3695,71 +4343,71 @@ class Mode_three_v_three:
 
 def build_program() -> _pg.Program:
     """A fresh Program of these rules (the same structure `sgsdsl.interp.build` makes)."""
-    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 8, ), ('♠', 8, ), ('♠', 9, ), ('♠', 9, ), ('♠', 10, ), ('♠', 10, ), ('♥', 10, ), ('♥', 10, ), ('♥', 11, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 8, ), ('♣', 9, ), ('♣', 9, ), ('♣', 10, ), ('♣', 10, ), ('♣', 11, ), ('♣', 11, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 13, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='phase', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='rules/standard.sgs:20')], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 8, ), ('♠', 8, ), ('♠', 9, ), ('♠', 9, ), ('♠', 10, ), ('♠', 10, ), ('♥', 10, ), ('♥', 10, ), ('♥', 11, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 8, ), ('♣', 9, ), ('♣', 9, ), ('♣', 10, ), ('♣', 10, ), ('♣', 11, ), ('♣', 11, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 13, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='phase', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='rules/standard.sgs:20', filter_direct=Card_sha.use0_filter_d, limit_direct=Card_sha.use0_limit_d)], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
     _o2 = _pg.CardRule(ident='shan', name='闪', category='basic', family='闪', nature='normal', attack_range=None, copies=[('♥', 2, ), ('♥', 2, ), ('♥', 13, ), ('♦', 2, ), ('♦', 2, ), ('♦', 3, ), ('♦', 4, ), ('♦', 5, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, ), ('♦', 11, )], uses=[], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
-    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, ), ('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 12, ), ('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='rules/standard.sgs:41'), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:42')], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
-    _o4 = _pg.CardRule(ident='guohe', name='过河拆桥', category='trick', family='过河拆桥', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 12, ), ('♥', 12, ), ('♣', 3, ), ('♣', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_guohe.use0_filter, effect=None, line='rules/standard.sgs:51')], effect=Card_guohe.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o5 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 11, ), ('♦', 3, ), ('♦', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='rules/standard.sgs:62')], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/standard.sgs:73')], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
-    _o7 = _pg.CardRule(ident='jiedao', name='借刀杀人', category='trick', family='借刀杀人', nature='normal', attack_range=None, copies=[('♣', 12, ), ('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_jiedao.use0_filter, effect=None, line='rules/standard.sgs:93')], effect=Card_jiedao.effect, hooks={'prepare': Card_jiedao.hook0, 'finish': Card_jiedao.hook1}, skills=[], tags=frozenset(('control', )))
-    _o8 = _pg.CardRule(ident='wuzhong', name='无中生有', category='trick', family='无中生有', nature='normal', attack_range=None, copies=[('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:112')], effect=Card_wuzhong.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
-    _o9 = _pg.CardRule(ident='wuxie', name='无懈可击', category='trick', family='无懈可击', nature='normal', attack_range=None, copies=[('♠', 11, ), ('♣', 12, ), ('♣', 13, ), ('♦', 12, )], uses=[_pg.UseRule(context='nullify', limit=None, limit_scope=None, target_kind='none', low=0, high=0, other=False, filter=None, effect=Card_wuxie.use0_effect, line='rules/standard.sgs:120')], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
-    _o10 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 13, ), ('♣', 7, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/standard.sgs:127')], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
-    _o11 = _pg.CardRule(ident='wanjian', name='万箭齐发', category='trick', family='万箭齐发', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/standard.sgs:139')], effect=Card_wanjian.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
-    _o12 = _pg.CardRule(ident='taoyuan', name='桃园结义', category='trick', family='桃园结义', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/standard.sgs:151')], effect=Card_taoyuan.effect, hooks={'before_effect': Card_taoyuan.hook0}, skills=[], tags=frozenset(('area', 'heal', )))
-    _o13 = _pg.CardRule(ident='wugu', name='五谷丰登', category='trick', family='五谷丰登', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/standard.sgs:161')], effect=Card_wugu.effect, hooks={'prepare': Card_wugu.hook0, 'finish': Card_wugu.hook1}, skills=[], tags=frozenset(('area', 'draw', )))
-    _o14 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:182')], effect=Card_shandian.effect, hooks={'nullified': Card_shandian.hook0}, skills=[], tags=frozenset(('risk', )))
-    _o15 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 6, ), ('♥', 6, ), ('♣', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/standard.sgs:208')], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o16 = _pg.SkillRule(ident='zhuge_skill', name='诸葛连弩', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhuge__zhuge_skill.modifier0_value, condition=Skill_zhuge__zhuge_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o17 = _pg.CardRule(ident='zhuge', name='诸葛连弩', category='weapon', family='诸葛连弩', nature='normal', attack_range=1, copies=[('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o16], tags=frozenset(()))
-    _o18 = _pg.SkillRule(ident='qinggang_skill', name='青釭剑', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='armor_active', params=('u', 'c', 't', ), op='to', value=Skill_qinggang__qinggang_skill.modifier0_value, condition=Skill_qinggang__qinggang_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o19 = _pg.CardRule(ident='qinggang', name='青釭剑', category='weapon', family='青釭剑', nature='normal', attack_range=2, copies=[('♠', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o18], tags=frozenset(()))
-    _o20 = _pg.SkillRule(ident='hanbing_skill', name='寒冰剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_hanbing__hanbing_skill.trigger0_where, optional=True, body=Skill_hanbing__hanbing_skill.trigger0_body, line='rules/standard.sgs:244', limit=None, limit_scope=None, index=0, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o21 = _pg.CardRule(ident='hanbing', name='寒冰剑', category='weapon', family='寒冰剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o20], tags=frozenset(()))
-    _o22 = _pg.SkillRule(ident='cixiong_skill', name='雌雄双股剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_cixiong__cixiong_skill.trigger0_where, optional=True, body=Skill_cixiong__cixiong_skill.trigger0_body, line='rules/standard.sgs:261', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o23 = _pg.CardRule(ident='cixiong', name='雌雄双股剑', category='weapon', family='雌雄双股剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o22], tags=frozenset(()))
-    _o24 = _pg.SkillRule(ident='qinglong_skill', name='青龙偃月刀', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_qinglong__qinglong_skill.trigger0_where, optional=False, body=Skill_qinglong__qinglong_skill.trigger0_body, line='rules/standard.sgs:280', limit=None, limit_scope=None, index=0, owner_field='against_user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o25 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o24], tags=frozenset(()))
+    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, ), ('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 12, ), ('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='rules/standard.sgs:41', filter_direct=Card_tao.use0_filter_d, limit_direct=None), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:42', filter_direct=None, limit_direct=None)], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
+    _o4 = _pg.CardRule(ident='guohe', name='过河拆桥', category='trick', family='过河拆桥', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 12, ), ('♥', 12, ), ('♣', 3, ), ('♣', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_guohe.use0_filter, effect=None, line='rules/standard.sgs:51', filter_direct=Card_guohe.use0_filter_d, limit_direct=None)], effect=Card_guohe.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o5 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 11, ), ('♦', 3, ), ('♦', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='rules/standard.sgs:62', filter_direct=Card_shunshou.use0_filter_d, limit_direct=None)], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/standard.sgs:73', filter_direct=None, limit_direct=None)], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o7 = _pg.CardRule(ident='jiedao', name='借刀杀人', category='trick', family='借刀杀人', nature='normal', attack_range=None, copies=[('♣', 12, ), ('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_jiedao.use0_filter, effect=None, line='rules/standard.sgs:93', filter_direct=Card_jiedao.use0_filter_d, limit_direct=None)], effect=Card_jiedao.effect, hooks={'prepare': Card_jiedao.hook0, 'finish': Card_jiedao.hook1}, skills=[], tags=frozenset(('control', )))
+    _o8 = _pg.CardRule(ident='wuzhong', name='无中生有', category='trick', family='无中生有', nature='normal', attack_range=None, copies=[('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:112', filter_direct=None, limit_direct=None)], effect=Card_wuzhong.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
+    _o9 = _pg.CardRule(ident='wuxie', name='无懈可击', category='trick', family='无懈可击', nature='normal', attack_range=None, copies=[('♠', 11, ), ('♣', 12, ), ('♣', 13, ), ('♦', 12, )], uses=[_pg.UseRule(context='nullify', limit=None, limit_scope=None, target_kind='none', low=0, high=0, other=False, filter=None, effect=Card_wuxie.use0_effect, line='rules/standard.sgs:120', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
+    _o10 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 13, ), ('♣', 7, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/standard.sgs:127', filter_direct=None, limit_direct=None)], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
+    _o11 = _pg.CardRule(ident='wanjian', name='万箭齐发', category='trick', family='万箭齐发', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='rules/standard.sgs:139', filter_direct=None, limit_direct=None)], effect=Card_wanjian.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
+    _o12 = _pg.CardRule(ident='taoyuan', name='桃园结义', category='trick', family='桃园结义', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/standard.sgs:151', filter_direct=None, limit_direct=None)], effect=Card_taoyuan.effect, hooks={'before_effect': Card_taoyuan.hook0}, skills=[], tags=frozenset(('area', 'heal', )))
+    _o13 = _pg.CardRule(ident='wugu', name='五谷丰登', category='trick', family='五谷丰登', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='rules/standard.sgs:161', filter_direct=None, limit_direct=None)], effect=Card_wugu.effect, hooks={'prepare': Card_wugu.hook0, 'finish': Card_wugu.hook1}, skills=[], tags=frozenset(('area', 'draw', )))
+    _o14 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='rules/standard.sgs:182', filter_direct=None, limit_direct=None)], effect=Card_shandian.effect, hooks={'nullified': Card_shandian.hook0}, skills=[], tags=frozenset(('risk', )))
+    _o15 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 6, ), ('♥', 6, ), ('♣', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='rules/standard.sgs:208', filter_direct=None, limit_direct=None)], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o16 = _pg.SkillRule(ident='zhuge_skill', name='诸葛连弩', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhuge__zhuge_skill.modifier0_value, condition=Skill_zhuge__zhuge_skill.modifier0_where, owner_arg=0, condition_direct=Skill_zhuge__zhuge_skill.modifier0_where_d, value_direct=Skill_zhuge__zhuge_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o17 = _pg.CardRule(ident='zhuge', name='诸葛连弩', category='weapon', family='诸葛连弩', nature='normal', attack_range=1, copies=[('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o16], tags=frozenset(()))
+    _o18 = _pg.SkillRule(ident='qinggang_skill', name='青釭剑', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='armor_active', params=('u', 'c', 't', ), op='to', value=Skill_qinggang__qinggang_skill.modifier0_value, condition=Skill_qinggang__qinggang_skill.modifier0_where, owner_arg=0, condition_direct=Skill_qinggang__qinggang_skill.modifier0_where_d, value_direct=Skill_qinggang__qinggang_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o19 = _pg.CardRule(ident='qinggang', name='青釭剑', category='weapon', family='青釭剑', nature='normal', attack_range=2, copies=[('♠', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o18], tags=frozenset(()))
+    _o20 = _pg.SkillRule(ident='hanbing_skill', name='寒冰剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_hanbing__hanbing_skill.trigger0_where, optional=True, body=Skill_hanbing__hanbing_skill.trigger0_body, line='rules/standard.sgs:244', limit=None, limit_scope=None, index=0, owner_field='source', condition_direct=Skill_hanbing__hanbing_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o21 = _pg.CardRule(ident='hanbing', name='寒冰剑', category='weapon', family='寒冰剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o20], tags=frozenset(()))
+    _o22 = _pg.SkillRule(ident='cixiong_skill', name='雌雄双股剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_cixiong__cixiong_skill.trigger0_where, optional=True, body=Skill_cixiong__cixiong_skill.trigger0_body, line='rules/standard.sgs:261', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_cixiong__cixiong_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o23 = _pg.CardRule(ident='cixiong', name='雌雄双股剑', category='weapon', family='雌雄双股剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o22], tags=frozenset(()))
+    _o24 = _pg.SkillRule(ident='qinglong_skill', name='青龙偃月刀', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_qinglong__qinglong_skill.trigger0_where, optional=False, body=Skill_qinglong__qinglong_skill.trigger0_body, line='rules/standard.sgs:280', limit=None, limit_scope=None, index=0, owner_field='against_user', condition_direct=Skill_qinglong__qinglong_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o25 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o24], tags=frozenset(()))
     _o26 = _pg.SkillRule(ident='zhangba_skill', name='丈八蛇矛', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='sha', count=2, source='hand', filter=None)], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o27 = _pg.CardRule(ident='zhangba', name='丈八蛇矛', category='weapon', family='丈八蛇矛', nature='normal', attack_range=3, copies=[('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o26], tags=frozenset(()))
-    _o28 = _pg.SkillRule(ident='guanshi_skill', name='贯石斧', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_guanshi__guanshi_skill.trigger0_where, optional=True, body=Skill_guanshi__guanshi_skill.trigger0_body, line='rules/standard.sgs:303', limit=None, limit_scope=None, index=0, owner_field='against_user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o29 = _pg.CardRule(ident='guanshi', name='贯石斧', category='weapon', family='贯石斧', nature='normal', attack_range=3, copies=[('♦', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o28], tags=frozenset(()))
-    _o30 = _pg.SkillRule(ident='fangtian_skill', name='方天画戟', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='extra_targets', params=('u', 'c', ), op='by', value=Skill_fangtian__fangtian_skill.modifier0_value, condition=Skill_fangtian__fangtian_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o31 = _pg.CardRule(ident='fangtian', name='方天画戟', category='weapon', family='方天画戟', nature='normal', attack_range=4, copies=[('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o30], tags=frozenset(()))
-    _o32 = _pg.SkillRule(ident='qilin_skill', name='麒麟弓', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_qilin__qilin_skill.trigger0_where, optional=True, body=Skill_qilin__qilin_skill.trigger0_body, line='rules/standard.sgs:329', limit=None, limit_scope=None, index=0, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o33 = _pg.CardRule(ident='qilin', name='麒麟弓', category='weapon', family='麒麟弓', nature='normal', attack_range=5, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o32], tags=frozenset(()))
+    _o27 = _pg.CardRule(ident='zhangba', name='丈八蛇矛', category='weapon', family='丈八蛇矛', nature='normal', attack_range=3, copies=[('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o26], tags=frozenset(()))
+    _o28 = _pg.SkillRule(ident='guanshi_skill', name='贯石斧', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_guanshi__guanshi_skill.trigger0_where, optional=True, body=Skill_guanshi__guanshi_skill.trigger0_body, line='rules/standard.sgs:303', limit=None, limit_scope=None, index=0, owner_field='against_user', condition_direct=Skill_guanshi__guanshi_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o29 = _pg.CardRule(ident='guanshi', name='贯石斧', category='weapon', family='贯石斧', nature='normal', attack_range=3, copies=[('♦', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o28], tags=frozenset(()))
+    _o30 = _pg.SkillRule(ident='fangtian_skill', name='方天画戟', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='extra_targets', params=('u', 'c', ), op='by', value=Skill_fangtian__fangtian_skill.modifier0_value, condition=Skill_fangtian__fangtian_skill.modifier0_where, owner_arg=0, condition_direct=Skill_fangtian__fangtian_skill.modifier0_where_d, value_direct=Skill_fangtian__fangtian_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o31 = _pg.CardRule(ident='fangtian', name='方天画戟', category='weapon', family='方天画戟', nature='normal', attack_range=4, copies=[('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o30], tags=frozenset(()))
+    _o32 = _pg.SkillRule(ident='qilin_skill', name='麒麟弓', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_qilin__qilin_skill.trigger0_where, optional=True, body=Skill_qilin__qilin_skill.trigger0_body, line='rules/standard.sgs:329', limit=None, limit_scope=None, index=0, owner_field='source', condition_direct=Skill_qilin__qilin_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o33 = _pg.CardRule(ident='qilin', name='麒麟弓', category='weapon', family='麒麟弓', nature='normal', attack_range=5, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o32], tags=frozenset(()))
     _o34 = _pg.SkillRule(ident='bagua_skill', name='八卦阵', flags=frozenset(()), triggers=[], actives=[], view_as=[], provides=[_pg.ProvideRule(card='shan', condition=Skill_bagua__bagua_skill.provide0_where, body=Skill_bagua__bagua_skill.provide0_body)], modifiers=[], tags=frozenset(('defence', )))
-    _o35 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 2, ), ('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o34], tags=frozenset(()))
-    _o36 = _pg.SkillRule(ident='renwang_skill', name='仁王盾', flags=frozenset(('locked', )), triggers=[_pg.TriggerRule(timing='before_effect', condition=Skill_renwang__renwang_skill.trigger0_where, optional=False, body=Skill_renwang__renwang_skill.trigger0_body, line='rules/standard.sgs:359', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('defence', )))
-    _o37 = _pg.CardRule(ident='renwang', name='仁王盾', category='armor', family='仁王盾', nature='normal', attack_range=None, copies=[('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o36], tags=frozenset(()))
-    _o38 = _pg.SkillRule(ident='jueying_skill', name='绝影', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_jueying__jueying_skill.modifier0_value, condition=Skill_jueying__jueying_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o39 = _pg.CardRule(ident='jueying', name='绝影', category='defensive_horse', family='绝影', nature='normal', attack_range=None, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o38], tags=frozenset(()))
-    _o40 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o41 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♣', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o40], tags=frozenset(()))
-    _o42 = _pg.SkillRule(ident='zhuahuang_skill', name='爪黄飞电', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zhuahuang__zhuahuang_skill.modifier0_value, condition=Skill_zhuahuang__zhuahuang_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o43 = _pg.CardRule(ident='zhuahuang', name='爪黄飞电', category='defensive_horse', family='爪黄飞电', nature='normal', attack_range=None, copies=[('♥', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o42], tags=frozenset(()))
-    _o44 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o45 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o44], tags=frozenset(()))
-    _o46 = _pg.SkillRule(ident='dayuan_skill', name='大宛', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dayuan__dayuan_skill.modifier0_value, condition=Skill_dayuan__dayuan_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o47 = _pg.CardRule(ident='dayuan', name='大宛', category='offensive_horse', family='大宛', nature='normal', attack_range=None, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o46], tags=frozenset(()))
-    _o48 = _pg.SkillRule(ident='zixing_skill', name='紫骍', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zixing__zixing_skill.modifier0_value, condition=Skill_zixing__zixing_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o49 = _pg.CardRule(ident='zixing', name='紫骍', category='offensive_horse', family='紫骍', nature='normal', attack_range=None, copies=[('♦', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o48], tags=frozenset(()))
-    _o50 = _pg.SkillRule(ident='jianxiong', name='奸雄', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_caocao__jianxiong.trigger0_where, optional=True, body=Skill_caocao__jianxiong.trigger0_body, line='rules/standard.sgs:410', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o35 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 2, ), ('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o34], tags=frozenset(()))
+    _o36 = _pg.SkillRule(ident='renwang_skill', name='仁王盾', flags=frozenset(('locked', )), triggers=[_pg.TriggerRule(timing='before_effect', condition=Skill_renwang__renwang_skill.trigger0_where, optional=False, body=Skill_renwang__renwang_skill.trigger0_body, line='rules/standard.sgs:359', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_renwang__renwang_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('defence', )))
+    _o37 = _pg.CardRule(ident='renwang', name='仁王盾', category='armor', family='仁王盾', nature='normal', attack_range=None, copies=[('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o36], tags=frozenset(()))
+    _o38 = _pg.SkillRule(ident='jueying_skill', name='绝影', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_jueying__jueying_skill.modifier0_value, condition=Skill_jueying__jueying_skill.modifier0_where, owner_arg=1, condition_direct=Skill_jueying__jueying_skill.modifier0_where_d, value_direct=Skill_jueying__jueying_skill.modifier0_value_d)], tags=frozenset(()))
+    _o39 = _pg.CardRule(ident='jueying', name='绝影', category='defensive_horse', family='绝影', nature='normal', attack_range=None, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o38], tags=frozenset(()))
+    _o40 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1, condition_direct=Skill_dilu__dilu_skill.modifier0_where_d, value_direct=Skill_dilu__dilu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o41 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♣', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o40], tags=frozenset(()))
+    _o42 = _pg.SkillRule(ident='zhuahuang_skill', name='爪黄飞电', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zhuahuang__zhuahuang_skill.modifier0_value, condition=Skill_zhuahuang__zhuahuang_skill.modifier0_where, owner_arg=1, condition_direct=Skill_zhuahuang__zhuahuang_skill.modifier0_where_d, value_direct=Skill_zhuahuang__zhuahuang_skill.modifier0_value_d)], tags=frozenset(()))
+    _o43 = _pg.CardRule(ident='zhuahuang', name='爪黄飞电', category='defensive_horse', family='爪黄飞电', nature='normal', attack_range=None, copies=[('♥', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o42], tags=frozenset(()))
+    _o44 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0, condition_direct=Skill_chitu__chitu_skill.modifier0_where_d, value_direct=Skill_chitu__chitu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o45 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o44], tags=frozenset(()))
+    _o46 = _pg.SkillRule(ident='dayuan_skill', name='大宛', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dayuan__dayuan_skill.modifier0_value, condition=Skill_dayuan__dayuan_skill.modifier0_where, owner_arg=0, condition_direct=Skill_dayuan__dayuan_skill.modifier0_where_d, value_direct=Skill_dayuan__dayuan_skill.modifier0_value_d)], tags=frozenset(()))
+    _o47 = _pg.CardRule(ident='dayuan', name='大宛', category='offensive_horse', family='大宛', nature='normal', attack_range=None, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o46], tags=frozenset(()))
+    _o48 = _pg.SkillRule(ident='zixing_skill', name='紫骍', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zixing__zixing_skill.modifier0_value, condition=Skill_zixing__zixing_skill.modifier0_where, owner_arg=0, condition_direct=Skill_zixing__zixing_skill.modifier0_where_d, value_direct=Skill_zixing__zixing_skill.modifier0_value_d)], tags=frozenset(()))
+    _o49 = _pg.CardRule(ident='zixing', name='紫骍', category='offensive_horse', family='紫骍', nature='normal', attack_range=None, copies=[('♦', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o48], tags=frozenset(()))
+    _o50 = _pg.SkillRule(ident='jianxiong', name='奸雄', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_caocao__jianxiong.trigger0_where, optional=True, body=Skill_caocao__jianxiong.trigger0_body, line='rules/standard.sgs:410', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_caocao__jianxiong.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o51 = _pg.SkillRule(ident='hujia', name='护驾', flags=frozenset(('leader', )), triggers=[], actives=[], view_as=[], provides=[_pg.ProvideRule(card='shan', condition=Skill_caocao__hujia.provide0_where, body=Skill_caocao__hujia.provide0_body)], modifiers=[], tags=frozenset(('defence', )))
     _o52 = _pg.GeneralRule(ident='caocao', name='曹操', kingdom='魏', gender='male', hp=4, skills=[_o50, _o51], kingdoms=['魏'])
-    _o53 = _pg.SkillRule(ident='fankui', name='反馈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_simayi__fankui.trigger0_where, optional=True, body=Skill_simayi__fankui.trigger0_body, line='rules/standard.sgs:429', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o54 = _pg.SkillRule(ident='guicai', name='鬼才', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judging', condition=Skill_simayi__guicai.trigger0_where, optional=True, body=Skill_simayi__guicai.trigger0_body, line='rules/standard.sgs:438', limit=None, limit_scope=None, index=0, owner_field=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('risk', )))
+    _o53 = _pg.SkillRule(ident='fankui', name='反馈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_simayi__fankui.trigger0_where, optional=True, body=Skill_simayi__fankui.trigger0_body, line='rules/standard.sgs:429', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_simayi__fankui.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o54 = _pg.SkillRule(ident='guicai', name='鬼才', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judging', condition=Skill_simayi__guicai.trigger0_where, optional=True, body=Skill_simayi__guicai.trigger0_body, line='rules/standard.sgs:438', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Skill_simayi__guicai.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('risk', )))
     _o55 = _pg.GeneralRule(ident='simayi', name='司马懿', kingdom='魏', gender='male', hp=3, skills=[_o53, _o54], kingdoms=['魏'])
-    _o56 = _pg.SkillRule(ident='ganglie', name='刚烈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_xiahoudun__ganglie.trigger0_where, optional=True, body=Skill_xiahoudun__ganglie.trigger0_body, line='rules/standard.sgs:448', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o56 = _pg.SkillRule(ident='ganglie', name='刚烈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_xiahoudun__ganglie.trigger0_where, optional=True, body=Skill_xiahoudun__ganglie.trigger0_body, line='rules/standard.sgs:448', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_xiahoudun__ganglie.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o57 = _pg.GeneralRule(ident='xiahoudun', name='夏侯惇', kingdom='魏', gender='male', hp=4, skills=[_o56], kingdoms=['魏'])
-    _o58 = _pg.SkillRule(ident='tuxi', name='突袭', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhangliao__tuxi.trigger0_where, optional=True, body=Skill_zhangliao__tuxi.trigger0_body, line='rules/standard.sgs:467', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o58 = _pg.SkillRule(ident='tuxi', name='突袭', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhangliao__tuxi.trigger0_where, optional=True, body=Skill_zhangliao__tuxi.trigger0_body, line='rules/standard.sgs:467', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhangliao__tuxi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o59 = _pg.GeneralRule(ident='zhangliao', name='张辽', kingdom='魏', gender='male', hp=4, skills=[_o58], kingdoms=['魏'])
-    _o60 = _pg.SkillRule(ident='luoyi', name='裸衣', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_xuchu__luoyi.trigger0_where, optional=True, body=Skill_xuchu__luoyi.trigger0_body, line='rules/standard.sgs:481', limit=None, limit_scope=None, index=0, owner_field='player'), _pg.TriggerRule(timing='causing_damage', condition=Skill_xuchu__luoyi.trigger1_where, optional=False, body=Skill_xuchu__luoyi.trigger1_body, line='rules/standard.sgs:485', limit=None, limit_scope=None, index=1, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'risk', )))
+    _o60 = _pg.SkillRule(ident='luoyi', name='裸衣', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_xuchu__luoyi.trigger0_where, optional=True, body=Skill_xuchu__luoyi.trigger0_body, line='rules/standard.sgs:481', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_xuchu__luoyi.trigger0_where_d), _pg.TriggerRule(timing='causing_damage', condition=Skill_xuchu__luoyi.trigger1_where, optional=False, body=Skill_xuchu__luoyi.trigger1_body, line='rules/standard.sgs:485', limit=None, limit_scope=None, index=1, owner_field='source', condition_direct=Skill_xuchu__luoyi.trigger1_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'risk', )))
     _o61 = _pg.GeneralRule(ident='xuchu', name='许褚', kingdom='魏', gender='male', hp=4, skills=[_o60], kingdoms=['魏'])
-    _o62 = _pg.SkillRule(ident='tiandu', name='天妒', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judged', condition=Skill_guojia__tiandu.trigger0_where, optional=True, body=Skill_guojia__tiandu.trigger0_body, line='rules/standard.sgs:496', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o63 = _pg.SkillRule(ident='yiji', name='遗计', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_guojia__yiji.trigger0_where, optional=False, body=Skill_guojia__yiji.trigger0_body, line='rules/standard.sgs:501', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'help', )))
+    _o62 = _pg.SkillRule(ident='tiandu', name='天妒', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judged', condition=Skill_guojia__tiandu.trigger0_where, optional=True, body=Skill_guojia__tiandu.trigger0_body, line='rules/standard.sgs:496', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_guojia__tiandu.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o63 = _pg.SkillRule(ident='yiji', name='遗计', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_guojia__yiji.trigger0_where, optional=False, body=Skill_guojia__yiji.trigger0_body, line='rules/standard.sgs:501', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_guojia__yiji.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'help', )))
     _o64 = _pg.GeneralRule(ident='guojia', name='郭嘉', kingdom='魏', gender='male', hp=3, skills=[_o62, _o63], kingdoms=['魏'])
-    _o65 = _pg.SkillRule(ident='luoshen', name='洛神', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhenji__luoshen.trigger0_where, optional=False, body=Skill_zhenji__luoshen.trigger0_body, line='rules/standard.sgs:517', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o65 = _pg.SkillRule(ident='luoshen', name='洛神', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhenji__luoshen.trigger0_where, optional=False, body=Skill_zhenji__luoshen.trigger0_body, line='rules/standard.sgs:517', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhenji__luoshen.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o66 = _pg.SkillRule(ident='qingguo', name='倾国', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='shan', count=1, source='hand', filter=Skill_zhenji__qingguo.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('defence', )))
     _o67 = _pg.GeneralRule(ident='zhenji', name='甄姬', kingdom='魏', gender='female', hp=3, skills=[_o65, _o66], kingdoms=['魏'])
     _o68 = _pg.SkillRule(ident='rende', name='仁德', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__rende.active0_where, body=Skill_liubei__rende.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
@@ -3767,54 +4415,54 @@ def build_program() -> _pg.Program:
     _o70 = _pg.GeneralRule(ident='liubei', name='刘备', kingdom='蜀', gender='male', hp=4, skills=[_o68, _o69], kingdoms=['蜀'])
     _o71 = _pg.SkillRule(ident='wusheng', name='武圣', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='sha', count=1, source='card', filter=Skill_guanyu__wusheng.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o72 = _pg.GeneralRule(ident='guanyu', name='关羽', kingdom='蜀', gender='male', hp=4, skills=[_o71], kingdoms=['蜀'])
-    _o73 = _pg.SkillRule(ident='paoxiao', name='咆哮', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhangfei__paoxiao.modifier0_value, condition=Skill_zhangfei__paoxiao.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
+    _o73 = _pg.SkillRule(ident='paoxiao', name='咆哮', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhangfei__paoxiao.modifier0_value, condition=Skill_zhangfei__paoxiao.modifier0_where, owner_arg=0, condition_direct=Skill_zhangfei__paoxiao.modifier0_where_d, value_direct=Skill_zhangfei__paoxiao.modifier0_value_d)], tags=frozenset(('attack', )))
     _o74 = _pg.GeneralRule(ident='zhangfei', name='张飞', kingdom='蜀', gender='male', hp=4, skills=[_o73], kingdoms=['蜀'])
-    _o75 = _pg.SkillRule(ident='guanxing', name='观星', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhugeliang__guanxing.trigger0_where, optional=True, body=Skill_zhugeliang__guanxing.trigger0_body, line='rules/standard.sgs:587', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o76 = _pg.SkillRule(ident='kongcheng', name='空城', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_zhugeliang__kongcheng.modifier0_value, condition=Skill_zhugeliang__kongcheng.modifier0_where, owner_arg=2)], tags=frozenset(('defence', )))
+    _o75 = _pg.SkillRule(ident='guanxing', name='观星', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhugeliang__guanxing.trigger0_where, optional=True, body=Skill_zhugeliang__guanxing.trigger0_body, line='rules/standard.sgs:587', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhugeliang__guanxing.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o76 = _pg.SkillRule(ident='kongcheng', name='空城', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_zhugeliang__kongcheng.modifier0_value, condition=Skill_zhugeliang__kongcheng.modifier0_where, owner_arg=2, condition_direct=Skill_zhugeliang__kongcheng.modifier0_where_d, value_direct=Skill_zhugeliang__kongcheng.modifier0_value_d)], tags=frozenset(('defence', )))
     _o77 = _pg.GeneralRule(ident='zhugeliang', name='诸葛亮', kingdom='蜀', gender='male', hp=3, skills=[_o75, _o76], kingdoms=['蜀'])
     _o78 = _pg.SkillRule(ident='longdan', name='龙胆', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='shan', count=1, source='hand', filter=Skill_zhaoyun__longdan.view_as0_where), _pg.ViewAsRule(card='sha', count=1, source='hand', filter=Skill_zhaoyun__longdan.view_as1_where)], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
     _o79 = _pg.GeneralRule(ident='zhaoyun', name='赵云', kingdom='蜀', gender='male', hp=4, skills=[_o78], kingdoms=['蜀'])
-    _o80 = _pg.SkillRule(ident='tieqi', name='铁骑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_machao__tieqi.trigger0_where, optional=True, body=Skill_machao__tieqi.trigger0_body, line='rules/standard.sgs:620', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o81 = _pg.SkillRule(ident='mashu', name='马术', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_mashu.modifier0_value, condition=Skill_mashu.modifier0_where, owner_arg=0)], tags=frozenset(('passive', )))
+    _o80 = _pg.SkillRule(ident='tieqi', name='铁骑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_machao__tieqi.trigger0_where, optional=True, body=Skill_machao__tieqi.trigger0_body, line='rules/standard.sgs:620', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_machao__tieqi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o81 = _pg.SkillRule(ident='mashu', name='马术', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_mashu.modifier0_value, condition=Skill_mashu.modifier0_where, owner_arg=0, condition_direct=Skill_mashu.modifier0_where_d, value_direct=Skill_mashu.modifier0_value_d)], tags=frozenset(('passive', )))
     _o82 = _pg.GeneralRule(ident='machao', name='马超', kingdom='蜀', gender='male', hp=4, skills=[_o80, _o81], kingdoms=['蜀'])
-    _o83 = _pg.SkillRule(ident='jizhi', name='集智', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_huangyueying__jizhi.trigger0_where, optional=True, body=Skill_huangyueying__jizhi.trigger0_body, line='rules/standard.sgs:631', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o84 = _pg.SkillRule(ident='qicai', name='奇才', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='trick_range', params=('u', 'c', ), op='to', value=Skill_huangyueying__qicai.modifier0_value, condition=Skill_huangyueying__qicai.modifier0_where, owner_arg=0)], tags=frozenset(('control', )))
+    _o83 = _pg.SkillRule(ident='jizhi', name='集智', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_huangyueying__jizhi.trigger0_where, optional=True, body=Skill_huangyueying__jizhi.trigger0_body, line='rules/standard.sgs:631', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_huangyueying__jizhi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o84 = _pg.SkillRule(ident='qicai', name='奇才', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='trick_range', params=('u', 'c', ), op='to', value=Skill_huangyueying__qicai.modifier0_value, condition=Skill_huangyueying__qicai.modifier0_where, owner_arg=0, condition_direct=Skill_huangyueying__qicai.modifier0_where_d, value_direct=Skill_huangyueying__qicai.modifier0_value_d)], tags=frozenset(('control', )))
     _o85 = _pg.GeneralRule(ident='huangyueying', name='黄月英', kingdom='蜀', gender='female', hp=3, skills=[_o83, _o84], kingdoms=['蜀'])
     _o86 = _pg.SkillRule(ident='zhiheng', name='制衡', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunquan__zhiheng.active0_limit, limit_scope='phase', condition=Skill_sunquan__zhiheng.active0_where, body=Skill_sunquan__zhiheng.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o87 = _pg.SkillRule(ident='jiuyuan', name='救援', flags=frozenset(('leader', 'locked', )), triggers=[_pg.TriggerRule(timing='recovering', condition=Skill_sunquan__jiuyuan.trigger0_where, optional=False, body=Skill_sunquan__jiuyuan.trigger0_body, line='rules/standard.sgs:656', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', )))
+    _o87 = _pg.SkillRule(ident='jiuyuan', name='救援', flags=frozenset(('leader', 'locked', )), triggers=[_pg.TriggerRule(timing='recovering', condition=Skill_sunquan__jiuyuan.trigger0_where, optional=False, body=Skill_sunquan__jiuyuan.trigger0_body, line='rules/standard.sgs:656', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_sunquan__jiuyuan.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', )))
     _o88 = _pg.GeneralRule(ident='sunquan', name='孙权', kingdom='吴', gender='male', hp=4, skills=[_o86, _o87], kingdoms=['吴'])
     _o89 = _pg.SkillRule(ident='qixi', name='奇袭', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='guohe', count=1, source='card', filter=Skill_ganning__qixi.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o90 = _pg.GeneralRule(ident='ganning', name='甘宁', kingdom='吴', gender='male', hp=4, skills=[_o89], kingdoms=['吴'])
-    _o91 = _pg.SkillRule(ident='keji', name='克己', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_lvmeng__keji.trigger0_where, optional=False, body=Skill_lvmeng__keji.trigger0_body, line='rules/standard.sgs:675', limit=None, limit_scope=None, index=0, owner_field='user'), _pg.TriggerRule(timing='responded', condition=Skill_lvmeng__keji.trigger1_where, optional=False, body=Skill_lvmeng__keji.trigger1_body, line='rules/standard.sgs:678', limit=None, limit_scope=None, index=1, owner_field='player'), _pg.TriggerRule(timing='before_phase', condition=Skill_lvmeng__keji.trigger2_where, optional=True, body=Skill_lvmeng__keji.trigger2_body, line='rules/standard.sgs:681', limit=None, limit_scope=None, index=2, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('passive', )))
+    _o91 = _pg.SkillRule(ident='keji', name='克己', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_lvmeng__keji.trigger0_where, optional=False, body=Skill_lvmeng__keji.trigger0_body, line='rules/standard.sgs:675', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_lvmeng__keji.trigger0_where_d), _pg.TriggerRule(timing='responded', condition=Skill_lvmeng__keji.trigger1_where, optional=False, body=Skill_lvmeng__keji.trigger1_body, line='rules/standard.sgs:678', limit=None, limit_scope=None, index=1, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger1_where_d), _pg.TriggerRule(timing='before_phase', condition=Skill_lvmeng__keji.trigger2_where, optional=True, body=Skill_lvmeng__keji.trigger2_body, line='rules/standard.sgs:681', limit=None, limit_scope=None, index=2, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger2_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('passive', )))
     _o92 = _pg.GeneralRule(ident='lvmeng', name='吕蒙', kingdom='吴', gender='male', hp=4, skills=[_o91], kingdoms=['吴'])
     _o93 = _pg.SkillRule(ident='kurou', name='苦肉', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=None, body=Skill_huanggai__kurou.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'risk', )))
     _o94 = _pg.GeneralRule(ident='huanggai', name='黄盖', kingdom='吴', gender='male', hp=4, skills=[_o93], kingdoms=['吴'])
-    _o95 = _pg.SkillRule(ident='yingzi', name='英姿', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhouyu__yingzi.trigger0_where, optional=True, body=Skill_zhouyu__yingzi.trigger0_body, line='rules/standard.sgs:702', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o95 = _pg.SkillRule(ident='yingzi', name='英姿', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhouyu__yingzi.trigger0_where, optional=True, body=Skill_zhouyu__yingzi.trigger0_body, line='rules/standard.sgs:702', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhouyu__yingzi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o96 = _pg.SkillRule(ident='fanjian', name='反间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_zhouyu__fanjian.active0_limit, limit_scope='phase', condition=Skill_zhouyu__fanjian.active0_where, body=Skill_zhouyu__fanjian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o97 = _pg.GeneralRule(ident='zhouyu', name='周瑜', kingdom='吴', gender='male', hp=3, skills=[_o95, _o96], kingdoms=['吴'])
     _o98 = _pg.SkillRule(ident='guose', name='国色', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='le', count=1, source='card', filter=Skill_daqiao__guose.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o99 = _pg.SkillRule(ident='liuli', name='流离', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_daqiao__liuli.trigger0_where, optional=True, body=Skill_daqiao__liuli.trigger0_body, line='rules/standard.sgs:727', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
+    _o99 = _pg.SkillRule(ident='liuli', name='流离', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_daqiao__liuli.trigger0_where, optional=True, body=Skill_daqiao__liuli.trigger0_body, line='rules/standard.sgs:727', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_daqiao__liuli.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
     _o100 = _pg.GeneralRule(ident='daqiao', name='大乔', kingdom='吴', gender='female', hp=3, skills=[_o98, _o99], kingdoms=['吴'])
-    _o101 = _pg.SkillRule(ident='qianxun', name='谦逊', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_luxun__qianxun.modifier0_value, condition=Skill_luxun__qianxun.modifier0_where, owner_arg=2)], tags=frozenset(('defence', )))
-    _o102 = _pg.SkillRule(ident='lianying', name='连营', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_luxun__lianying.trigger0_where, optional=True, body=Skill_luxun__lianying.trigger0_body, line='rules/standard.sgs:747', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o101 = _pg.SkillRule(ident='qianxun', name='谦逊', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_luxun__qianxun.modifier0_value, condition=Skill_luxun__qianxun.modifier0_where, owner_arg=2, condition_direct=Skill_luxun__qianxun.modifier0_where_d, value_direct=Skill_luxun__qianxun.modifier0_value_d)], tags=frozenset(('defence', )))
+    _o102 = _pg.SkillRule(ident='lianying', name='连营', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_luxun__lianying.trigger0_where, optional=True, body=Skill_luxun__lianying.trigger0_body, line='rules/standard.sgs:747', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_luxun__lianying.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o103 = _pg.GeneralRule(ident='luxun', name='陆逊', kingdom='吴', gender='male', hp=3, skills=[_o101, _o102], kingdoms=['吴'])
-    _o104 = _pg.SkillRule(ident='xiaoji', name='枭姬', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_sunshangxiang__xiaoji.trigger0_where, optional=True, body=Skill_sunshangxiang__xiaoji.trigger0_body, line='rules/standard.sgs:757', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o104 = _pg.SkillRule(ident='xiaoji', name='枭姬', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_sunshangxiang__xiaoji.trigger0_where, optional=True, body=Skill_sunshangxiang__xiaoji.trigger0_body, line='rules/standard.sgs:757', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_sunshangxiang__xiaoji.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o105 = _pg.SkillRule(ident='jieyin', name='结姻', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunshangxiang__jieyin.active0_limit, limit_scope='phase', condition=Skill_sunshangxiang__jieyin.active0_where, body=Skill_sunshangxiang__jieyin.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o106 = _pg.GeneralRule(ident='sunshangxiang', name='孙尚香', kingdom='吴', gender='female', hp=3, skills=[_o104, _o105], kingdoms=['吴'])
     _o107 = _pg.SkillRule(ident='qingnang', name='青囊', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_huatuo__qingnang.active0_limit, limit_scope='phase', condition=Skill_huatuo__qingnang.active0_where, body=Skill_huatuo__qingnang.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o108 = _pg.SkillRule(ident='jijiu', name='急救', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='tao', count=1, source='card', filter=Skill_huatuo__jijiu.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o109 = _pg.GeneralRule(ident='huatuo', name='华佗', kingdom='群', gender='male', hp=3, skills=[_o107, _o108], kingdoms=['群'])
-    _o110 = _pg.SkillRule(ident='wushuang', name='无双', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='responses_needed', params=('u', 'c', 't', ), op='to', value=Skill_lvbu__wushuang.modifier0_value, condition=Skill_lvbu__wushuang.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
+    _o110 = _pg.SkillRule(ident='wushuang', name='无双', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='responses_needed', params=('u', 'c', 't', ), op='to', value=Skill_lvbu__wushuang.modifier0_value, condition=Skill_lvbu__wushuang.modifier0_where, owner_arg=0, condition_direct=Skill_lvbu__wushuang.modifier0_where_d, value_direct=Skill_lvbu__wushuang.modifier0_value_d)], tags=frozenset(('attack', )))
     _o111 = _pg.GeneralRule(ident='lvbu', name='吕布', kingdom='群', gender='male', hp=4, skills=[_o110], kingdoms=['群'])
     _o112 = _pg.SkillRule(ident='lijian', name='离间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_diaochan__lijian.active0_limit, limit_scope='phase', condition=Skill_diaochan__lijian.active0_where, body=Skill_diaochan__lijian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o113 = _pg.SkillRule(ident='biyue', name='闭月', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_diaochan__biyue.trigger0_where, optional=True, body=Skill_diaochan__biyue.trigger0_body, line='rules/standard.sgs:810', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o113 = _pg.SkillRule(ident='biyue', name='闭月', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_diaochan__biyue.trigger0_where, optional=True, body=Skill_diaochan__biyue.trigger0_body, line='rules/standard.sgs:810', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_diaochan__biyue.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o114 = _pg.GeneralRule(ident='diaochan', name='貂蝉', kingdom='群', gender='female', hp=3, skills=[_o112, _o113], kingdoms=['群'])
-    _o115 = _pg.ModeRule(ident='identity', name='身份局', players=(4, 10, ), options={'two_renegades': False, 'beginner': False, 'score_table_004': False, 'seats_by_lot': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (6, Mode_identity.roles3_if, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, Mode_identity.roles6_if, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (10, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_pg.TriggerRule(timing='died', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='rules/standard.sgs:866', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='rules/standard.sgs:868', limit=None, limit_scope=None, index=0, owner_field=None)], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[_pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score0, condition=Mode_identity.score0_when, line='rules/standard.sgs:887'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score1, condition=Mode_identity.score1_when, line='rules/standard.sgs:888'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score2, condition=Mode_identity.score2_when, line='rules/standard.sgs:889'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score3, condition=Mode_identity.score3_when, line='rules/standard.sgs:890'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score4, condition=Mode_identity.score4_when, line='rules/standard.sgs:891'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score5, condition=Mode_identity.score5_when, line='rules/standard.sgs:892'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score6, condition=Mode_identity.score6_when, line='rules/standard.sgs:893'), _pg.ScoreRule(roles=('lord', 'loyalist', 'rebel', 'renegade', ), op='=', value=Mode_identity.score7, condition=Mode_identity.score7_when, line='rules/standard.sgs:894'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score8, condition=Mode_identity.score8_when, line='rules/standard.sgs:896'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score9, condition=Mode_identity.score9_when, line='rules/standard.sgs:898'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score10, condition=Mode_identity.score10_when, line='rules/standard.sgs:899'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score11, condition=Mode_identity.score11_when, line='rules/standard.sgs:900'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score12, condition=Mode_identity.score12_when, line='rules/standard.sgs:901'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score13, condition=Mode_identity.score13_when, line='rules/standard.sgs:902'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score14, condition=Mode_identity.score14_when, line='rules/standard.sgs:903'), _pg.ScoreRule(roles=('lord', 'loyalist', ), op='+=', value=Mode_identity.score15, condition=Mode_identity.score15_when, line='rules/standard.sgs:906'), _pg.ScoreRule(roles=('rebel', ), op='+=', value=Mode_identity.score16, condition=None, line='rules/standard.sgs:907')], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
-    _o116 = _pg.ModeRule(ident='three_v_three', name='三对三', players=(6, 6, ), options={'draft': True}, roles=[(6, None, ('cold_vanguard', 'cold_commander', 'cold_vanguard', 'warm_vanguard', 'warm_commander', 'warm_vanguard', ), )], leader=None, setup=Mode_three_v_three.setup, triggers=[_pg.TriggerRule(timing='turn_start', condition=None, optional=False, body=Mode_three_v_three.trigger0_body, line='rules/3v3.sgs:128', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='turn_end', condition=None, optional=False, body=Mode_three_v_three.trigger1_body, line='rules/3v3.sgs:130', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='card_used', condition=Mode_three_v_three.trigger2_where, optional=False, body=Mode_three_v_three.trigger2_body, line='rules/3v3.sgs:138', limit=None, limit_scope=None, index=0, owner_field=None), _pg.TriggerRule(timing='died', condition=Mode_three_v_three.trigger3_where, optional=False, body=Mode_three_v_three.trigger3_body, line='rules/3v3.sgs:144', limit=None, limit_scope=None, index=0, owner_field=None)], wins=[(('warm_commander', 'warm_vanguard', ), Mode_three_v_three.win0, ), (('cold_commander', 'cold_vanguard', ), Mode_three_v_three.win1, )], turn_order=Mode_three_v_three.turn_order, replacements=[_pg.ReplaceRule(card='shandian', by=None, condition=None)], scores=[], camps={'warm': ('warm_commander', 'warm_vanguard', ), 'cold': ('cold_commander', 'cold_vanguard', )}, trigger_order='counter_clockwise', solo=())
-    _o117 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None)
-    _o118 = _pg.ValueRule(name='responses_needed', params=('user', 'card', 'target', ), base=Value_responses_needed.base, lower=None, upper=None)
-    _o119 = _pg.ValueRule(name='trick_range', params=('user', 'card', ), base=Value_trick_range.base, lower=None, upper=None)
-    _o120 = _pg.ValueRule(name='armor_active', params=('user', 'card', 'target', ), base=Value_armor_active.base, lower=None, upper=None)
+    _o115 = _pg.ModeRule(ident='identity', name='身份局', players=(4, 10, ), options={'two_renegades': False, 'beginner': False, 'score_table_004': False, 'seats_by_lot': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (6, Mode_identity.roles3_if, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, Mode_identity.roles6_if, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (10, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_pg.TriggerRule(timing='died', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='rules/standard.sgs:866', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger0_where_d), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='rules/standard.sgs:868', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger1_where_d)], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[_pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score0, condition=Mode_identity.score0_when, line='rules/standard.sgs:887'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score1, condition=Mode_identity.score1_when, line='rules/standard.sgs:888'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score2, condition=Mode_identity.score2_when, line='rules/standard.sgs:889'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score3, condition=Mode_identity.score3_when, line='rules/standard.sgs:890'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score4, condition=Mode_identity.score4_when, line='rules/standard.sgs:891'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score5, condition=Mode_identity.score5_when, line='rules/standard.sgs:892'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score6, condition=Mode_identity.score6_when, line='rules/standard.sgs:893'), _pg.ScoreRule(roles=('lord', 'loyalist', 'rebel', 'renegade', ), op='=', value=Mode_identity.score7, condition=Mode_identity.score7_when, line='rules/standard.sgs:894'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score8, condition=Mode_identity.score8_when, line='rules/standard.sgs:896'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score9, condition=Mode_identity.score9_when, line='rules/standard.sgs:898'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score10, condition=Mode_identity.score10_when, line='rules/standard.sgs:899'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score11, condition=Mode_identity.score11_when, line='rules/standard.sgs:900'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score12, condition=Mode_identity.score12_when, line='rules/standard.sgs:901'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score13, condition=Mode_identity.score13_when, line='rules/standard.sgs:902'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score14, condition=Mode_identity.score14_when, line='rules/standard.sgs:903'), _pg.ScoreRule(roles=('lord', 'loyalist', ), op='+=', value=Mode_identity.score15, condition=Mode_identity.score15_when, line='rules/standard.sgs:906'), _pg.ScoreRule(roles=('rebel', ), op='+=', value=Mode_identity.score16, condition=None, line='rules/standard.sgs:907')], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
+    _o116 = _pg.ModeRule(ident='three_v_three', name='三对三', players=(6, 6, ), options={'draft': True}, roles=[(6, None, ('cold_vanguard', 'cold_commander', 'cold_vanguard', 'warm_vanguard', 'warm_commander', 'warm_vanguard', ), )], leader=None, setup=Mode_three_v_three.setup, triggers=[_pg.TriggerRule(timing='turn_start', condition=None, optional=False, body=Mode_three_v_three.trigger0_body, line='rules/3v3.sgs:128', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=None), _pg.TriggerRule(timing='turn_end', condition=None, optional=False, body=Mode_three_v_three.trigger1_body, line='rules/3v3.sgs:130', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=None), _pg.TriggerRule(timing='card_used', condition=Mode_three_v_three.trigger2_where, optional=False, body=Mode_three_v_three.trigger2_body, line='rules/3v3.sgs:138', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_three_v_three.trigger2_where_d), _pg.TriggerRule(timing='died', condition=Mode_three_v_three.trigger3_where, optional=False, body=Mode_three_v_three.trigger3_body, line='rules/3v3.sgs:144', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_three_v_three.trigger3_where_d)], wins=[(('warm_commander', 'warm_vanguard', ), Mode_three_v_three.win0, ), (('cold_commander', 'cold_vanguard', ), Mode_three_v_three.win1, )], turn_order=Mode_three_v_three.turn_order, replacements=[_pg.ReplaceRule(card='shandian', by=None, condition=None)], scores=[], camps={'warm': ('warm_commander', 'warm_vanguard', ), 'cold': ('cold_commander', 'cold_vanguard', )}, trigger_order='counter_clockwise', solo=())
+    _o117 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None, base_direct=Value_slash_limit.base_d, lower_direct=None, upper_direct=None)
+    _o118 = _pg.ValueRule(name='responses_needed', params=('user', 'card', 'target', ), base=Value_responses_needed.base, lower=None, upper=None, base_direct=Value_responses_needed.base_d, lower_direct=None, upper_direct=None)
+    _o119 = _pg.ValueRule(name='trick_range', params=('user', 'card', ), base=Value_trick_range.base, lower=None, upper=None, base_direct=Value_trick_range.base_d, lower_direct=None, upper_direct=None)
+    _o120 = _pg.ValueRule(name='armor_active', params=('user', 'card', 'target', ), base=Value_armor_active.base, lower=None, upper=None, base_direct=Value_armor_active.base_d, lower_direct=None, upper_direct=None)
     return _pg.Program(cards={'sha': _o1, 'shan': _o2, 'tao': _o3, 'guohe': _o4, 'shunshou': _o5, 'juedou': _o6, 'jiedao': _o7, 'wuzhong': _o8, 'wuxie': _o9, 'nanman': _o10, 'wanjian': _o11, 'taoyuan': _o12, 'wugu': _o13, 'shandian': _o14, 'le': _o15, 'zhuge': _o17, 'qinggang': _o19, 'hanbing': _o21, 'cixiong': _o23, 'qinglong': _o25, 'zhangba': _o27, 'guanshi': _o29, 'fangtian': _o31, 'qilin': _o33, 'bagua': _o35, 'renwang': _o37, 'jueying': _o39, 'dilu': _o41, 'zhuahuang': _o43, 'chitu': _o45, 'dayuan': _o47, 'zixing': _o49}, generals={'caocao': _o52, 'simayi': _o55, 'xiahoudun': _o57, 'zhangliao': _o59, 'xuchu': _o61, 'guojia': _o64, 'zhenji': _o67, 'liubei': _o70, 'guanyu': _o72, 'zhangfei': _o74, 'zhugeliang': _o77, 'zhaoyun': _o79, 'machao': _o82, 'huangyueying': _o85, 'sunquan': _o88, 'ganning': _o90, 'lvmeng': _o92, 'huanggai': _o94, 'zhouyu': _o97, 'daqiao': _o100, 'luxun': _o103, 'sunshangxiang': _o106, 'huatuo': _o109, 'lvbu': _o111, 'diaochan': _o114}, skills={'mashu': _o81}, modes={'identity': _o115, 'three_v_three': _o116}, values={'slash_limit': _o117, 'responses_needed': _o118, 'trick_range': _o119, 'armor_active': _o120}, source_hash='sha256:0eb96250c80f608c62b60368cdbd976b092b993ba8979ac35ca64d2f660ac373', rules={}, procedures={})
 
 

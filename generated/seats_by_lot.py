@@ -142,6 +142,24 @@ class Skill_mashu:
     source = 'standard.sgs:400'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:402
+        try:
+            return (v_a is v_owner)  # standard.sgs:402
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:402
+        try:
+            return _neg(1, 'standard.sgs:402')  # standard.sgs:402
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:402
         try:
             return _neg(1, 'standard.sgs:402')  # standard.sgs:402
@@ -194,6 +212,24 @@ class Card_sha:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # standard.sgs:20
+        try:
+            return _D_in_attack_range(frame, v_user, v_it)  # standard.sgs:20
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_limit_d(frame, v_user, v_card, v_owner):  # standard.sgs:20
+        try:
+            return frame.game.dispatch.value('slash_limit', v_user)  # standard.sgs:20
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # standard.sgs:21
         try:
             _v = frame.vars
@@ -236,6 +272,15 @@ class Card_tao:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # standard.sgs:41
+        try:
+            return _D_is_wounded(frame, v_it)  # standard.sgs:41
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def effect(frame):  # standard.sgs:43
         try:
             _v = frame.vars
@@ -262,6 +307,15 @@ class Card_guohe:
             _v = frame.vars
             v_it = _v.get('it', _U)
             return (_none_operand('standard.sgs:51', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, (v_it if v_it is not _U else _unbound('standard.sgs:51', 'it'))))) is None) else _t1 > 0)  # standard.sgs:51
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # standard.sgs:51
+        try:
+            return (_none_operand('standard.sgs:51', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, v_it))) is None) else _t1 > 0)  # standard.sgs:51
         except _FLOW:
             raise
         except Exception as _e:
@@ -297,6 +351,15 @@ class Card_shunshou:
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
             return ((_none_operand('standard.sgs:62', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, (v_it if v_it is not _U else _unbound('standard.sgs:62', 'it'))))) is None) else _t1 > 0) and (_none_operand('standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('standard.sgs:62', 'user')), (v_it if v_it is not _U else _unbound('standard.sgs:62', 'it')))) is None) | ((_t4 := frame.game.dispatch.value('trick_range', (v_user if v_user is not _U else _unbound('standard.sgs:62', 'user')), (v_card if v_card is not _U else _unbound('standard.sgs:62', 'card')))) is None) else _t3 <= _t4))  # standard.sgs:62
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # standard.sgs:62
+        try:
+            return ((_none_operand('standard.sgs:62', '>') if ((_t1 := _D_count(frame, _D_cards_of(frame, v_it))) is None) else _t1 > 0) and (_none_operand('standard.sgs:62', '<=') if ((_t3 := frame.game.dispatch.value('distance', v_user, v_it)) is None) | ((_t4 := frame.game.dispatch.value('trick_range', v_user, v_card)) is None) else _t3 <= _t4))  # standard.sgs:62
         except _FLOW:
             raise
         except Exception as _e:
@@ -367,6 +430,15 @@ class Card_jiedao:
             _v = frame.vars
             v_it = _v.get('it', _U)
             return ((_D_equip_in(frame, (v_it if v_it is not _U else _unbound('standard.sgs:93', 'it')), 'weapon') is not None) and (_none_operand('standard.sgs:93', '>') if ((_t1 := _D_count(frame, _D_targets_for(frame, (v_it if v_it is not _U else _unbound('standard.sgs:93', 'it')), '杀'))) is None) else _t1 > 0))  # standard.sgs:93
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # standard.sgs:93
+        try:
+            return ((_D_equip_in(frame, v_it, 'weapon') is not None) and (_none_operand('standard.sgs:93', '>') if ((_t1 := _D_count(frame, _D_targets_for(frame, v_it, '杀'))) is None) else _t1 > 0))  # standard.sgs:93
         except _FLOW:
             raise
         except Exception as _e:
@@ -670,6 +742,24 @@ class Skill_zhuge__zhuge_skill:
     source = 'standard.sgs:222'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u):  # standard.sgs:224
+        try:
+            return (v_u is v_owner)  # standard.sgs:224
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u):  # standard.sgs:224
+        try:
+            return 1000000  # standard.sgs:224
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:224
         try:
             return 1000000  # standard.sgs:224
@@ -705,6 +795,24 @@ class Skill_qinggang__qinggang_skill:
     ident = 'qinggang_skill'
     name = '青釭剑'
     source = 'standard.sgs:232'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:234
+        try:
+            return ((v_u is v_owner) and _is_family(v_c, '杀'))  # standard.sgs:234
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:234
+        try:
+            return False  # standard.sgs:234
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:234
@@ -776,6 +884,15 @@ class Skill_hanbing__hanbing_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:244
+        try:
+            return ((((_get_attr(v_event, 'source', 'standard.sgs:244') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:244'), '杀')) and (not _get_attr(v_event, 'chain', 'standard.sgs:244'))) and (_none_operand('standard.sgs:245', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr(v_event, 'target', 'standard.sgs:245')]))) is None) else _t1 > 0))  # standard.sgs:244
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_cixiong:
     'card 雌雄双股剑 cixiong (standard.sgs:256)'
@@ -820,6 +937,15 @@ class Skill_cixiong__cixiong_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:261
+        try:
+            return (((((_get_attr(v_event, 'user', 'standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr(v_owner, 'gender', 'standard.sgs:262'))))  # standard.sgs:261
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_qinglong:
     'card 青龙偃月刀 qinglong (standard.sgs:275)'
@@ -855,6 +981,15 @@ class Skill_qinglong__qinglong_skill:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_use_card_on(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:282', 'owner')), '杀', _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:282', 'event')), 'player', 'standard.sgs:282'))  # standard.sgs:282
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:280
+        try:
+            return ((((((_get_attr(v_event, 'against_user', 'standard.sgs:280') is v_owner) and _is_family(_get_attr(v_event, 'against', 'standard.sgs:280'), '杀')) and (_get_attr(v_event, 'family', 'standard.sgs:280') == '闪')) and (_get_attr(v_event, 'use', 'standard.sgs:280') is not None)) and _equals(_get_attr(v_event, 'player', 'standard.sgs:281'), _get_attr(_get_attr(v_event, 'use', 'standard.sgs:281'), 'target', 'standard.sgs:281'))) and (not not _get_attr(_get_attr(v_event, 'player', 'standard.sgs:281'), 'alive', 'standard.sgs:281')))  # standard.sgs:280
         except _FLOW:
             raise
         except Exception as _e:
@@ -918,6 +1053,15 @@ class Skill_guanshi__guanshi_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:303
+        try:
+            return ((((((_get_attr(v_event, 'against_user', 'standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'standard.sgs:304'))) is None) else _t3 >= 3))  # standard.sgs:303
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_fangtian:
     'card 方天画戟 fangtian (standard.sgs:313)'
@@ -933,6 +1077,24 @@ class Skill_fangtian__fangtian_skill:
     ident = 'fangtian_skill'
     name = '方天画戟'
     source = 'standard.sgs:316'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c):  # standard.sgs:319
+        try:
+            return ((((v_u is v_owner) and _is_family(v_c, '杀')) and (_none_operand('standard.sgs:319', '>') if ((_t1 := _D_count(frame, _P_hand(frame, v_u))) is None) else _t1 > 0)) and (_D_count(frame, _P_minus(frame, _P_hand(frame, v_u), _P_subcards(frame, v_c))) == 0))  # standard.sgs:319
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c):  # standard.sgs:318
+        try:
+            return 2  # standard.sgs:318
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:318
@@ -999,6 +1161,15 @@ class Skill_qilin__qilin_skill:
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:336', 'owner')))  # standard.sgs:336
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:329
+        try:
+            return ((((_get_attr(v_event, 'source', 'standard.sgs:329') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:329'), '杀')) and (not _get_attr(v_event, 'chain', 'standard.sgs:329'))) and ((_P_equip_in(frame, _get_attr(v_event, 'target', 'standard.sgs:330'), 'defensive_horse') is not None) or (_P_equip_in(frame, _get_attr(v_event, 'target', 'standard.sgs:331'), 'offensive_horse') is not None)))  # standard.sgs:329
         except _FLOW:
             raise
         except Exception as _e:
@@ -1085,6 +1256,15 @@ class Skill_renwang__renwang_skill:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:359
+        try:
+            return ((((_get_attr(v_event, 'target', 'standard.sgs:359') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:359'), '杀')) and (_get_attr(_get_attr(v_event, 'card', 'standard.sgs:359'), 'color', 'standard.sgs:359') == 'black')) and (not not frame.game.dispatch.value('armor_active', _get_attr(v_event, 'user', 'standard.sgs:360'), _get_attr(v_event, 'card', 'standard.sgs:360'), v_owner)))  # standard.sgs:359
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Card_jueying:
     'card 绝影 jueying (standard.sgs:368)'
@@ -1100,6 +1280,24 @@ class Skill_jueying__jueying_skill:
     ident = 'jueying_skill'
     name = '绝影'
     source = 'standard.sgs:370'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:370
+        try:
+            return (v_b is v_owner)  # standard.sgs:370
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:370
+        try:
+            return 1  # standard.sgs:370
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:370
@@ -1139,6 +1337,24 @@ class Skill_dilu__dilu_skill:
     source = 'standard.sgs:375'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:375
+        try:
+            return (v_b is v_owner)  # standard.sgs:375
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:375
+        try:
+            return 1  # standard.sgs:375
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:375
         try:
             return 1  # standard.sgs:375
@@ -1174,6 +1390,24 @@ class Skill_zhuahuang__zhuahuang_skill:
     ident = 'zhuahuang_skill'
     name = '爪黄飞电'
     source = 'standard.sgs:380'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:380
+        try:
+            return (v_b is v_owner)  # standard.sgs:380
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:380
+        try:
+            return 1  # standard.sgs:380
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:380
@@ -1213,6 +1447,24 @@ class Skill_chitu__chitu_skill:
     source = 'standard.sgs:385'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:385
+        try:
+            return (v_a is v_owner)  # standard.sgs:385
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:385
+        try:
+            return _neg(1, 'standard.sgs:385')  # standard.sgs:385
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:385
         try:
             return _neg(1, 'standard.sgs:385')  # standard.sgs:385
@@ -1248,6 +1500,24 @@ class Skill_dayuan__dayuan_skill:
     ident = 'dayuan_skill'
     name = '大宛'
     source = 'standard.sgs:390'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:390
+        try:
+            return (v_a is v_owner)  # standard.sgs:390
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:390
+        try:
+            return _neg(1, 'standard.sgs:390')  # standard.sgs:390
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:390
@@ -1287,6 +1557,24 @@ class Skill_zixing__zixing_skill:
     source = 'standard.sgs:395'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:395
+        try:
+            return (v_a is v_owner)  # standard.sgs:395
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_a, v_b):  # standard.sgs:395
+        try:
+            return _neg(1, 'standard.sgs:395')  # standard.sgs:395
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:395
         try:
             return _neg(1, 'standard.sgs:395')  # standard.sgs:395
@@ -1315,6 +1603,15 @@ class Value_slash_limit:
     source = 'standard.sgs:7'
 
     @staticmethod
+    def base_d(frame, v_user):  # standard.sgs:7
+        try:
+            return 1  # standard.sgs:7
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def base(frame):  # standard.sgs:7
         try:
             return 1  # standard.sgs:7
@@ -1329,6 +1626,15 @@ class Value_responses_needed:
 
     name = 'responses_needed'
     source = 'standard.sgs:10'
+
+    @staticmethod
+    def base_d(frame, v_user, v_card, v_target):  # standard.sgs:10
+        try:
+            return 1  # standard.sgs:10
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def base(frame):  # standard.sgs:10
@@ -1347,6 +1653,15 @@ class Value_trick_range:
     source = 'standard.sgs:12'
 
     @staticmethod
+    def base_d(frame, v_user, v_card):  # standard.sgs:12
+        try:
+            return 1  # standard.sgs:12
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def base(frame):  # standard.sgs:12
         try:
             return 1  # standard.sgs:12
@@ -1361,6 +1676,15 @@ class Value_armor_active:
 
     name = 'armor_active'
     source = 'standard.sgs:14'
+
+    @staticmethod
+    def base_d(frame, v_user, v_card, v_target):  # standard.sgs:14
+        try:
+            return True  # standard.sgs:14
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def base(frame):  # standard.sgs:14
@@ -1398,6 +1722,15 @@ class Skill_caocao__jianxiong:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:411', 'owner')), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:411', 'event')), 'card', 'standard.sgs:411'))  # standard.sgs:411
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:410
+        try:
+            return (((_get_attr(v_event, 'target', 'standard.sgs:410') is v_owner) and (_get_attr(v_event, 'card', 'standard.sgs:410') is not None)) and (_P_zone_of(frame, _get_attr(v_event, 'card', 'standard.sgs:410')) == 'processing'))  # standard.sgs:410
         except _FLOW:
             raise
         except Exception as _e:
@@ -1484,6 +1817,15 @@ class Skill_simayi__fankui:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:429
+        try:
+            return ((((_get_attr(v_event, 'target', 'standard.sgs:429') is v_owner) and (_get_attr(v_event, 'source', 'standard.sgs:429') is not None)) and (_get_attr(v_event, 'source', 'standard.sgs:429') is not v_owner)) and (_none_operand('standard.sgs:430', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [_get_attr(v_event, 'source', 'standard.sgs:430')]))) is None) else _t1 > 0))  # standard.sgs:429
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_simayi__guicai:
     'skill 鬼才 guicai (standard.sgs:436)'
@@ -1510,6 +1852,15 @@ class Skill_simayi__guicai:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _P_retrial(frame, (v_event if v_event is not _U else _unbound('standard.sgs:439', 'event')), _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:439', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:439', 'owner'))), prompt='鬼才: the new judgement card'))  # standard.sgs:439
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:438
+        try:
+            return (_none_operand('standard.sgs:438', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0)  # standard.sgs:438
         except _FLOW:
             raise
         except Exception as _e:
@@ -1557,6 +1908,15 @@ class Skill_xiahoudun__ganglie:
                     _P_discard(frame, _P_choose_many(frame, v_src, _P_hand(frame, v_src), 2, 2, prompt='刚烈: discard two'), by=v_src)  # standard.sgs:454
                 else:
                     _P_damage(frame, v_src, 1, source=(v_owner if v_owner is not _U else _unbound('standard.sgs:456', 'owner')))  # standard.sgs:456
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:448
+        try:
+            return ((_get_attr(v_event, 'target', 'standard.sgs:448') is v_owner) and (_get_attr(v_event, 'source', 'standard.sgs:448') is not None))  # standard.sgs:448
         except _FLOW:
             raise
         except Exception as _e:
@@ -1611,6 +1971,15 @@ class Skill_zhangliao__tuxi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:467
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:467') is v_owner) and (_none_operand('standard.sgs:467', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, v_owner)))) is None) else _t1 > 0))  # standard.sgs:467
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_zhangliao:
     'general 张辽 zhangliao (standard.sgs:463)'
@@ -1654,6 +2023,15 @@ class Skill_xuchu__luoyi:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:481
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:481') is v_owner) and (_none_operand('standard.sgs:481', '>') if ((_t1 := _get_attr(v_event, 'amount', 'standard.sgs:481')) is None) else _t1 > 0))  # standard.sgs:481
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # standard.sgs:485
         try:
             _v = frame.vars
@@ -1671,6 +2049,15 @@ class Skill_xuchu__luoyi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _set_attr((v_event if v_event is not _U else _unbound('standard.sgs:487', 'event')), 'amount', '+=', 1, 'standard.sgs:487')  # standard.sgs:487
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:485
+        try:
+            return ((((_get_attr(v_event, 'source', 'standard.sgs:485') is v_owner) and (not not _D_has_mark(frame, v_owner, 'luoyi'))) and (not _get_attr(v_event, 'chain', 'standard.sgs:485'))) and (_is_family(_get_attr(v_event, 'card', 'standard.sgs:486'), '杀') or _is_family(_get_attr(v_event, 'card', 'standard.sgs:486'), '决斗')))  # standard.sgs:485
         except _FLOW:
             raise
         except Exception as _e:
@@ -1717,6 +2104,15 @@ class Skill_guojia__tiandu:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:496
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:496') is v_owner) and (_P_zone_of(frame, _get_attr(v_event, 'card', 'standard.sgs:496')) == 'processing'))  # standard.sgs:496
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_guojia__yiji:
     'skill 遗计 yiji (standard.sgs:499)'
@@ -1755,6 +2151,15 @@ class Skill_guojia__yiji:
                                 break
                 except _BreakLoop:
                     break
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:501
+        try:
+            return (_get_attr(v_event, 'target', 'standard.sgs:501') is v_owner)  # standard.sgs:501
         except _FLOW:
             raise
         except Exception as _e:
@@ -1807,6 +2212,15 @@ class Skill_zhenji__luoshen:
                         break  # standard.sgs:520
                 except _BreakLoop:
                     break
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:517
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:517') is v_owner) and (_get_attr(v_event, 'phase', 'standard.sgs:517') == 'prepare'))  # standard.sgs:517
         except _FLOW:
             raise
         except Exception as _e:
@@ -1992,6 +2406,24 @@ class Skill_zhangfei__paoxiao:
     source = 'standard.sgs:577'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u):  # standard.sgs:579
+        try:
+            return (v_u is v_owner)  # standard.sgs:579
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u):  # standard.sgs:579
+        try:
+            return 1000000  # standard.sgs:579
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:579
         try:
             return 1000000  # standard.sgs:579
@@ -2066,6 +2498,15 @@ class Skill_zhugeliang__guanxing:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:587
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:587') is v_owner) and (_get_attr(v_event, 'phase', 'standard.sgs:587') == 'prepare'))  # standard.sgs:587
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_zhugeliang__kongcheng:
     'skill 空城 kongcheng (standard.sgs:600)'
@@ -2073,6 +2514,24 @@ class Skill_zhugeliang__kongcheng:
     ident = 'kongcheng'
     name = '空城'
     source = 'standard.sgs:600'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:602
+        try:
+            return (((v_t is v_owner) and (_D_count(frame, _D_hand(frame, v_owner)) == 0)) and (_is_family(v_c, '杀') or _is_family(v_c, '决斗')))  # standard.sgs:602
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:602
+        try:
+            return False  # standard.sgs:602
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:602
@@ -2178,6 +2637,15 @@ class Skill_machao__tieqi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:620
+        try:
+            return ((_get_attr(v_event, 'user', 'standard.sgs:620') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:620'), '杀'))  # standard.sgs:620
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_machao:
     'general 马超 machao (standard.sgs:615)'
@@ -2218,6 +2686,15 @@ class Skill_huangyueying__jizhi:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:631
+        try:
+            return (((_get_attr(v_event, 'user', 'standard.sgs:631') is v_owner) and (_get_attr(_get_attr(v_event, 'card', 'standard.sgs:631'), 'category', 'standard.sgs:631') == 'trick')) and (not _get_attr(_get_attr(v_event, 'card', 'standard.sgs:631'), 'converted', 'standard.sgs:631')))  # standard.sgs:631
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_huangyueying__qicai:
     'skill 奇才 qicai (standard.sgs:636)'
@@ -2225,6 +2702,24 @@ class Skill_huangyueying__qicai:
     ident = 'qicai'
     name = '奇才'
     source = 'standard.sgs:636'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c):  # standard.sgs:638
+        try:
+            return (v_u is v_owner)  # standard.sgs:638
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c):  # standard.sgs:638
+        try:
+            return 1000000  # standard.sgs:638
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:638
@@ -2328,6 +2823,15 @@ class Skill_sunquan__jiuyuan:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:656
+        try:
+            return (((((_get_attr(v_event, 'target', 'standard.sgs:656') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:656'), '桃')) and (_get_attr(v_event, 'source', 'standard.sgs:656') is not None)) and (_get_attr(v_event, 'source', 'standard.sgs:657') is not v_owner)) and (_get_attr(_get_attr(v_event, 'source', 'standard.sgs:657'), 'kingdom', 'standard.sgs:657') == '吴'))  # standard.sgs:656
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_sunquan:
     'general 孙权 sunquan (standard.sgs:643)'
@@ -2397,6 +2901,15 @@ class Skill_lvmeng__keji:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:675
+        try:
+            return ((((_get_attr(v_event, 'user', 'standard.sgs:675') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:675'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is v_owner))  # standard.sgs:675
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # standard.sgs:678
         try:
             _v = frame.vars
@@ -2420,6 +2933,15 @@ class Skill_lvmeng__keji:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:678
+        try:
+            return ((((_get_attr(v_event, 'player', 'standard.sgs:678') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:678'), '杀')) and (_D_phase(frame) == 'play')) and (_D_current(frame) is v_owner))  # standard.sgs:678
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger2_where(frame):  # standard.sgs:681
         try:
             _v = frame.vars
@@ -2437,6 +2959,15 @@ class Skill_lvmeng__keji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('standard.sgs:682', 'event')))  # standard.sgs:682
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger2_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:681
+        try:
+            return (((_get_attr(v_event, 'player', 'standard.sgs:681') is v_owner) and (_get_attr(v_event, 'phase', 'standard.sgs:681') == 'discard')) and (not _D_has_mark(frame, v_owner, 'keji_slash')))  # standard.sgs:681
         except _FLOW:
             raise
         except Exception as _e:
@@ -2507,6 +3038,15 @@ class Skill_zhouyu__yingzi:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _set_attr((v_event if v_event is not _U else _unbound('standard.sgs:702', 'event')), 'amount', '+=', 1, 'standard.sgs:702')  # standard.sgs:702
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:702
+        try:
+            return (_get_attr(v_event, 'player', 'standard.sgs:702') is v_owner)  # standard.sgs:702
         except _FLOW:
             raise
         except Exception as _e:
@@ -2620,6 +3160,15 @@ class Skill_daqiao__liuli:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:727
+        try:
+            return ((((_get_attr(v_event, 'target', 'standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'standard.sgs:728'), _get_attr(v_event, 'card', 'standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729'))))) is None) else _t5 > 0))  # standard.sgs:727
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_daqiao:
     'general 大乔 daqiao (standard.sgs:718)'
@@ -2636,6 +3185,24 @@ class Skill_luxun__qianxun:
     ident = 'qianxun'
     name = '谦逊'
     source = 'standard.sgs:740'
+
+    @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:742
+        try:
+            return ((v_t is v_owner) and (_is_family(v_c, '顺手牵羊') or _is_family(v_c, '乐不思蜀')))  # standard.sgs:742
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:742
+        try:
+            return False  # standard.sgs:742
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
     def modifier0_value(frame):  # standard.sgs:742
@@ -2690,6 +3257,15 @@ class Skill_luxun__lianying:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:747
+        try:
+            return (((_get_attr(v_event, 'player', 'standard.sgs:747') is v_owner) and (_get_attr(v_event, 'zone', 'standard.sgs:747') == 'hand')) and (_D_count(frame, _D_hand(frame, v_owner)) == 0))  # standard.sgs:747
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_luxun:
     'general 陆逊 luxun (standard.sgs:738)'
@@ -2726,6 +3302,15 @@ class Skill_sunshangxiang__xiaoji:
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:757', 'owner')), (_none_operand('standard.sgs:757', '*') if ((_t2 := _D_count(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:757', 'event')), 'cards', 'standard.sgs:757'))) is None) else _mul(2, _t2, 'standard.sgs:757')))  # standard.sgs:757
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:757
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:757') is v_owner) and (_get_attr(v_event, 'zone', 'standard.sgs:757') == 'equip'))  # standard.sgs:757
         except _FLOW:
             raise
         except Exception as _e:
@@ -2860,6 +3445,24 @@ class Skill_lvbu__wushuang:
     source = 'standard.sgs:790'
 
     @staticmethod
+    def modifier0_where_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:792
+        try:
+            return (v_u is v_owner)  # standard.sgs:792
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def modifier0_value_d(frame, v_owner, v_skill, v_u, v_c, v_t):  # standard.sgs:792
+        try:
+            return 2  # standard.sgs:792
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def modifier0_value(frame):  # standard.sgs:792
         try:
             return 2  # standard.sgs:792
@@ -2958,6 +3561,15 @@ class Skill_diaochan__biyue:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             _D_draw(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:810', 'owner')), 1)  # standard.sgs:810
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:810
+        try:
+            return ((_get_attr(v_event, 'player', 'standard.sgs:810') is v_owner) and (_get_attr(v_event, 'phase', 'standard.sgs:810') == 'finish'))  # standard.sgs:810
         except _FLOW:
             raise
         except Exception as _e:
@@ -3065,6 +3677,15 @@ class Mode_identity:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
     @staticmethod
+    def trigger0_where_d(frame, v_owner, v_event):  # standard.sgs:866
+        try:
+            return ((_get_attr(_get_attr(v_event, 'victim', 'standard.sgs:866'), 'role', 'standard.sgs:866') == 'rebel') and (_get_attr(v_event, 'killer', 'standard.sgs:866') is not None))  # standard.sgs:866
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
     def trigger1_where(frame):  # standard.sgs:868
         try:
             _v = frame.vars
@@ -3081,6 +3702,15 @@ class Mode_identity:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_discard(frame, (_none_operand('standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) else _add(_t1, _t2, 'standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))  # standard.sgs:869
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def trigger1_where_d(frame, v_owner, v_event):  # standard.sgs:868
+        try:
+            return (((_get_attr(_get_attr(v_event, 'victim', 'standard.sgs:868'), 'role', 'standard.sgs:868') == 'loyalist') and (_get_attr(v_event, 'killer', 'standard.sgs:868') is not None)) and (_get_attr(_get_attr(v_event, 'killer', 'standard.sgs:868'), 'role', 'standard.sgs:868') == 'lord'))  # standard.sgs:868
         except _FLOW:
             raise
         except Exception as _e:
@@ -3455,71 +4085,71 @@ class Mode_seats_by_lot:
 
 def build_program() -> _pg.Program:
     """A fresh Program of these rules (the same structure `sgsdsl.interp.build` makes)."""
-    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 8, ), ('♠', 8, ), ('♠', 9, ), ('♠', 9, ), ('♠', 10, ), ('♠', 10, ), ('♥', 10, ), ('♥', 10, ), ('♥', 11, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 8, ), ('♣', 9, ), ('♣', 9, ), ('♣', 10, ), ('♣', 10, ), ('♣', 11, ), ('♣', 11, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 13, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='phase', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='standard.sgs:20')], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o1 = _pg.CardRule(ident='sha', name='杀', category='basic', family='杀', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 8, ), ('♠', 8, ), ('♠', 9, ), ('♠', 9, ), ('♠', 10, ), ('♠', 10, ), ('♥', 10, ), ('♥', 10, ), ('♥', 11, ), ('♣', 2, ), ('♣', 3, ), ('♣', 4, ), ('♣', 5, ), ('♣', 6, ), ('♣', 7, ), ('♣', 8, ), ('♣', 8, ), ('♣', 9, ), ('♣', 9, ), ('♣', 10, ), ('♣', 10, ), ('♣', 11, ), ('♣', 11, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 13, )], uses=[_pg.UseRule(context='play', limit=Card_sha.use0_limit, limit_scope='phase', target_kind='one', low=1, high=1, other=True, filter=Card_sha.use0_filter, effect=None, line='standard.sgs:20', filter_direct=Card_sha.use0_filter_d, limit_direct=Card_sha.use0_limit_d)], effect=Card_sha.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
     _o2 = _pg.CardRule(ident='shan', name='闪', category='basic', family='闪', nature='normal', attack_range=None, copies=[('♥', 2, ), ('♥', 2, ), ('♥', 13, ), ('♦', 2, ), ('♦', 2, ), ('♦', 3, ), ('♦', 4, ), ('♦', 5, ), ('♦', 6, ), ('♦', 7, ), ('♦', 8, ), ('♦', 9, ), ('♦', 10, ), ('♦', 11, ), ('♦', 11, )], uses=[], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
-    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, ), ('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 12, ), ('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='standard.sgs:41'), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:42')], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
-    _o4 = _pg.CardRule(ident='guohe', name='过河拆桥', category='trick', family='过河拆桥', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 12, ), ('♥', 12, ), ('♣', 3, ), ('♣', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_guohe.use0_filter, effect=None, line='standard.sgs:51')], effect=Card_guohe.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o5 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 11, ), ('♦', 3, ), ('♦', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='standard.sgs:62')], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='standard.sgs:73')], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
-    _o7 = _pg.CardRule(ident='jiedao', name='借刀杀人', category='trick', family='借刀杀人', nature='normal', attack_range=None, copies=[('♣', 12, ), ('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_jiedao.use0_filter, effect=None, line='standard.sgs:93')], effect=Card_jiedao.effect, hooks={'prepare': Card_jiedao.hook0, 'finish': Card_jiedao.hook1}, skills=[], tags=frozenset(('control', )))
-    _o8 = _pg.CardRule(ident='wuzhong', name='无中生有', category='trick', family='无中生有', nature='normal', attack_range=None, copies=[('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:112')], effect=Card_wuzhong.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
-    _o9 = _pg.CardRule(ident='wuxie', name='无懈可击', category='trick', family='无懈可击', nature='normal', attack_range=None, copies=[('♠', 11, ), ('♣', 12, ), ('♣', 13, ), ('♦', 12, )], uses=[_pg.UseRule(context='nullify', limit=None, limit_scope=None, target_kind='none', low=0, high=0, other=False, filter=None, effect=Card_wuxie.use0_effect, line='standard.sgs:120')], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
-    _o10 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 13, ), ('♣', 7, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='standard.sgs:127')], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
-    _o11 = _pg.CardRule(ident='wanjian', name='万箭齐发', category='trick', family='万箭齐发', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='standard.sgs:139')], effect=Card_wanjian.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
-    _o12 = _pg.CardRule(ident='taoyuan', name='桃园结义', category='trick', family='桃园结义', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='standard.sgs:151')], effect=Card_taoyuan.effect, hooks={'before_effect': Card_taoyuan.hook0}, skills=[], tags=frozenset(('area', 'heal', )))
-    _o13 = _pg.CardRule(ident='wugu', name='五谷丰登', category='trick', family='五谷丰登', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='standard.sgs:161')], effect=Card_wugu.effect, hooks={'prepare': Card_wugu.hook0, 'finish': Card_wugu.hook1}, skills=[], tags=frozenset(('area', 'draw', )))
-    _o14 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:182')], effect=Card_shandian.effect, hooks={'nullified': Card_shandian.hook0}, skills=[], tags=frozenset(('risk', )))
-    _o15 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 6, ), ('♥', 6, ), ('♣', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='standard.sgs:208')], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
-    _o16 = _pg.SkillRule(ident='zhuge_skill', name='诸葛连弩', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhuge__zhuge_skill.modifier0_value, condition=Skill_zhuge__zhuge_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o17 = _pg.CardRule(ident='zhuge', name='诸葛连弩', category='weapon', family='诸葛连弩', nature='normal', attack_range=1, copies=[('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o16], tags=frozenset(()))
-    _o18 = _pg.SkillRule(ident='qinggang_skill', name='青釭剑', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='armor_active', params=('u', 'c', 't', ), op='to', value=Skill_qinggang__qinggang_skill.modifier0_value, condition=Skill_qinggang__qinggang_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o19 = _pg.CardRule(ident='qinggang', name='青釭剑', category='weapon', family='青釭剑', nature='normal', attack_range=2, copies=[('♠', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o18], tags=frozenset(()))
-    _o20 = _pg.SkillRule(ident='hanbing_skill', name='寒冰剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_hanbing__hanbing_skill.trigger0_where, optional=True, body=Skill_hanbing__hanbing_skill.trigger0_body, line='standard.sgs:244', limit=None, limit_scope=None, index=0, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o21 = _pg.CardRule(ident='hanbing', name='寒冰剑', category='weapon', family='寒冰剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o20], tags=frozenset(()))
-    _o22 = _pg.SkillRule(ident='cixiong_skill', name='雌雄双股剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_cixiong__cixiong_skill.trigger0_where, optional=True, body=Skill_cixiong__cixiong_skill.trigger0_body, line='standard.sgs:261', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o23 = _pg.CardRule(ident='cixiong', name='雌雄双股剑', category='weapon', family='雌雄双股剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o22], tags=frozenset(()))
-    _o24 = _pg.SkillRule(ident='qinglong_skill', name='青龙偃月刀', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_qinglong__qinglong_skill.trigger0_where, optional=False, body=Skill_qinglong__qinglong_skill.trigger0_body, line='standard.sgs:280', limit=None, limit_scope=None, index=0, owner_field='against_user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o25 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o24], tags=frozenset(()))
+    _o3 = _pg.CardRule(ident='tao', name='桃', category='basic', family='桃', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, ), ('♥', 6, ), ('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 12, ), ('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=Card_tao.use0_filter, effect=None, line='standard.sgs:41', filter_direct=Card_tao.use0_filter_d, limit_direct=None), _pg.UseRule(context='dying', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:42', filter_direct=None, limit_direct=None)], effect=Card_tao.effect, hooks={}, skills=[], tags=frozenset(('heal', )))
+    _o4 = _pg.CardRule(ident='guohe', name='过河拆桥', category='trick', family='过河拆桥', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 12, ), ('♥', 12, ), ('♣', 3, ), ('♣', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_guohe.use0_filter, effect=None, line='standard.sgs:51', filter_direct=Card_guohe.use0_filter_d, limit_direct=None)], effect=Card_guohe.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o5 = _pg.CardRule(ident='shunshou', name='顺手牵羊', category='trick', family='顺手牵羊', nature='normal', attack_range=None, copies=[('♠', 3, ), ('♠', 4, ), ('♠', 11, ), ('♦', 3, ), ('♦', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_shunshou.use0_filter, effect=None, line='standard.sgs:62', filter_direct=Card_shunshou.use0_filter_d, limit_direct=None)], effect=Card_shunshou.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o6 = _pg.CardRule(ident='juedou', name='决斗', category='trick', family='决斗', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='standard.sgs:73', filter_direct=None, limit_direct=None)], effect=Card_juedou.effect, hooks={}, skills=[], tags=frozenset(('attack', )))
+    _o7 = _pg.CardRule(ident='jiedao', name='借刀杀人', category='trick', family='借刀杀人', nature='normal', attack_range=None, copies=[('♣', 12, ), ('♣', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=Card_jiedao.use0_filter, effect=None, line='standard.sgs:93', filter_direct=Card_jiedao.use0_filter_d, limit_direct=None)], effect=Card_jiedao.effect, hooks={'prepare': Card_jiedao.hook0, 'finish': Card_jiedao.hook1}, skills=[], tags=frozenset(('control', )))
+    _o8 = _pg.CardRule(ident='wuzhong', name='无中生有', category='trick', family='无中生有', nature='normal', attack_range=None, copies=[('♥', 7, ), ('♥', 8, ), ('♥', 9, ), ('♥', 11, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:112', filter_direct=None, limit_direct=None)], effect=Card_wuzhong.effect, hooks={}, skills=[], tags=frozenset(('draw', )))
+    _o9 = _pg.CardRule(ident='wuxie', name='无懈可击', category='trick', family='无懈可击', nature='normal', attack_range=None, copies=[('♠', 11, ), ('♣', 12, ), ('♣', 13, ), ('♦', 12, )], uses=[_pg.UseRule(context='nullify', limit=None, limit_scope=None, target_kind='none', low=0, high=0, other=False, filter=None, effect=Card_wuxie.use0_effect, line='standard.sgs:120', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[], tags=frozenset(('defence', )))
+    _o10 = _pg.CardRule(ident='nanman', name='南蛮入侵', category='trick', family='南蛮入侵', nature='normal', attack_range=None, copies=[('♠', 7, ), ('♠', 13, ), ('♣', 7, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='standard.sgs:127', filter_direct=None, limit_direct=None)], effect=Card_nanman.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
+    _o11 = _pg.CardRule(ident='wanjian', name='万箭齐发', category='trick', family='万箭齐发', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=True, filter=None, effect=None, line='standard.sgs:139', filter_direct=None, limit_direct=None)], effect=Card_wanjian.effect, hooks={}, skills=[], tags=frozenset(('area', 'attack', )))
+    _o12 = _pg.CardRule(ident='taoyuan', name='桃园结义', category='trick', family='桃园结义', nature='normal', attack_range=None, copies=[('♥', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='standard.sgs:151', filter_direct=None, limit_direct=None)], effect=Card_taoyuan.effect, hooks={'before_effect': Card_taoyuan.hook0}, skills=[], tags=frozenset(('area', 'heal', )))
+    _o13 = _pg.CardRule(ident='wugu', name='五谷丰登', category='trick', family='五谷丰登', nature='normal', attack_range=None, copies=[('♥', 3, ), ('♥', 4, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='all', low=0, high=0, other=False, filter=None, effect=None, line='standard.sgs:161', filter_direct=None, limit_direct=None)], effect=Card_wugu.effect, hooks={'prepare': Card_wugu.hook0, 'finish': Card_wugu.hook1}, skills=[], tags=frozenset(('area', 'draw', )))
+    _o14 = _pg.CardRule(ident='shandian', name='闪电', category='delayed', family='闪电', nature='normal', attack_range=None, copies=[('♠', 1, ), ('♥', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='standard.sgs:182', filter_direct=None, limit_direct=None)], effect=Card_shandian.effect, hooks={'nullified': Card_shandian.hook0}, skills=[], tags=frozenset(('risk', )))
+    _o15 = _pg.CardRule(ident='le', name='乐不思蜀', category='delayed', family='乐不思蜀', nature='normal', attack_range=None, copies=[('♠', 6, ), ('♥', 6, ), ('♣', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='one', low=1, high=1, other=True, filter=None, effect=None, line='standard.sgs:208', filter_direct=None, limit_direct=None)], effect=Card_le.effect, hooks={}, skills=[], tags=frozenset(('control', )))
+    _o16 = _pg.SkillRule(ident='zhuge_skill', name='诸葛连弩', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhuge__zhuge_skill.modifier0_value, condition=Skill_zhuge__zhuge_skill.modifier0_where, owner_arg=0, condition_direct=Skill_zhuge__zhuge_skill.modifier0_where_d, value_direct=Skill_zhuge__zhuge_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o17 = _pg.CardRule(ident='zhuge', name='诸葛连弩', category='weapon', family='诸葛连弩', nature='normal', attack_range=1, copies=[('♣', 1, ), ('♦', 1, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o16], tags=frozenset(()))
+    _o18 = _pg.SkillRule(ident='qinggang_skill', name='青釭剑', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='armor_active', params=('u', 'c', 't', ), op='to', value=Skill_qinggang__qinggang_skill.modifier0_value, condition=Skill_qinggang__qinggang_skill.modifier0_where, owner_arg=0, condition_direct=Skill_qinggang__qinggang_skill.modifier0_where_d, value_direct=Skill_qinggang__qinggang_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o19 = _pg.CardRule(ident='qinggang', name='青釭剑', category='weapon', family='青釭剑', nature='normal', attack_range=2, copies=[('♠', 6, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o18], tags=frozenset(()))
+    _o20 = _pg.SkillRule(ident='hanbing_skill', name='寒冰剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_hanbing__hanbing_skill.trigger0_where, optional=True, body=Skill_hanbing__hanbing_skill.trigger0_body, line='standard.sgs:244', limit=None, limit_scope=None, index=0, owner_field='source', condition_direct=Skill_hanbing__hanbing_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o21 = _pg.CardRule(ident='hanbing', name='寒冰剑', category='weapon', family='寒冰剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o20], tags=frozenset(()))
+    _o22 = _pg.SkillRule(ident='cixiong_skill', name='雌雄双股剑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_cixiong__cixiong_skill.trigger0_where, optional=True, body=Skill_cixiong__cixiong_skill.trigger0_body, line='standard.sgs:261', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_cixiong__cixiong_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o23 = _pg.CardRule(ident='cixiong', name='雌雄双股剑', category='weapon', family='雌雄双股剑', nature='normal', attack_range=2, copies=[('♠', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o22], tags=frozenset(()))
+    _o24 = _pg.SkillRule(ident='qinglong_skill', name='青龙偃月刀', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_qinglong__qinglong_skill.trigger0_where, optional=False, body=Skill_qinglong__qinglong_skill.trigger0_body, line='standard.sgs:280', limit=None, limit_scope=None, index=0, owner_field='against_user', condition_direct=Skill_qinglong__qinglong_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o25 = _pg.CardRule(ident='qinglong', name='青龙偃月刀', category='weapon', family='青龙偃月刀', nature='normal', attack_range=3, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o24], tags=frozenset(()))
     _o26 = _pg.SkillRule(ident='zhangba_skill', name='丈八蛇矛', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='sha', count=2, source='hand', filter=None)], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o27 = _pg.CardRule(ident='zhangba', name='丈八蛇矛', category='weapon', family='丈八蛇矛', nature='normal', attack_range=3, copies=[('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o26], tags=frozenset(()))
-    _o28 = _pg.SkillRule(ident='guanshi_skill', name='贯石斧', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_guanshi__guanshi_skill.trigger0_where, optional=True, body=Skill_guanshi__guanshi_skill.trigger0_body, line='standard.sgs:303', limit=None, limit_scope=None, index=0, owner_field='against_user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o29 = _pg.CardRule(ident='guanshi', name='贯石斧', category='weapon', family='贯石斧', nature='normal', attack_range=3, copies=[('♦', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o28], tags=frozenset(()))
-    _o30 = _pg.SkillRule(ident='fangtian_skill', name='方天画戟', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='extra_targets', params=('u', 'c', ), op='by', value=Skill_fangtian__fangtian_skill.modifier0_value, condition=Skill_fangtian__fangtian_skill.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
-    _o31 = _pg.CardRule(ident='fangtian', name='方天画戟', category='weapon', family='方天画戟', nature='normal', attack_range=4, copies=[('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o30], tags=frozenset(()))
-    _o32 = _pg.SkillRule(ident='qilin_skill', name='麒麟弓', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_qilin__qilin_skill.trigger0_where, optional=True, body=Skill_qilin__qilin_skill.trigger0_body, line='standard.sgs:329', limit=None, limit_scope=None, index=0, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o33 = _pg.CardRule(ident='qilin', name='麒麟弓', category='weapon', family='麒麟弓', nature='normal', attack_range=5, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o32], tags=frozenset(()))
+    _o27 = _pg.CardRule(ident='zhangba', name='丈八蛇矛', category='weapon', family='丈八蛇矛', nature='normal', attack_range=3, copies=[('♠', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o26], tags=frozenset(()))
+    _o28 = _pg.SkillRule(ident='guanshi_skill', name='贯石斧', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='answered', condition=Skill_guanshi__guanshi_skill.trigger0_where, optional=True, body=Skill_guanshi__guanshi_skill.trigger0_body, line='standard.sgs:303', limit=None, limit_scope=None, index=0, owner_field='against_user', condition_direct=Skill_guanshi__guanshi_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o29 = _pg.CardRule(ident='guanshi', name='贯石斧', category='weapon', family='贯石斧', nature='normal', attack_range=3, copies=[('♦', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o28], tags=frozenset(()))
+    _o30 = _pg.SkillRule(ident='fangtian_skill', name='方天画戟', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='extra_targets', params=('u', 'c', ), op='by', value=Skill_fangtian__fangtian_skill.modifier0_value, condition=Skill_fangtian__fangtian_skill.modifier0_where, owner_arg=0, condition_direct=Skill_fangtian__fangtian_skill.modifier0_where_d, value_direct=Skill_fangtian__fangtian_skill.modifier0_value_d)], tags=frozenset(('attack', )))
+    _o31 = _pg.CardRule(ident='fangtian', name='方天画戟', category='weapon', family='方天画戟', nature='normal', attack_range=4, copies=[('♦', 12, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o30], tags=frozenset(()))
+    _o32 = _pg.SkillRule(ident='qilin_skill', name='麒麟弓', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='causing_damage', condition=Skill_qilin__qilin_skill.trigger0_where, optional=True, body=Skill_qilin__qilin_skill.trigger0_body, line='standard.sgs:329', limit=None, limit_scope=None, index=0, owner_field='source', condition_direct=Skill_qilin__qilin_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o33 = _pg.CardRule(ident='qilin', name='麒麟弓', category='weapon', family='麒麟弓', nature='normal', attack_range=5, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o32], tags=frozenset(()))
     _o34 = _pg.SkillRule(ident='bagua_skill', name='八卦阵', flags=frozenset(()), triggers=[], actives=[], view_as=[], provides=[_pg.ProvideRule(card='shan', condition=Skill_bagua__bagua_skill.provide0_where, body=Skill_bagua__bagua_skill.provide0_body)], modifiers=[], tags=frozenset(('defence', )))
-    _o35 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 2, ), ('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o34], tags=frozenset(()))
-    _o36 = _pg.SkillRule(ident='renwang_skill', name='仁王盾', flags=frozenset(('locked', )), triggers=[_pg.TriggerRule(timing='before_effect', condition=Skill_renwang__renwang_skill.trigger0_where, optional=False, body=Skill_renwang__renwang_skill.trigger0_body, line='standard.sgs:359', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('defence', )))
-    _o37 = _pg.CardRule(ident='renwang', name='仁王盾', category='armor', family='仁王盾', nature='normal', attack_range=None, copies=[('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o36], tags=frozenset(()))
-    _o38 = _pg.SkillRule(ident='jueying_skill', name='绝影', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_jueying__jueying_skill.modifier0_value, condition=Skill_jueying__jueying_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o39 = _pg.CardRule(ident='jueying', name='绝影', category='defensive_horse', family='绝影', nature='normal', attack_range=None, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o38], tags=frozenset(()))
-    _o40 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o41 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♣', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o40], tags=frozenset(()))
-    _o42 = _pg.SkillRule(ident='zhuahuang_skill', name='爪黄飞电', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zhuahuang__zhuahuang_skill.modifier0_value, condition=Skill_zhuahuang__zhuahuang_skill.modifier0_where, owner_arg=1)], tags=frozenset(()))
-    _o43 = _pg.CardRule(ident='zhuahuang', name='爪黄飞电', category='defensive_horse', family='爪黄飞电', nature='normal', attack_range=None, copies=[('♥', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o42], tags=frozenset(()))
-    _o44 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o45 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o44], tags=frozenset(()))
-    _o46 = _pg.SkillRule(ident='dayuan_skill', name='大宛', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dayuan__dayuan_skill.modifier0_value, condition=Skill_dayuan__dayuan_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o47 = _pg.CardRule(ident='dayuan', name='大宛', category='offensive_horse', family='大宛', nature='normal', attack_range=None, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o46], tags=frozenset(()))
-    _o48 = _pg.SkillRule(ident='zixing_skill', name='紫骍', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zixing__zixing_skill.modifier0_value, condition=Skill_zixing__zixing_skill.modifier0_where, owner_arg=0)], tags=frozenset(()))
-    _o49 = _pg.CardRule(ident='zixing', name='紫骍', category='offensive_horse', family='紫骍', nature='normal', attack_range=None, copies=[('♦', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='')], effect=None, hooks={}, skills=[_o48], tags=frozenset(()))
-    _o50 = _pg.SkillRule(ident='jianxiong', name='奸雄', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_caocao__jianxiong.trigger0_where, optional=True, body=Skill_caocao__jianxiong.trigger0_body, line='standard.sgs:410', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o35 = _pg.CardRule(ident='bagua', name='八卦阵', category='armor', family='八卦阵', nature='normal', attack_range=None, copies=[('♠', 2, ), ('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o34], tags=frozenset(()))
+    _o36 = _pg.SkillRule(ident='renwang_skill', name='仁王盾', flags=frozenset(('locked', )), triggers=[_pg.TriggerRule(timing='before_effect', condition=Skill_renwang__renwang_skill.trigger0_where, optional=False, body=Skill_renwang__renwang_skill.trigger0_body, line='standard.sgs:359', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_renwang__renwang_skill.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('defence', )))
+    _o37 = _pg.CardRule(ident='renwang', name='仁王盾', category='armor', family='仁王盾', nature='normal', attack_range=None, copies=[('♣', 2, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o36], tags=frozenset(()))
+    _o38 = _pg.SkillRule(ident='jueying_skill', name='绝影', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_jueying__jueying_skill.modifier0_value, condition=Skill_jueying__jueying_skill.modifier0_where, owner_arg=1, condition_direct=Skill_jueying__jueying_skill.modifier0_where_d, value_direct=Skill_jueying__jueying_skill.modifier0_value_d)], tags=frozenset(()))
+    _o39 = _pg.CardRule(ident='jueying', name='绝影', category='defensive_horse', family='绝影', nature='normal', attack_range=None, copies=[('♠', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o38], tags=frozenset(()))
+    _o40 = _pg.SkillRule(ident='dilu_skill', name='的卢', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dilu__dilu_skill.modifier0_value, condition=Skill_dilu__dilu_skill.modifier0_where, owner_arg=1, condition_direct=Skill_dilu__dilu_skill.modifier0_where_d, value_direct=Skill_dilu__dilu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o41 = _pg.CardRule(ident='dilu', name='的卢', category='defensive_horse', family='的卢', nature='normal', attack_range=None, copies=[('♣', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o40], tags=frozenset(()))
+    _o42 = _pg.SkillRule(ident='zhuahuang_skill', name='爪黄飞电', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zhuahuang__zhuahuang_skill.modifier0_value, condition=Skill_zhuahuang__zhuahuang_skill.modifier0_where, owner_arg=1, condition_direct=Skill_zhuahuang__zhuahuang_skill.modifier0_where_d, value_direct=Skill_zhuahuang__zhuahuang_skill.modifier0_value_d)], tags=frozenset(()))
+    _o43 = _pg.CardRule(ident='zhuahuang', name='爪黄飞电', category='defensive_horse', family='爪黄飞电', nature='normal', attack_range=None, copies=[('♥', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o42], tags=frozenset(()))
+    _o44 = _pg.SkillRule(ident='chitu_skill', name='赤兔', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_chitu__chitu_skill.modifier0_value, condition=Skill_chitu__chitu_skill.modifier0_where, owner_arg=0, condition_direct=Skill_chitu__chitu_skill.modifier0_where_d, value_direct=Skill_chitu__chitu_skill.modifier0_value_d)], tags=frozenset(()))
+    _o45 = _pg.CardRule(ident='chitu', name='赤兔', category='offensive_horse', family='赤兔', nature='normal', attack_range=None, copies=[('♥', 5, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o44], tags=frozenset(()))
+    _o46 = _pg.SkillRule(ident='dayuan_skill', name='大宛', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_dayuan__dayuan_skill.modifier0_value, condition=Skill_dayuan__dayuan_skill.modifier0_where, owner_arg=0, condition_direct=Skill_dayuan__dayuan_skill.modifier0_where_d, value_direct=Skill_dayuan__dayuan_skill.modifier0_value_d)], tags=frozenset(()))
+    _o47 = _pg.CardRule(ident='dayuan', name='大宛', category='offensive_horse', family='大宛', nature='normal', attack_range=None, copies=[('♠', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o46], tags=frozenset(()))
+    _o48 = _pg.SkillRule(ident='zixing_skill', name='紫骍', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_zixing__zixing_skill.modifier0_value, condition=Skill_zixing__zixing_skill.modifier0_where, owner_arg=0, condition_direct=Skill_zixing__zixing_skill.modifier0_where_d, value_direct=Skill_zixing__zixing_skill.modifier0_value_d)], tags=frozenset(()))
+    _o49 = _pg.CardRule(ident='zixing', name='紫骍', category='offensive_horse', family='紫骍', nature='normal', attack_range=None, copies=[('♦', 13, )], uses=[_pg.UseRule(context='play', limit=None, limit_scope=None, target_kind='self', low=1, high=1, other=False, filter=None, effect=None, line='', filter_direct=None, limit_direct=None)], effect=None, hooks={}, skills=[_o48], tags=frozenset(()))
+    _o50 = _pg.SkillRule(ident='jianxiong', name='奸雄', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_caocao__jianxiong.trigger0_where, optional=True, body=Skill_caocao__jianxiong.trigger0_body, line='standard.sgs:410', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_caocao__jianxiong.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o51 = _pg.SkillRule(ident='hujia', name='护驾', flags=frozenset(('leader', )), triggers=[], actives=[], view_as=[], provides=[_pg.ProvideRule(card='shan', condition=Skill_caocao__hujia.provide0_where, body=Skill_caocao__hujia.provide0_body)], modifiers=[], tags=frozenset(('defence', )))
     _o52 = _pg.GeneralRule(ident='caocao', name='曹操', kingdom='魏', gender='male', hp=4, skills=[_o50, _o51], kingdoms=['魏'])
-    _o53 = _pg.SkillRule(ident='fankui', name='反馈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_simayi__fankui.trigger0_where, optional=True, body=Skill_simayi__fankui.trigger0_body, line='standard.sgs:429', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o54 = _pg.SkillRule(ident='guicai', name='鬼才', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judging', condition=Skill_simayi__guicai.trigger0_where, optional=True, body=Skill_simayi__guicai.trigger0_body, line='standard.sgs:438', limit=None, limit_scope=None, index=0, owner_field=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('risk', )))
+    _o53 = _pg.SkillRule(ident='fankui', name='反馈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_simayi__fankui.trigger0_where, optional=True, body=Skill_simayi__fankui.trigger0_body, line='standard.sgs:429', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_simayi__fankui.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o54 = _pg.SkillRule(ident='guicai', name='鬼才', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judging', condition=Skill_simayi__guicai.trigger0_where, optional=True, body=Skill_simayi__guicai.trigger0_body, line='standard.sgs:438', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Skill_simayi__guicai.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('risk', )))
     _o55 = _pg.GeneralRule(ident='simayi', name='司马懿', kingdom='魏', gender='male', hp=3, skills=[_o53, _o54], kingdoms=['魏'])
-    _o56 = _pg.SkillRule(ident='ganglie', name='刚烈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_xiahoudun__ganglie.trigger0_where, optional=True, body=Skill_xiahoudun__ganglie.trigger0_body, line='standard.sgs:448', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o56 = _pg.SkillRule(ident='ganglie', name='刚烈', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_xiahoudun__ganglie.trigger0_where, optional=True, body=Skill_xiahoudun__ganglie.trigger0_body, line='standard.sgs:448', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_xiahoudun__ganglie.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o57 = _pg.GeneralRule(ident='xiahoudun', name='夏侯惇', kingdom='魏', gender='male', hp=4, skills=[_o56], kingdoms=['魏'])
-    _o58 = _pg.SkillRule(ident='tuxi', name='突袭', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhangliao__tuxi.trigger0_where, optional=True, body=Skill_zhangliao__tuxi.trigger0_body, line='standard.sgs:467', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
+    _o58 = _pg.SkillRule(ident='tuxi', name='突袭', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhangliao__tuxi.trigger0_where, optional=True, body=Skill_zhangliao__tuxi.trigger0_body, line='standard.sgs:467', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhangliao__tuxi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o59 = _pg.GeneralRule(ident='zhangliao', name='张辽', kingdom='魏', gender='male', hp=4, skills=[_o58], kingdoms=['魏'])
-    _o60 = _pg.SkillRule(ident='luoyi', name='裸衣', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_xuchu__luoyi.trigger0_where, optional=True, body=Skill_xuchu__luoyi.trigger0_body, line='standard.sgs:481', limit=None, limit_scope=None, index=0, owner_field='player'), _pg.TriggerRule(timing='causing_damage', condition=Skill_xuchu__luoyi.trigger1_where, optional=False, body=Skill_xuchu__luoyi.trigger1_body, line='standard.sgs:485', limit=None, limit_scope=None, index=1, owner_field='source')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'risk', )))
+    _o60 = _pg.SkillRule(ident='luoyi', name='裸衣', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_xuchu__luoyi.trigger0_where, optional=True, body=Skill_xuchu__luoyi.trigger0_body, line='standard.sgs:481', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_xuchu__luoyi.trigger0_where_d), _pg.TriggerRule(timing='causing_damage', condition=Skill_xuchu__luoyi.trigger1_where, optional=False, body=Skill_xuchu__luoyi.trigger1_body, line='standard.sgs:485', limit=None, limit_scope=None, index=1, owner_field='source', condition_direct=Skill_xuchu__luoyi.trigger1_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'risk', )))
     _o61 = _pg.GeneralRule(ident='xuchu', name='许褚', kingdom='魏', gender='male', hp=4, skills=[_o60], kingdoms=['魏'])
-    _o62 = _pg.SkillRule(ident='tiandu', name='天妒', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judged', condition=Skill_guojia__tiandu.trigger0_where, optional=True, body=Skill_guojia__tiandu.trigger0_body, line='standard.sgs:496', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o63 = _pg.SkillRule(ident='yiji', name='遗计', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_guojia__yiji.trigger0_where, optional=False, body=Skill_guojia__yiji.trigger0_body, line='standard.sgs:501', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'help', )))
+    _o62 = _pg.SkillRule(ident='tiandu', name='天妒', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='judged', condition=Skill_guojia__tiandu.trigger0_where, optional=True, body=Skill_guojia__tiandu.trigger0_body, line='standard.sgs:496', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_guojia__tiandu.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o63 = _pg.SkillRule(ident='yiji', name='遗计', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='damaged', condition=Skill_guojia__yiji.trigger0_where, optional=False, body=Skill_guojia__yiji.trigger0_body, line='standard.sgs:501', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_guojia__yiji.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'help', )))
     _o64 = _pg.GeneralRule(ident='guojia', name='郭嘉', kingdom='魏', gender='male', hp=3, skills=[_o62, _o63], kingdoms=['魏'])
-    _o65 = _pg.SkillRule(ident='luoshen', name='洛神', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhenji__luoshen.trigger0_where, optional=False, body=Skill_zhenji__luoshen.trigger0_body, line='standard.sgs:517', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o65 = _pg.SkillRule(ident='luoshen', name='洛神', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhenji__luoshen.trigger0_where, optional=False, body=Skill_zhenji__luoshen.trigger0_body, line='standard.sgs:517', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhenji__luoshen.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o66 = _pg.SkillRule(ident='qingguo', name='倾国', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='shan', count=1, source='hand', filter=Skill_zhenji__qingguo.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('defence', )))
     _o67 = _pg.GeneralRule(ident='zhenji', name='甄姬', kingdom='魏', gender='female', hp=3, skills=[_o65, _o66], kingdoms=['魏'])
     _o68 = _pg.SkillRule(ident='rende', name='仁德', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__rende.active0_where, body=Skill_liubei__rende.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
@@ -3527,50 +4157,50 @@ def build_program() -> _pg.Program:
     _o70 = _pg.GeneralRule(ident='liubei', name='刘备', kingdom='蜀', gender='male', hp=4, skills=[_o68, _o69], kingdoms=['蜀'])
     _o71 = _pg.SkillRule(ident='wusheng', name='武圣', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='sha', count=1, source='card', filter=Skill_guanyu__wusheng.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o72 = _pg.GeneralRule(ident='guanyu', name='关羽', kingdom='蜀', gender='male', hp=4, skills=[_o71], kingdoms=['蜀'])
-    _o73 = _pg.SkillRule(ident='paoxiao', name='咆哮', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhangfei__paoxiao.modifier0_value, condition=Skill_zhangfei__paoxiao.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
+    _o73 = _pg.SkillRule(ident='paoxiao', name='咆哮', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='slash_limit', params=('u', ), op='to', value=Skill_zhangfei__paoxiao.modifier0_value, condition=Skill_zhangfei__paoxiao.modifier0_where, owner_arg=0, condition_direct=Skill_zhangfei__paoxiao.modifier0_where_d, value_direct=Skill_zhangfei__paoxiao.modifier0_value_d)], tags=frozenset(('attack', )))
     _o74 = _pg.GeneralRule(ident='zhangfei', name='张飞', kingdom='蜀', gender='male', hp=4, skills=[_o73], kingdoms=['蜀'])
-    _o75 = _pg.SkillRule(ident='guanxing', name='观星', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhugeliang__guanxing.trigger0_where, optional=True, body=Skill_zhugeliang__guanxing.trigger0_body, line='standard.sgs:587', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o76 = _pg.SkillRule(ident='kongcheng', name='空城', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_zhugeliang__kongcheng.modifier0_value, condition=Skill_zhugeliang__kongcheng.modifier0_where, owner_arg=2)], tags=frozenset(('defence', )))
+    _o75 = _pg.SkillRule(ident='guanxing', name='观星', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhugeliang__guanxing.trigger0_where, optional=True, body=Skill_zhugeliang__guanxing.trigger0_body, line='standard.sgs:587', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhugeliang__guanxing.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o76 = _pg.SkillRule(ident='kongcheng', name='空城', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_zhugeliang__kongcheng.modifier0_value, condition=Skill_zhugeliang__kongcheng.modifier0_where, owner_arg=2, condition_direct=Skill_zhugeliang__kongcheng.modifier0_where_d, value_direct=Skill_zhugeliang__kongcheng.modifier0_value_d)], tags=frozenset(('defence', )))
     _o77 = _pg.GeneralRule(ident='zhugeliang', name='诸葛亮', kingdom='蜀', gender='male', hp=3, skills=[_o75, _o76], kingdoms=['蜀'])
     _o78 = _pg.SkillRule(ident='longdan', name='龙胆', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='shan', count=1, source='hand', filter=Skill_zhaoyun__longdan.view_as0_where), _pg.ViewAsRule(card='sha', count=1, source='hand', filter=Skill_zhaoyun__longdan.view_as1_where)], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
     _o79 = _pg.GeneralRule(ident='zhaoyun', name='赵云', kingdom='蜀', gender='male', hp=4, skills=[_o78], kingdoms=['蜀'])
-    _o80 = _pg.SkillRule(ident='tieqi', name='铁骑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_machao__tieqi.trigger0_where, optional=True, body=Skill_machao__tieqi.trigger0_body, line='standard.sgs:620', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o81 = _pg.SkillRule(ident='mashu', name='马术', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_mashu.modifier0_value, condition=Skill_mashu.modifier0_where, owner_arg=0)], tags=frozenset(('passive', )))
+    _o80 = _pg.SkillRule(ident='tieqi', name='铁骑', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_machao__tieqi.trigger0_where, optional=True, body=Skill_machao__tieqi.trigger0_body, line='standard.sgs:620', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_machao__tieqi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o81 = _pg.SkillRule(ident='mashu', name='马术', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='distance', params=('a', 'b', ), op='by', value=Skill_mashu.modifier0_value, condition=Skill_mashu.modifier0_where, owner_arg=0, condition_direct=Skill_mashu.modifier0_where_d, value_direct=Skill_mashu.modifier0_value_d)], tags=frozenset(('passive', )))
     _o82 = _pg.GeneralRule(ident='machao', name='马超', kingdom='蜀', gender='male', hp=4, skills=[_o80, _o81], kingdoms=['蜀'])
-    _o83 = _pg.SkillRule(ident='jizhi', name='集智', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_huangyueying__jizhi.trigger0_where, optional=True, body=Skill_huangyueying__jizhi.trigger0_body, line='standard.sgs:631', limit=None, limit_scope=None, index=0, owner_field='user')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o84 = _pg.SkillRule(ident='qicai', name='奇才', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='trick_range', params=('u', 'c', ), op='to', value=Skill_huangyueying__qicai.modifier0_value, condition=Skill_huangyueying__qicai.modifier0_where, owner_arg=0)], tags=frozenset(('control', )))
+    _o83 = _pg.SkillRule(ident='jizhi', name='集智', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_huangyueying__jizhi.trigger0_where, optional=True, body=Skill_huangyueying__jizhi.trigger0_body, line='standard.sgs:631', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_huangyueying__jizhi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o84 = _pg.SkillRule(ident='qicai', name='奇才', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='trick_range', params=('u', 'c', ), op='to', value=Skill_huangyueying__qicai.modifier0_value, condition=Skill_huangyueying__qicai.modifier0_where, owner_arg=0, condition_direct=Skill_huangyueying__qicai.modifier0_where_d, value_direct=Skill_huangyueying__qicai.modifier0_value_d)], tags=frozenset(('control', )))
     _o85 = _pg.GeneralRule(ident='huangyueying', name='黄月英', kingdom='蜀', gender='female', hp=3, skills=[_o83, _o84], kingdoms=['蜀'])
     _o86 = _pg.SkillRule(ident='zhiheng', name='制衡', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunquan__zhiheng.active0_limit, limit_scope='phase', condition=Skill_sunquan__zhiheng.active0_where, body=Skill_sunquan__zhiheng.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o87 = _pg.SkillRule(ident='jiuyuan', name='救援', flags=frozenset(('leader', 'locked', )), triggers=[_pg.TriggerRule(timing='recovering', condition=Skill_sunquan__jiuyuan.trigger0_where, optional=False, body=Skill_sunquan__jiuyuan.trigger0_body, line='standard.sgs:656', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', )))
+    _o87 = _pg.SkillRule(ident='jiuyuan', name='救援', flags=frozenset(('leader', 'locked', )), triggers=[_pg.TriggerRule(timing='recovering', condition=Skill_sunquan__jiuyuan.trigger0_where, optional=False, body=Skill_sunquan__jiuyuan.trigger0_body, line='standard.sgs:656', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_sunquan__jiuyuan.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', )))
     _o88 = _pg.GeneralRule(ident='sunquan', name='孙权', kingdom='吴', gender='male', hp=4, skills=[_o86, _o87], kingdoms=['吴'])
     _o89 = _pg.SkillRule(ident='qixi', name='奇袭', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='guohe', count=1, source='card', filter=Skill_ganning__qixi.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o90 = _pg.GeneralRule(ident='ganning', name='甘宁', kingdom='吴', gender='male', hp=4, skills=[_o89], kingdoms=['吴'])
-    _o91 = _pg.SkillRule(ident='keji', name='克己', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_lvmeng__keji.trigger0_where, optional=False, body=Skill_lvmeng__keji.trigger0_body, line='standard.sgs:675', limit=None, limit_scope=None, index=0, owner_field='user'), _pg.TriggerRule(timing='responded', condition=Skill_lvmeng__keji.trigger1_where, optional=False, body=Skill_lvmeng__keji.trigger1_body, line='standard.sgs:678', limit=None, limit_scope=None, index=1, owner_field='player'), _pg.TriggerRule(timing='before_phase', condition=Skill_lvmeng__keji.trigger2_where, optional=True, body=Skill_lvmeng__keji.trigger2_body, line='standard.sgs:681', limit=None, limit_scope=None, index=2, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('passive', )))
+    _o91 = _pg.SkillRule(ident='keji', name='克己', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_lvmeng__keji.trigger0_where, optional=False, body=Skill_lvmeng__keji.trigger0_body, line='standard.sgs:675', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_lvmeng__keji.trigger0_where_d), _pg.TriggerRule(timing='responded', condition=Skill_lvmeng__keji.trigger1_where, optional=False, body=Skill_lvmeng__keji.trigger1_body, line='standard.sgs:678', limit=None, limit_scope=None, index=1, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger1_where_d), _pg.TriggerRule(timing='before_phase', condition=Skill_lvmeng__keji.trigger2_where, optional=True, body=Skill_lvmeng__keji.trigger2_body, line='standard.sgs:681', limit=None, limit_scope=None, index=2, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger2_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('passive', )))
     _o92 = _pg.GeneralRule(ident='lvmeng', name='吕蒙', kingdom='吴', gender='male', hp=4, skills=[_o91], kingdoms=['吴'])
     _o93 = _pg.SkillRule(ident='kurou', name='苦肉', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=None, body=Skill_huanggai__kurou.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'risk', )))
     _o94 = _pg.GeneralRule(ident='huanggai', name='黄盖', kingdom='吴', gender='male', hp=4, skills=[_o93], kingdoms=['吴'])
-    _o95 = _pg.SkillRule(ident='yingzi', name='英姿', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhouyu__yingzi.trigger0_where, optional=True, body=Skill_zhouyu__yingzi.trigger0_body, line='standard.sgs:702', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o95 = _pg.SkillRule(ident='yingzi', name='英姿', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhouyu__yingzi.trigger0_where, optional=True, body=Skill_zhouyu__yingzi.trigger0_body, line='standard.sgs:702', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhouyu__yingzi.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o96 = _pg.SkillRule(ident='fanjian', name='反间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_zhouyu__fanjian.active0_limit, limit_scope='phase', condition=Skill_zhouyu__fanjian.active0_where, body=Skill_zhouyu__fanjian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o97 = _pg.GeneralRule(ident='zhouyu', name='周瑜', kingdom='吴', gender='male', hp=3, skills=[_o95, _o96], kingdoms=['吴'])
     _o98 = _pg.SkillRule(ident='guose', name='国色', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='le', count=1, source='card', filter=Skill_daqiao__guose.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('control', )))
-    _o99 = _pg.SkillRule(ident='liuli', name='流离', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_daqiao__liuli.trigger0_where, optional=True, body=Skill_daqiao__liuli.trigger0_body, line='standard.sgs:727', limit=None, limit_scope=None, index=0, owner_field='target')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
+    _o99 = _pg.SkillRule(ident='liuli', name='流离', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_daqiao__liuli.trigger0_where, optional=True, body=Skill_daqiao__liuli.trigger0_body, line='standard.sgs:727', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_daqiao__liuli.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
     _o100 = _pg.GeneralRule(ident='daqiao', name='大乔', kingdom='吴', gender='female', hp=3, skills=[_o98, _o99], kingdoms=['吴'])
-    _o101 = _pg.SkillRule(ident='qianxun', name='谦逊', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_luxun__qianxun.modifier0_value, condition=Skill_luxun__qianxun.modifier0_where, owner_arg=2)], tags=frozenset(('defence', )))
-    _o102 = _pg.SkillRule(ident='lianying', name='连营', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_luxun__lianying.trigger0_where, optional=True, body=Skill_luxun__lianying.trigger0_body, line='standard.sgs:747', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o101 = _pg.SkillRule(ident='qianxun', name='谦逊', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='targetable', params=('u', 'c', 't', ), op='to', value=Skill_luxun__qianxun.modifier0_value, condition=Skill_luxun__qianxun.modifier0_where, owner_arg=2, condition_direct=Skill_luxun__qianxun.modifier0_where_d, value_direct=Skill_luxun__qianxun.modifier0_value_d)], tags=frozenset(('defence', )))
+    _o102 = _pg.SkillRule(ident='lianying', name='连营', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_luxun__lianying.trigger0_where, optional=True, body=Skill_luxun__lianying.trigger0_body, line='standard.sgs:747', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_luxun__lianying.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o103 = _pg.GeneralRule(ident='luxun', name='陆逊', kingdom='吴', gender='male', hp=3, skills=[_o101, _o102], kingdoms=['吴'])
-    _o104 = _pg.SkillRule(ident='xiaoji', name='枭姬', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_sunshangxiang__xiaoji.trigger0_where, optional=True, body=Skill_sunshangxiang__xiaoji.trigger0_body, line='standard.sgs:757', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o104 = _pg.SkillRule(ident='xiaoji', name='枭姬', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_sunshangxiang__xiaoji.trigger0_where, optional=True, body=Skill_sunshangxiang__xiaoji.trigger0_body, line='standard.sgs:757', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_sunshangxiang__xiaoji.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o105 = _pg.SkillRule(ident='jieyin', name='结姻', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunshangxiang__jieyin.active0_limit, limit_scope='phase', condition=Skill_sunshangxiang__jieyin.active0_where, body=Skill_sunshangxiang__jieyin.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o106 = _pg.GeneralRule(ident='sunshangxiang', name='孙尚香', kingdom='吴', gender='female', hp=3, skills=[_o104, _o105], kingdoms=['吴'])
     _o107 = _pg.SkillRule(ident='qingnang', name='青囊', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_huatuo__qingnang.active0_limit, limit_scope='phase', condition=Skill_huatuo__qingnang.active0_where, body=Skill_huatuo__qingnang.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o108 = _pg.SkillRule(ident='jijiu', name='急救', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='tao', count=1, source='card', filter=Skill_huatuo__jijiu.view_as0_where)], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o109 = _pg.GeneralRule(ident='huatuo', name='华佗', kingdom='群', gender='male', hp=3, skills=[_o107, _o108], kingdoms=['群'])
-    _o110 = _pg.SkillRule(ident='wushuang', name='无双', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='responses_needed', params=('u', 'c', 't', ), op='to', value=Skill_lvbu__wushuang.modifier0_value, condition=Skill_lvbu__wushuang.modifier0_where, owner_arg=0)], tags=frozenset(('attack', )))
+    _o110 = _pg.SkillRule(ident='wushuang', name='无双', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='responses_needed', params=('u', 'c', 't', ), op='to', value=Skill_lvbu__wushuang.modifier0_value, condition=Skill_lvbu__wushuang.modifier0_where, owner_arg=0, condition_direct=Skill_lvbu__wushuang.modifier0_where_d, value_direct=Skill_lvbu__wushuang.modifier0_value_d)], tags=frozenset(('attack', )))
     _o111 = _pg.GeneralRule(ident='lvbu', name='吕布', kingdom='群', gender='male', hp=4, skills=[_o110], kingdoms=['群'])
     _o112 = _pg.SkillRule(ident='lijian', name='离间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_diaochan__lijian.active0_limit, limit_scope='phase', condition=Skill_diaochan__lijian.active0_where, body=Skill_diaochan__lijian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
-    _o113 = _pg.SkillRule(ident='biyue', name='闭月', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_diaochan__biyue.trigger0_where, optional=True, body=Skill_diaochan__biyue.trigger0_body, line='standard.sgs:810', limit=None, limit_scope=None, index=0, owner_field='player')], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o113 = _pg.SkillRule(ident='biyue', name='闭月', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_diaochan__biyue.trigger0_where, optional=True, body=Skill_diaochan__biyue.trigger0_body, line='standard.sgs:810', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_diaochan__biyue.trigger0_where_d)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o114 = _pg.GeneralRule(ident='diaochan', name='貂蝉', kingdom='群', gender='female', hp=3, skills=[_o112, _o113], kingdoms=['群'])
-    _o115 = _pg.TriggerRule(timing='died', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='standard.sgs:866', limit=None, limit_scope=None, index=0, owner_field=None)
-    _o116 = _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='standard.sgs:868', limit=None, limit_scope=None, index=0, owner_field=None)
+    _o115 = _pg.TriggerRule(timing='died', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='standard.sgs:866', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger0_where_d)
+    _o116 = _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='standard.sgs:868', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger1_where_d)
     _o117 = _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score0, condition=Mode_identity.score0_when, line='standard.sgs:887')
     _o118 = _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score1, condition=Mode_identity.score1_when, line='standard.sgs:888')
     _o119 = _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score2, condition=Mode_identity.score2_when, line='standard.sgs:889')
@@ -3590,10 +4220,10 @@ def build_program() -> _pg.Program:
     _o133 = _pg.ScoreRule(roles=('rebel', ), op='+=', value=Mode_identity.score16, condition=None, line='standard.sgs:907')
     _o134 = _pg.ModeRule(ident='identity', name='身份局', players=(4, 10, ), options={'two_renegades': False, 'beginner': False, 'score_table_004': False, 'seats_by_lot': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (6, Mode_identity.roles3_if, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, Mode_identity.roles6_if, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (10, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_o115, _o116], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[_o117, _o118, _o119, _o120, _o121, _o122, _o123, _o124, _o125, _o126, _o127, _o128, _o129, _o130, _o131, _o132, _o133], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
     _o135 = _pg.ModeRule(ident='seats_by_lot', name='抽签定座', players=(4, 10, ), options={'two_renegades': False, 'beginner': False, 'score_table_004': False, 'seats_by_lot': True}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (6, Mode_identity.roles3_if, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, Mode_identity.roles6_if, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (10, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_o115, _o116], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[_o117, _o118, _o119, _o120, _o121, _o122, _o123, _o124, _o125, _o126, _o127, _o128, _o129, _o130, _o131, _o132, _o133], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))
-    _o136 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None)
-    _o137 = _pg.ValueRule(name='responses_needed', params=('user', 'card', 'target', ), base=Value_responses_needed.base, lower=None, upper=None)
-    _o138 = _pg.ValueRule(name='trick_range', params=('user', 'card', ), base=Value_trick_range.base, lower=None, upper=None)
-    _o139 = _pg.ValueRule(name='armor_active', params=('user', 'card', 'target', ), base=Value_armor_active.base, lower=None, upper=None)
+    _o136 = _pg.ValueRule(name='slash_limit', params=('user', ), base=Value_slash_limit.base, lower=None, upper=None, base_direct=Value_slash_limit.base_d, lower_direct=None, upper_direct=None)
+    _o137 = _pg.ValueRule(name='responses_needed', params=('user', 'card', 'target', ), base=Value_responses_needed.base, lower=None, upper=None, base_direct=Value_responses_needed.base_d, lower_direct=None, upper_direct=None)
+    _o138 = _pg.ValueRule(name='trick_range', params=('user', 'card', ), base=Value_trick_range.base, lower=None, upper=None, base_direct=Value_trick_range.base_d, lower_direct=None, upper_direct=None)
+    _o139 = _pg.ValueRule(name='armor_active', params=('user', 'card', 'target', ), base=Value_armor_active.base, lower=None, upper=None, base_direct=Value_armor_active.base_d, lower_direct=None, upper_direct=None)
     return _pg.Program(cards={'sha': _o1, 'shan': _o2, 'tao': _o3, 'guohe': _o4, 'shunshou': _o5, 'juedou': _o6, 'jiedao': _o7, 'wuzhong': _o8, 'wuxie': _o9, 'nanman': _o10, 'wanjian': _o11, 'taoyuan': _o12, 'wugu': _o13, 'shandian': _o14, 'le': _o15, 'zhuge': _o17, 'qinggang': _o19, 'hanbing': _o21, 'cixiong': _o23, 'qinglong': _o25, 'zhangba': _o27, 'guanshi': _o29, 'fangtian': _o31, 'qilin': _o33, 'bagua': _o35, 'renwang': _o37, 'jueying': _o39, 'dilu': _o41, 'zhuahuang': _o43, 'chitu': _o45, 'dayuan': _o47, 'zixing': _o49}, generals={'caocao': _o52, 'simayi': _o55, 'xiahoudun': _o57, 'zhangliao': _o59, 'xuchu': _o61, 'guojia': _o64, 'zhenji': _o67, 'liubei': _o70, 'guanyu': _o72, 'zhangfei': _o74, 'zhugeliang': _o77, 'zhaoyun': _o79, 'machao': _o82, 'huangyueying': _o85, 'sunquan': _o88, 'ganning': _o90, 'lvmeng': _o92, 'huanggai': _o94, 'zhouyu': _o97, 'daqiao': _o100, 'luxun': _o103, 'sunshangxiang': _o106, 'huatuo': _o109, 'lvbu': _o111, 'diaochan': _o114}, skills={'mashu': _o81}, modes={'identity': _o134, 'seats_by_lot': _o135}, values={'slash_limit': _o136, 'responses_needed': _o137, 'trick_range': _o138, 'armor_active': _o139}, source_hash='sha256:a122f2c070f6a2d38517562dbb12f59a24b5856f7863378e773e41691b996843', rules={}, procedures={})
 
 

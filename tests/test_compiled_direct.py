@@ -89,18 +89,39 @@ def _bound_check(fn: Any, scope: str, seen: set[str]) -> Any:
     return run
 
 
+def _direct_check(fn: Any, scope: str, names: tuple[str, ...], seen: set[str]) -> Any:
+    """The same promise for a direct function, called with the values of NAMES after its frame."""
+    if fn is None:
+        return None
+    promised = ALWAYS_BOUND[scope]
+    types = reg.SCOPE_NAMES[scope]
+
+    def run(frame: Any, *args: Any) -> Any:
+        assert len(args) >= len(names) and not frame.vars, f"{scope}: direct call with {args!r}, {frame.vars!r}"
+        for name, value in zip(names, args, strict=False):
+            if name in promised:
+                assert value is not None and _CHECKS[types[name]][0](value), f"{scope}: {name} = {value!r}"
+                seen.add(scope)
+        return fn(frame, *args)
+
+    return run
+
+
 def _wrap_program(program: Any, seen: set[str]) -> None:
     """Every rule function of the scopes in ALWAYS_BOUND checks the names it is promised."""
     for card in program.cards.values():
         for use in card.uses:
             use.filter = _bound_check(use.filter, "use_filter", seen)
             use.limit = _bound_check(use.limit, "use_limit", seen)
+            use.filter_direct = _direct_check(use.filter_direct, "use_filter", ("user", "card", "it", "owner"), seen)
+            use.limit_direct = _direct_check(use.limit_direct, "use_limit", ("user", "card", "owner"), seen)
     skills = {id(s): s for g in program.generals.values() for s in g.skills}
     skills.update({id(s): s for s in program.skills.values()})
     skills.update({id(s): s for c in program.cards.values() for s in c.skills})
     for s in skills.values():
         for t in s.triggers:
             t.condition, t.body, t.limit = (_bound_check(f, "trigger", seen) for f in (t.condition, t.body, t.limit))
+            t.condition_direct = _direct_check(t.condition_direct, "trigger", ("owner", "event", "skill"), seen)
         for a in s.actives:
             scope = "granted" if a.granted else "active"
             a.condition, a.body, a.limit = (_bound_check(f, scope, seen) for f in (a.condition, a.body, a.limit))
@@ -110,6 +131,8 @@ def _wrap_program(program: Any, seen: set[str]) -> None:
             pr.condition, pr.body = (_bound_check(f, "provide", seen) for f in (pr.condition, pr.body))
         for m in s.modifiers:
             m.condition, m.value = (_bound_check(f, "modifier", seen) for f in (m.condition, m.value))
+            m.condition_direct, m.value_direct = (_direct_check(f, "modifier", ("owner", "skill"), seen)
+                                                  for f in (m.condition_direct, m.value_direct))
 
 
 def test_the_engine_binds_what_always_bound_promises() -> None:

@@ -20,7 +20,8 @@ def shape(o: Any, path: str, out: list[tuple[str, Any]], seen: dict[int, str]) -
             return
         seen[id(o)] = path
         for f in dataclasses.fields(o):
-            if f.name != "source_hash":
+            # (`*_direct`: the compiler's second form of a rule function, absent from interpreted programs)
+            if f.name != "source_hash" and not f.name.endswith("_direct"):
                 shape(getattr(o, f.name), f"{path}.{f.name}", out, seen)
     elif isinstance(o, dict):
         out.append((path, f"<dict {list(o)}>"))
@@ -46,3 +47,22 @@ def test_same_structure(rules: str) -> None:
     shape(interpreted, "program", b, {})
     assert a == b
     assert compiled.source_hash.startswith("sha256:")
+
+
+def test_only_the_compiled_program_has_direct_functions() -> None:
+    """Pure rule functions that read only the names the engine binds get a direct form in compiled programs
+    (called without a bindings dict); the interpreter, the simple reference, has none."""
+    got = load_pair("standard")
+    if isinstance(got, str):
+        pytest.skip(got)
+    compiled, interpreted = got
+    sha_c, sha_i = compiled.cards["sha"].uses[0], interpreted.cards["sha"].uses[0]
+    assert sha_c.filter_direct is not None and sha_c.limit_direct is not None
+    assert sha_i.filter_direct is None and sha_i.limit_direct is None
+    horses = [m for c in compiled.cards.values() for s in c.skills for m in s.modifiers if m.quantity == "distance"]
+    assert horses and all(m.condition_direct is not None and m.value_direct is not None for m in horses)
+    triggers = [t for s in compiled.skills.values() for t in s.triggers if t.condition is not None]
+    triggers += [t for g in compiled.generals.values() for s in g.skills for t in s.triggers if t.condition]
+    assert any(t.condition_direct is not None for t in triggers)
+    assert all(v.base_direct is not None for v in compiled.values.values())
+    assert all(v.base_direct is None for v in interpreted.values.values())

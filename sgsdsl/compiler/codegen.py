@@ -25,7 +25,7 @@ from ..lang import ast
 from ..lang.checker import CheckedProgram
 from ..lang.diagnostics import Diagnostic, Span
 from . import GENERATOR_VERSION
-from .lower import CompileError, FunctionLowerer, comment_path, literal
+from .lower import CompileError, FunctionLowerer, comment_path, direct_signature, literal
 from .names import Namespace, mangle, py_name
 
 INDENT = "    "
@@ -76,7 +76,8 @@ class _Class:
     kind: str
     key: str
     node: ast.Definition | ast.ValueDef | ast.ProcedureDef
-    methods: list[tuple[str, ast.Block | ast.Expr, Site]] = field(default_factory=list)
+    # (method name, node, site, the names a direct method is called with after `frame`, or None)
+    methods: list[tuple[str, ast.Block | ast.Expr, Site, tuple[str, ...] | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -98,7 +99,7 @@ class ModuleGenerator:
         self.classes: dict[tuple[str, str], _Class] = {}
         self.diagnostics: list[Diagnostic] = []
         self.primitives: dict[str, str] = {}
-        self.direct: dict[str, str] = {}
+        self.direct_calls: dict[str, str] = {}  # primitives called without their argument checks
 
     # ------------------------------------------------------------ classes
     def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef | ast.ProcedureDef,
@@ -140,22 +141,33 @@ class ModuleGenerator:
     def make(self, node: ast.Block | ast.Expr, site: Site) -> FnSlot:
         cls = self.classes[site.owner]
         assert site.slot.isidentifier() and site.slot.isascii()
-        if any(name == site.slot for name, _, _ in cls.methods):  # every site is built exactly once
+        if any(name == site.slot for name, _, _, _ in cls.methods):  # every site is built exactly once
             raise CompileError(Diagnostic("SGS-E503", f"rule function {site.owner[1]}.{site.slot} built twice",
                                           node.span))
-        cls.methods.append((site.slot, node, site))
+        cls.methods.append((site.slot, node, site, None))
         return FnSlot(cls.name, site.slot)
 
+    def direct(self, node: ast.Block | ast.Expr, site: Site, names: tuple[str, ...]) -> FnSlot | None:
+        """The same rule function as `make` builds, compiled a second time as a direct method `SLOT_d(frame,
+        *names)` that the engine calls without building a bindings dict (None when it reads other names)."""
+        if not direct_signature(node, site, names):
+            return None
+        cls = self.classes[site.owner]
+        cls.methods.append((site.slot + "_d", node, site, names))
+        return FnSlot(cls.name, site.slot + "_d")
+
     # ------------------------------------------------------------ methods
-    def method(self, name: str, node: ast.Block | ast.Expr, site: Site) -> dict[str, str]:
-        lowered = FunctionLowerer(site, self.primitives, self.module_ns, self.direct).lower(node)
+    def method(self, name: str, node: ast.Block | ast.Expr, site: Site,
+               direct: tuple[str, ...] | None = None) -> dict[str, str]:
+        lowered = FunctionLowerer(site, self.primitives, self.module_ns, self.direct_calls, direct).lower(node)
         self.diagnostics.extend(lowered.diagnostics)
         lines = []
         for ind, code, comment in lowered.lines:
             text = INDENT * (BODY_INDENT + ind) + code
             lines.append(f"{text}  {comment}" if comment else text)
         comment = f"# {comment_path(node.span.file)}:{node.span.line}"
-        return {"name": name, "comment": comment, "body": "\n".join(lines)}
+        return {"name": name, "comment": comment, "body": "\n".join(lines),
+                "params": "".join(f", {p}" for p in lowered.params)}
 
     def class_ctx(self, cls: _Class) -> dict[str, Any]:
         node = cls.node
@@ -178,9 +190,9 @@ class ModuleGenerator:
                     refs.append(self.classes[("skill", d.ident.text)].name)
             attrs.append(("skills", "(" + "".join(f"{r}, " for r in refs) + ")"))
         methods = []
-        for name, n, site in cls.methods:
+        for name, n, site, direct in cls.methods:
             try:
-                methods.append(self.method(name, n, site))
+                methods.append(self.method(name, n, site, direct))
             except CompileError as err:
                 self.diagnostics.append(err.diagnostic)
         return {"name": cls.name, "doc": repr(doc + f" ({span.file}:{span.line})"), "attrs": attrs,
@@ -192,7 +204,7 @@ class ModuleGenerator:
         self.collect_classes()
         structure = "    raise RuntimeError('not compiled')"
         try:
-            program = StructureBuilder(self.checked, self.make).build()
+            program = StructureBuilder(self.checked, self.make, direct=self.direct).build()
             program.source_hash = key
             structure = _Printer().program(program)
         except CompileError as err:
@@ -210,7 +222,7 @@ class ModuleGenerator:
             "module.py.j2", header=header, title=repr(title), generator_version=repr(GENERATOR_VERSION),
             source_key=repr(key), sources=repr(sources),
             primitives=[(py, repr(name)) for name, py in sorted(self.primitives.items())],
-            direct=[(py, repr(name)) for name, py in sorted(self.direct.items())],
+            direct=[(py, repr(name)) for name, py in sorted(self.direct_calls.items())],
             classes=classes, structure=structure)
         return Generated(text, key, sorted(self.diagnostics, key=lambda d: d.sort_key))
 

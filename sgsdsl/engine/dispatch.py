@@ -44,14 +44,22 @@ class Dispatch:
         p.modifiers = mods
         # which seats modify which value: value() then visits only those (in seat order)
         index = self.game.modifier_seats
+        touched = set(mods)
         for name in list(index):
             if p.seat in index[name] and name not in mods:
                 index[name] = [x for x in index[name] if x != p.seat]
+                touched.add(name)
         for name in mods:
             seats = index.setdefault(name, [])
             if p.seat not in seats:
                 seats.append(p.seat)
                 seats.sort()
+        # ... and, per value, every (character, skill, modifier) in that order, so value() walks one flat list
+        chains = self.game.value_chains
+        players = self.game.players
+        for name in touched:
+            chains[name] = [(q, s, m) for seat in index.get(name, ()) for q in (players[seat],)
+                            for s, m in q.modifiers.get(name, ())]
         listening = self.game.trigger_seats
         heard = self.game.heard
         for name in list(listening):
@@ -173,13 +181,19 @@ class Dispatch:
                 field = trig.owner_field  # its condition starts `event.FIELD == owner`: false for another's event
                 if field is not None and trig.limit is None and field in ev.__dict__ and ev.__dict__[field] is not p:
                     continue
-                frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
                 key = ("trigger", skill.ident, trig.index)
-                if trig.limit is not None and \
-                        self.game.usage[trig.limit_scope or ""].get((p.seat, key), 0) >= trig.limit(frame):
-                    continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
-                if trig.condition is not None and not trig.condition(frame):
-                    continue
+                direct = trig.condition_direct
+                if trig.limit is None and direct is not None:  # (compiled) the condition needs no frame
+                    if not direct(self.game.bare_frame, p, ev, skill):
+                        continue
+                    frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
+                else:
+                    frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
+                    if trig.limit is not None and \
+                            self.game.usage[trig.limit_scope or ""].get((p.seat, key), 0) >= trig.limit(frame):
+                        continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
+                    if trig.condition is not None and not trig.condition(frame):
+                        continue
                 if trig.optional and not self.choices.confirm(p, f"use {skill.name}?", about=skill):
                     continue
                 if trig.limit is not None:
@@ -188,8 +202,11 @@ class Dispatch:
                 spend(self.game, trig.line or timing)
                 run_rule(trig.body, frame)
         for trig in self.game.global_triggers.get(timing, ()):
+            direct = trig.condition_direct
+            if direct is not None and not direct(self.game.bare_frame, None, ev):
+                continue
             frame = Frame(self.game, {"owner": None, "event": ev})
-            if trig.condition is None or trig.condition(frame):
+            if direct is not None or trig.condition is None or trig.condition(frame):
                 spend(self.game, trig.line or timing)
                 run_rule(trig.body, frame)
 
@@ -266,7 +283,12 @@ class Dispatch:
             g.steps += 1
         else:
             spend(g, f"value {name}")
-        if rule is not None:
+        n = len(args)
+        if rule is not None and rule.base_direct is not None and n == len(rule.params):
+            frame = None  # (compiled) every part of the rule is called direct
+            base = rule.base_direct(g.bare_frame, *args)
+            params = rule.params
+        elif rule is not None:
             frame = Frame(self.game, dict(zip(rule.params, args, strict=False)))
             base = rule.base(frame)
             params = rule.params
@@ -275,31 +297,36 @@ class Dispatch:
             params = spec.params
             frame = None
         override = None
-        players = g.players
-        n = len(args)
-        for seat in g.modifier_seats.get(name, ()):
-            p = players[seat]
+        for p, skill, m in g.value_chains.get(name, ()):
             if not p.alive:
                 continue
-            mods = p.modifiers.get(name)
-            if not mods:
-                continue
-            for skill, m in mods:
-                at = m.owner_arg
-                if at is not None and at < n and args[at] is not p:
-                    continue  # its condition starts `arg == owner`: false, and nothing else would run
+            at = m.owner_arg
+            if at is not None and at < n and args[at] is not p:
+                continue  # its condition starts `arg == owner`: false, and nothing else would run
+            value = m.value_direct
+            if value is not None and n == len(m.params):  # (compiled) no bindings to build
+                cond = m.condition_direct  # (compiled with the value: None only when there is no condition)
+                if cond is not None and not cond(g.bare_frame, p, skill, *args):
+                    continue
+                v = value(g.bare_frame, p, skill, *args)
+            else:
                 bindings = {"owner": p, "skill": skill}
                 bindings.update(zip(m.params or params, args, strict=False))
                 f = Frame(self.game, bindings)
                 if m.condition is not None and not m.condition(f):
                     continue
                 v = m.value(f)
-                if m.op == "to":
-                    override = v
-                else:
-                    base = base + v
+            if m.op == "to":
+                override = v
+            else:
+                base = base + v
         result = override if override is not None else base
-        if rule is not None and frame is not None:
+        if rule is not None and frame is None:  # (compiled: its bounds are direct like its base)
+            if rule.lower_direct is not None:
+                result = max(result, rule.lower_direct(g.bare_frame, *args))
+            if rule.upper_direct is not None:
+                result = min(result, rule.upper_direct(g.bare_frame, *args))
+        elif rule is not None:
             if rule.lower is not None:
                 result = max(result, rule.lower(frame))
             if rule.upper is not None:

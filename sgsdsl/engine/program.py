@@ -39,6 +39,10 @@ class UseRule:
     filter: Fn | None
     effect: Fn | None  # None: the card's own effect
     line: str = ""
+    # Compiled rules only: the filter and limit as direct functions, f(frame, user, card, it, owner) and
+    # f(frame, user, card, owner), called with a frame that carries only the game (no bindings dict to build)
+    filter_direct: Callable[..., Any] | None = None
+    limit_direct: Callable[..., Any] | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
@@ -56,6 +60,9 @@ class TriggerRule:
     # A skill's trigger whose condition starts `event.F == owner`: it can only fire for the character in the
     # event's field F, so the engine skips the others without a call (see interp.build.owner_field).
     owner_field: str | None = None
+    # Compiled rules only: the condition as a direct function, f(frame, owner, event, skill) for a skill's
+    # trigger and f(frame, owner, event) for the game's and the mode's, the frame carrying only the game
+    condition_direct: Callable[..., Any] | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
@@ -93,6 +100,10 @@ class ModifierRule:
     # The condition starts `P == owner` (or `owner == P`) for the parameter at this position: the modifier can
     # only apply when that argument is the skill's owner, so the engine skips the others without a call.
     owner_arg: int | None = None
+    # Compiled rules only: condition and value as direct functions, f(frame, owner, skill, *arguments) for
+    # exactly `params` arguments, the frame carrying only the game
+    condition_direct: Callable[..., Any] | None = None
+    value_direct: Callable[..., Any] | None = None
 
 
 @dataclass
@@ -171,6 +182,10 @@ class ValueRule:
     base: Fn
     lower: Fn | None
     upper: Fn | None
+    # Compiled rules only: the same as direct functions, f(frame, *arguments) for exactly `params` arguments
+    base_direct: Callable[..., Any] | None = None
+    lower_direct: Callable[..., Any] | None = None
+    upper_direct: Callable[..., Any] | None = None
 
 
 @dataclass

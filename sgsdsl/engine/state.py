@@ -18,7 +18,7 @@ from .carry import Carry
 from .errors import EngineError
 from .events import SCOPES, STEP_BUDGET
 from .model import Card, Player
-from .program import GeneralRule, ModeRule, Program, TriggerRule
+from .program import Frame, GeneralRule, ModeRule, ModifierRule, Program, SkillRule, TriggerRule
 
 
 class GameState:
@@ -92,6 +92,8 @@ class GameState:
         self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self.modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
+        # value name -> (character, skill, modifier) of those seats, in seat order (kept by refresh_skills)
+        self.value_chains: dict[str, list[tuple[Player, SkillRule, ModifierRule]]] = {}
         self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
         self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
@@ -105,6 +107,8 @@ class GameState:
         self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
         self.pool = None if pool is None else frozenset(pool)
         self.cards: list[Card] = []
+        # the frame compiled rules' direct functions get (program.py, `*_direct`): the game and no bindings
+        self.bare_frame = Frame(self, {})
 
     # ------------------------------------------------------------ the log
     def emit_log(self, kind: str, **data: Any) -> None:

@@ -144,7 +144,9 @@ class CardUse:
 
     def can_use(self, p: Player, card, use: UseRule, fixed_target: Player | None = None) -> bool:
         if use.limit is not None:
-            limit = use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
+            direct = use.limit_direct
+            limit = direct(self.game.bare_frame, p, card, p) if direct is not None else \
+                use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
             if self._used(p, self.use_key(card.family, use.context), use.limit_scope) >= limit:
                 return False
         if use.target_kind == "none":
@@ -168,7 +170,12 @@ class CardUse:
             return False
         if card.category == "delayed" and any(j.family == card.family for j in t.judge):
             return False
-        if use.filter is not None and not use.filter(Frame(self.game, {"user": p, "card": card, "it": t, "owner": p})):
+        direct = use.filter_direct
+        if direct is not None:
+            if not direct(self.game.bare_frame, p, card, t, p):
+                return False
+        elif use.filter is not None and not use.filter(Frame(self.game, {"user": p, "card": card, "it": t,
+                                                                         "owner": p})):
             return False
         return bool(self.dispatch.value("targetable", p, card, t))
 

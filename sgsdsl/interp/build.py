@@ -57,6 +57,10 @@ class FunctionMaker(Protocol):
     def __call__(self, node: ast.Block | ast.Expr, site: Site) -> Any: ...
 
 
+class DirectMaker(Protocol):
+    def __call__(self, node: ast.Block | ast.Expr, site: Site, names: tuple[str, ...]) -> Any: ...
+
+
 class InterpretedFunctions:
     """The reference back end: every rule function is a closure that walks its AST node."""
 
@@ -113,9 +117,12 @@ def owner_field(where: ast.Expr | None) -> str | None:
 class StructureBuilder:
     """Walks the checked AST in a fixed order and builds the rule objects; functions come from `make`."""
 
-    def __init__(self, checked: CheckedProgram, make: FunctionMaker, generals: dict[str, GeneralRule] | None = None):
+    def __init__(self, checked: CheckedProgram, make: FunctionMaker, generals: dict[str, GeneralRule] | None = None,
+                 direct: DirectMaker | None = None):
         self.checked = checked
         self.make = make
+        # the compiler also makes direct functions (program.py: the `*_direct` fields); the interpreter does not
+        self.make_direct = direct
         self.generals: dict[str, GeneralRule] = generals if generals is not None else {}
         self._const_interp = Interpreter(self.generals)
 
@@ -124,6 +131,15 @@ class StructureBuilder:
         if node is None:
             return None
         return self.make(node, Site(owner, slot, scope, params))
+
+    def direct(self, node: ast.Block | ast.Expr | None, owner: tuple[str, str], slot: str, scope: str,
+               names: tuple[str, ...], params: tuple[str, ...] = ()) -> Any:
+        """The direct form of the function `fn` makes for the same slot (called with the values of NAMES after a
+        frame that carries only the game), or None: no node, an interpreting back end, or a function that reads
+        other names."""
+        if node is None or self.make_direct is None:
+            return None
+        return self.make_direct(node, Site(owner, slot, scope, params), names)
 
     def card_ident(self, ident: ast.Ident) -> str:
         d = self.checked.symbols.cards.get(ident.text) or self.checked.symbols.card_ids[ident.text]
@@ -142,10 +158,15 @@ class StructureBuilder:
         modifiers = []
         for i, m in enumerate(s.modifiers):
             params = tuple(p.text for p in m.params)
+            names = ("owner", "skill", *params)
+            where_d = self.direct(m.where, own, f"modifier{i}_where", "modifier", names, params)
+            value_d = self.direct(m.value, own, f"modifier{i}_value", "modifier", names, params)
+            both = value_d is not None and (m.where is None or where_d is not None)  # direct as a whole or not
             modifiers.append(ModifierRule(
                 m.quantity.text, params, m.op,
                 self.fn(m.value, own, f"modifier{i}_value", "modifier", params),
-                self.fn(m.where, own, f"modifier{i}_where", "modifier", params), owner_arg(m.where, params)))
+                self.fn(m.where, own, f"modifier{i}_where", "modifier", params), owner_arg(m.where, params),
+                where_d if both else None, value_d if both else None))
         return SkillRule(
             ident=s.ident.text,
             name=s.name.text,
@@ -167,7 +188,9 @@ class StructureBuilder:
                            self.fn(t.body, owner, slot + "_body", scope), f"{t.span.file}:{t.span.line}",
                            self.fn(t.limit.count, owner, slot + "_limit", scope) if t.limit else None,
                            t.limit.scope.text if t.limit else None, index,
-                           owner_field(t.where) if scope == "trigger" else None)
+                           owner_field(t.where) if scope == "trigger" else None,
+                           self.direct(t.where, owner, slot + "_where", scope,
+                                       ("owner", "event", "skill") if scope == "trigger" else ("owner", "event")))
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)
@@ -182,6 +205,10 @@ class StructureBuilder:
                 target_kind=spec.kind, low=spec.low, high=spec.high, other=spec.other,
                 filter=self.fn(u.where, own, f"use{i}_filter", "use_filter"),
                 effect=self.fn(u.body, own, f"use{i}_effect", "effect"), line=f"{u.span.file}:{u.span.line}",
+                filter_direct=self.direct(u.where, own, f"use{i}_filter", "use_filter",
+                                          ("user", "card", "it", "owner")),
+                limit_direct=self.direct(u.limit.count, own, f"use{i}_limit", "use_limit", ("user", "card", "owner"))
+                if u.limit else None,
             ))
         if not uses:
             uses = default_uses(c.category.text)
@@ -213,9 +240,13 @@ class StructureBuilder:
     def value(self, v: ast.ValueDef) -> ValueRule:
         own = ("value", v.name.text)
         params = tuple(p.name.text for p in v.params)
+        parts = [(v.expr, "base"), (v.lower, "lower"), (v.upper, "upper")]
+        direct = [self.direct(node, own, slot, "value", params, params) for node, slot in parts]
+        if any(node is not None and d is None for (node, _), d in zip(parts, direct, strict=True)):
+            direct = [None, None, None]  # direct as a whole or not at all
         return ValueRule(v.name.text, params, self.fn(v.expr, own, "base", "value", params),
                          self.fn(v.lower, own, "lower", "value", params),
-                         self.fn(v.upper, own, "upper", "value", params))
+                         self.fn(v.upper, own, "upper", "value", params), *direct)
 
     def build(self) -> Program:
         cards: dict[str, CardRule] = {}
