@@ -60,6 +60,11 @@ class Dispatch:
         for name in touched:
             chains[name] = [(q, s, m) for seat in index.get(name, ()) for q in (players[seat],)
                             for s, m in q.modifiers.get(name, ())]
+        granting = self.game.granting
+        if any(a.granted for s in skills for a in s.actives):
+            granting.add(p.seat)
+        else:
+            granting.discard(p.seat)
         listening = self.game.trigger_seats
         heard = self.game.heard
         for name in list(listening):
@@ -164,8 +169,11 @@ class Dispatch:
         # The seats listening: refresh_skills changes this very set in place, so an earlier trigger that gives or
         # takes skills is seen by the later seats. With none listening now, no skill runs to add one.
         seats = self.game.trigger_seats.get(timing) or ()
-        for p in self.game.circle(self.game.current, self.game.mode.trigger_order, include_dead=victim is not None) \
-                if seats else ():
+        g = self.game
+        # (the dead are skipped below, the victim aside: the whole rotation serves in seat order)
+        order = () if not seats else g.rotation(g.current) if g.mode.trigger_order != "clockwise" else \
+            g.circle(g.current, "clockwise", include_dead=victim is not None)
+        for p in order:
             if p.seat not in seats:
                 continue
             if not p.alive and p is not victim:

@@ -161,6 +161,25 @@ class CardRule:
     skills: list[SkillRule]
     tags: frozenset[str] = frozenset()
 
+    def uses_in(self, context: str) -> list[UseRule]:
+        """The use clauses of one context, in order (asked for every card in hand at every window: kept)."""
+        by_context = self.__dict__.get("_by_context")
+        if by_context is None:
+            by_context = self.__dict__["_by_context"] = {}
+            for use in self.uses:
+                by_context.setdefault(use.context, []).append(use)
+        return by_context.get(context, _NO_USES)
+
+    def menu_uses(self) -> list[tuple[int, UseRule]]:
+        """The clauses the play menu offers (play and recast), each with its position among all the uses."""
+        menu = self.__dict__.get("_menu")
+        if menu is None:
+            menu = self.__dict__["_menu"] = [(i, u) for i, u in enumerate(self.uses) if u.context in ("play", "recast")]
+        return menu
+
+
+_NO_USES: list[UseRule] = []
+
 
 @dataclass
 class GeneralRule:

@@ -91,6 +91,7 @@ class GameState:
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
         self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
+        self.granting: set[int] = set()  # seats with a skill that grants others an action (never iterated)
         self.modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
         # value name -> (character, skill, modifier) of those seats, in seat order (kept by refresh_skills)
         self.value_chains: dict[str, list[tuple[Player, SkillRule, ModifierRule]]] = {}
@@ -118,13 +119,18 @@ class GameState:
 
     # ------------------------------------------------------------ the table
     def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:
+        out = self.rotation(first)
+        return list(out) if include_dead else [p for p in out if p.alive]
+
+    def rotation(self, first: Player) -> tuple[Player, ...]:
+        """Every seat, dead or alive, in seat order from `first` (shared: callers that skip the dead themselves
+        need no list of their own)."""
         rotations = self._rotations
         if rotations is None or rotations[0] is not self.players:  # built once per seating (scenarios reseat)
             players = self.players
             n = len(players)
             rotations = self._rotations = (players, [tuple(players[(s + i) % n] for i in range(n)) for s in range(n)])
-        out = rotations[1][first.seat]
-        return list(out) if include_dead else [p for p in out if p.alive]
+        return rotations[1][first.seat]
 
     def circle(self, first: Player, direction: str, include_dead: bool = False) -> list[Player]:
         """The characters round the table from `first` (the living, unless include_dead): counter_clockwise is

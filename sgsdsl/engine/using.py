@@ -27,10 +27,11 @@ class CardUse:
     def play_options(self, p: Player) -> list[tuple[str, tuple]]:
         opts: list[tuple[str, tuple]] = []
         for card in p.hand:
-            for i, use in enumerate(card.rule.uses):
-                if use.context == "play" and self.can_use(p, card, use):
-                    opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
-                elif use.context == "recast" and self.can_use(p, card, use):
+            for i, use in card.rule.menu_uses():
+                if use.context == "play":
+                    if self.can_use(p, card, use):
+                        opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
+                elif self.can_use(p, card, use):
                     opts.append((f"recast {card.label()}", ("recast", card, use)))
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, "play") if skill.view_as else ():
@@ -45,8 +46,10 @@ class CardUse:
     def granted_options(self, p: Player) -> list[tuple[str, tuple]]:
         """Actions other characters' skills grant p (`grant`), in seat order of the granting owners."""
         out: list[tuple[str, tuple]] = []
+        if not self.game.granting:  # (no skill in play grants an action)
+            return out
         for q in self.game.seat_order(p):
-            if q is p:
+            if q is p or q.seat not in self.game.granting:
                 continue
             for skill in q.skills:
                 for i, act in enumerate(skill.actives):
@@ -154,7 +157,8 @@ class CardUse:
         if fixed_target is not None:
             return self.legal_target(p, card, use, fixed_target)
         # target filters are pure (the checker forbids actions in conditions), so the first legal one decides
-        cands = (p,) if use.target_kind == "self" else self.game.seat_order(p)
+        # (legal_target refuses the dead first: the whole rotation serves as the candidates)
+        cands = (p,) if use.target_kind == "self" else self.game.rotation(p)
         legal = self.legal_target
         for t in cands:
             if legal(p, card, use, t):
@@ -180,8 +184,9 @@ class CardUse:
         return bool(self.dispatch.value("targetable", p, card, t))
 
     def legal_targets(self, p: Player, card, use: UseRule) -> list[Player]:
-        cands = [p] if use.target_kind == "self" else self.game.seat_order(p)
-        return [t for t in cands if self.legal_target(p, card, use, t)]
+        cands = (p,) if use.target_kind == "self" else self.game.rotation(p)  # (the dead are never legal)
+        legal = self.legal_target
+        return [t for t in cands if legal(p, card, use, t)]
 
     def choose_targets(self, p: Player, card, use: UseRule) -> list[Player] | None:
         legal = self.legal_targets(p, card, use)
@@ -323,8 +328,8 @@ class CardUse:
         """Cards (and conversions) p could use now in a response context such as dying or nullify."""
         out: list[tuple[str, tuple]] = []
         for card in p.hand:
-            for use in card.rule.uses:
-                if use.context == context and self.can_use(p, card, use, fixed_target):
+            for use in card.rule.uses_in(context):
+                if self.can_use(p, card, use, fixed_target):
                     out.append((f"use {card.label()}", ("card", card, use)))
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, context) if skill.view_as else ():
