@@ -48,6 +48,9 @@ class Agent:
     name = "agent"
     # whether decide() reads its view: the engine snapshots the seat's view only for agents that do
     reads_view = True
+    # whether decide() reads what the options are (labels, tags, seats, the request's hints) rather than only how
+    # many there are: for agents that do not, a game that keeps no log makes no labels (Decisions.blind)
+    reads_options = True
 
     def decide(self, request: Request, view: Any) -> list[int]:
         raise NotImplementedError
@@ -58,6 +61,7 @@ class RandomAgent(Agent):
 
     name = "random"
     reads_view = False
+    reads_options = False
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
@@ -107,6 +111,7 @@ class ReplayAgent(Agent):
 
     name = "replay"
     reads_view = False
+    reads_options = False
 
     def __init__(self, answers: list[list[int]]):
         self.answers = answers

@@ -24,10 +24,11 @@ class Decisions:
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
-        req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints_of(about),
+        agent = self.game.agents[p.seat]
+        hints = hints_of(about) if agent.reads_options or self.game.record else ()
+        req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints,
                       subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags),
                       tuple(option_reach))
-        agent = self.game.agents[p.seat]
         h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND
@@ -56,6 +57,11 @@ class Decisions:
             if not 0 <= a < len(req.options):
                 raise IllegalAnswer(agent.name, req.describe(), answer, f"option {a} does not exist")
 
+    def blind(self, p: Player) -> bool:
+        """Whether nobody will read what p's options are: its agent looks only at their number
+        (`Agent.reads_options`) and the game keeps no log. Then requests carry blank labels and no hints."""
+        return not self.game.record and not self.game.agents[p.seat].reads_options
+
     def confirm(self, p: Player, prompt: str, about: Any = None) -> bool:
         return self.ask(p, "confirm", prompt, ["yes", "no"], about=about)[0] == 0
 
@@ -67,6 +73,9 @@ class Decisions:
         low, high = min(low, len(items)), min(high, len(items))
         if low == len(items) and high == len(items):
             return items
+        if self.blind(p):  # (what the items are is read by nobody: blank labels, no seats or tags)
+            picks = self.ask(p, "choose", prompt, blank(len(items)), low, high, about=about)
+            return [items[i] for i in picks]
         labels = [self.item_label(x, p) for x in items]
         seats = [x.seat if isinstance(x, Player) else None for x in items]
         tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
@@ -132,6 +141,17 @@ class Decisions:
                 piles = tuple((k, tuple(pile_item_label(x) for x in v)) for k, v in sorted(p.piles.items()))
                 parts.append((p.face_down, p.skip_turns, piles))
         return hashlib.blake2b(repr(parts).encode(), digest_size=8).hexdigest()
+
+
+_BLANK: dict[int, tuple[str, ...]] = {}
+
+
+def blank(n: int) -> tuple[str, ...]:
+    """N empty labels: the options of a request whose labels nobody reads (Decisions.blind)."""
+    got = _BLANK.get(n)
+    if got is None:
+        got = _BLANK[n] = ("",) * n
+    return got
 
 
 def stable_text(v: Any) -> str:

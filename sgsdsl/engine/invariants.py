@@ -73,6 +73,7 @@ class CheckingAgent(Agent):
         self.holder = holder
         self.name = f"checking({inner.name})"
         self.reads_view = inner.reads_view
+        self.reads_options = inner.reads_options
 
     def decide(self, request: Request, view: Any) -> list[int]:
         check_invariants(self.holder["game"])

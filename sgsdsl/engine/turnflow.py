@@ -7,7 +7,7 @@ queued and played right after the turn in progress, one after another.
 
 from __future__ import annotations
 
-from .decisions import Decisions, hints_of
+from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch
 from .events import MAX_PLAY_ACTIONS, Event
 from .model import PHASES, Player
@@ -171,12 +171,15 @@ class TurnFlow:
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
             options = self.use.play_options(p)
-            labels = [o[0] for o in options] + ["end play phase"]
-            tags = [self.option_hints(o[1]) for o in options] + [("end",)]
-            reach = [self.option_reach(p, o[1]) for o in options] + [None] \
-                if getattr(self.game.agents[p.seat], "reads_view", True) else []
-            pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
-                                    option_reach=reach)[0]
+            if self.choices.blind(p):  # (nobody reads what the options are: blank labels, no tags)
+                pick = self.choices.ask(p, "play", "choose a card or skill to use", blank(len(options) + 1))[0]
+            else:
+                labels = [o[0] for o in options] + ["end play phase"]
+                tags = [self.option_hints(o[1]) for o in options] + [("end",)]
+                reach = [self.option_reach(p, o[1]) for o in options] + [None] \
+                    if getattr(self.game.agents[p.seat], "reads_view", True) else []
+                pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
+                                        option_reach=reach)[0]
             if pick == len(options):
                 return
             self.use.run_play_option(p, options[pick][1])
