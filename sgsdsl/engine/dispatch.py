@@ -184,7 +184,7 @@ class Dispatch:
             for skill, trig in list(entries):
                 if not p.alive and p is not victim:
                     break
-                if skill.once_per_game and self.skill_spent(p, skill):
+                if skill.once and self.skill_spent(p, skill):
                     continue
                 field = trig.owner_field  # its condition starts `event.FIELD == owner`: false for another's event
                 if field is not None and trig.limit is None and field in ev.__dict__ and ev.__dict__[field] is not p:
@@ -270,12 +270,13 @@ class Dispatch:
         g = self.game
         rule = g.program.values.get(name)
         spec = ENGINE_VALUES.get(name)
-        if rule is None and not g.modifier_seats.get(name):
+        if rule is None and not g.value_chains.get(name):
             # the common case: an engine value nobody modifies costs one call
             if spec is None:
                 raise RuleError(f"unknown value '{name}'")
-            result = spec.default(g, *args)
-            return result if spec.clamp is None else spec.clamp(g, result, *args)
+            if spec.clamp is None:
+                return spec.default(g, *args)
+            return spec.clamp(g, spec.default(g, *args), *args)
         if g.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events and "
                             "values nest at most that deep)")

@@ -118,6 +118,10 @@ class SkillRule:
     modifiers: list[ModifierRule] = field(default_factory=list)
     tags: frozenset[str] = frozenset()  # AI hints from the .sgs `tags` line, for agents that reason
 
+    def __post_init__(self) -> None:
+        # read at every trigger check: a plain attribute, not a property over the flags
+        self.once = "limited" in self.flags or "awakening" in self.flags
+
     @property
     def locked(self) -> bool:
         return "locked" in self.flags
@@ -143,7 +147,7 @@ class SkillRule:
 
     @property
     def once_per_game(self) -> bool:
-        return "limited" in self.flags or "awakening" in self.flags
+        return self.once
 
 
 @dataclass
@@ -161,21 +165,18 @@ class CardRule:
     skills: list[SkillRule]
     tags: frozenset[str] = frozenset()
 
-    def uses_in(self, context: str) -> list[UseRule]:
-        """The use clauses of one context, in order (asked for every card in hand at every window: kept)."""
-        by_context = self.__dict__.get("_by_context")
-        if by_context is None:
-            by_context = self.__dict__["_by_context"] = {}
-            for use in self.uses:
-                by_context.setdefault(use.context, []).append(use)
-        return by_context.get(context, _NO_USES)
+    def __post_init__(self) -> None:
+        # asked for every card in hand at every window and menu: kept as plain attributes
+        self.by_context: dict[str, list[UseRule]] = {}  # context -> its use clauses, in order
+        for use in self.uses:
+            self.by_context.setdefault(use.context, []).append(use)
+        # the clauses the play menu offers (play and recast), each with its position among all the uses
+        self.menu: list[tuple[int, UseRule]] = [(i, u) for i, u in enumerate(self.uses)
+                                                if u.context in ("play", "recast")]
 
-    def menu_uses(self) -> list[tuple[int, UseRule]]:
-        """The clauses the play menu offers (play and recast), each with its position among all the uses."""
-        menu = self.__dict__.get("_menu")
-        if menu is None:
-            menu = self.__dict__["_menu"] = [(i, u) for i, u in enumerate(self.uses) if u.context in ("play", "recast")]
-        return menu
+    def uses_in(self, context: str) -> list[UseRule]:
+        """The use clauses of one context, in order."""
+        return self.by_context.get(context, _NO_USES)
 
 
 _NO_USES: list[UseRule] = []

@@ -27,7 +27,7 @@ class CardUse:
     def play_options(self, p: Player) -> list[tuple[str, tuple]]:
         opts: list[tuple[str, tuple]] = []
         for card in p.hand:
-            for i, use in card.rule.menu_uses():
+            for i, use in card.rule.menu:
                 if use.context == "play":
                     if self.can_use(p, card, use):
                         opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
@@ -90,7 +90,7 @@ class CardUse:
             run_rule(act.body, Frame(self.game, {"owner": p, "skill": skill}))
 
     def _active_ok(self, p: Player, skill: SkillRule, act, i: int) -> bool:
-        if skill.once_per_game and self.dispatch.skill_spent(p, skill):
+        if skill.once and self.dispatch.skill_spent(p, skill):
             return False
         frame = Frame(self.game, {"owner": p, "skill": skill})
         if act.limit is not None:
@@ -328,7 +328,7 @@ class CardUse:
         """Cards (and conversions) p could use now in a response context such as dying or nullify."""
         out: list[tuple[str, tuple]] = []
         for card in p.hand:
-            for use in card.rule.uses_in(context):
+            for use in card.rule.by_context.get(context, ()):
                 if self.can_use(p, card, use, fixed_target):
                     out.append((f"use {card.label()}", ("card", card, use)))
         for skill in p.skills:
@@ -400,7 +400,7 @@ class CardUse:
                 rule = self.game.program.cards[prov.card]
                 if rule.family != family or (skill.ident, i) in tried:
                     continue
-                if skill.once_per_game and self.dispatch.skill_spent(p, skill):
+                if skill.once and self.dispatch.skill_spent(p, skill):
                     continue
                 if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
                     options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))

@@ -81,6 +81,8 @@ class Zones:
                     self.game.draw_pile.insert(0, c)
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
+        if not losses:
+            return
         for (seat, old), lost in sorted(losses.items()):
             holder = self.game.players[seat]
             if old == "equip":
