@@ -106,7 +106,9 @@ class Health:
         if source is not None and source is not target:
             self.game.recover_history.append((source.seat, target.seat, gained))
         self.game.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
-        self.dispatch.emit("recovered", Event("recovered", target=target, amount=gained, source=source, card=card))
+        if self.dispatch.listens("recovered"):
+            self.dispatch.emit("recovered", Event("recovered", target=target, amount=gained, source=source,
+                                                  card=card))
         return gained
 
     def enter_dying(self, p: Player, killer: Player | None) -> None:

@@ -258,15 +258,16 @@ class CardUse:
             if aimed is None or not aimed.alive:
                 continue
             t = aimed
-            ev = Event("before_effect", user=user, card=card, target=t, use=rec)
             own_check = card.rule.hooks.get("before_effect")
-            if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
-                run_rule(own_check, Frame(self.game, {**base, "target": t, "use": rec, "event": ev}))
-            if not ev.cancelled:
-                self.dispatch.emit("before_effect", ev)
-            if ev.cancelled:
-                self.game.emit_log("no_effect", card=card.label(), target=t.label())
-                continue
+            if own_check is not None or "before_effect" in self.game.heard:  # (else nothing could cancel it)
+                ev = Event("before_effect", user=user, card=card, target=t, use=rec)
+                if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
+                    run_rule(own_check, Frame(self.game, {**base, "target": t, "use": rec, "event": ev}))
+                if not ev.cancelled:
+                    self.dispatch.emit("before_effect", ev)
+                if ev.cancelled:
+                    self.game.emit_log("no_effect", card=card.label(), target=t.label())
+                    continue
             if card.category in NULLIFIABLE and self.nullify_window(card, user, t, rec):
                 if "nullified" in card.rule.hooks:
                     run_rule(card.rule.hooks["nullified"], Frame(self.game, {**base, "target": t, "use": rec}))
@@ -375,12 +376,14 @@ class CardUse:
             given = self._respond_once(p, family, play, against, against_user, behalf)
             if given is None:
                 return False
+            if not self.dispatch.listens("responded"):  # (nobody could negate it)
+                continue
             ev = self.dispatch.emit("responded", Event("responded", player=p, card=given, family=family,
                                                        against=against, against_user=against_user, negated=False,
                                                        play=play, use=use))
             if ev.negated:
                 return False
-        if times > 0:
+        if times > 0 and self.dispatch.listens("answered"):
             self.dispatch.emit("answered", Event("answered", player=p, family=family, against=against,
                                                  against_user=against_user, use=use, play=play))
         return True

@@ -133,7 +133,8 @@ class Zones:
             if self.game.record:  # (the labels are made only for a log that is kept)
                 self.game.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
             self.move(phys, "discard", None)
-            self.dispatch.emit("discarded", Event("discarded", cards=phys, by=by))
+            if self.dispatch.listens("discarded"):
+                self.dispatch.emit("discarded", Event("discarded", cards=phys, by=by))
 
     def obtain(self, p: Player, cards: Iterable[Any]) -> None:
         phys: list[Card] = []
