@@ -158,7 +158,10 @@ def cold_starts(code: Path, repeats: int = 3) -> dict:
     once with an empty cache. Wall and CPU seconds of the child."""
     out: dict = {}
     with tempfile.TemporaryDirectory(prefix="sgsdsl-bench-") as tmp:
-        env = {**os.environ, "PYTHONPATH": str(code)}
+        # as an installed package runs: with its bytecode cached (pip writes .pyc files on install), here under
+        # TMP so that the checkout stays clean, whatever PYTHONDONTWRITEBYTECODE the calling shell has
+        env = {**os.environ, "PYTHONPATH": str(code), "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pyc")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         commands = {"check": [sys.executable, "-m", "sgsdsl", "check", "rules/"],
                     "compile": [sys.executable, "-m", "sgsdsl", "compile", "rules/", "-o", str(Path(tmp) / "gen")]}
         for name, cmd in commands.items():

@@ -189,7 +189,7 @@ class TurnFlow:
         targets (one or a range); None for anything else."""
         if option[0] != "card" or option[2].target_kind not in ("one", "range"):
             return None
-        return tuple(t.seat for t in self.use.legal_targets(p, option[1], option[2]))
+        return tuple(t.seat for t in self.use.menu_reach(p, option[1], option[2]))
 
     def option_hints(self, option: tuple) -> tuple[str, ...]:
         """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""

@@ -22,6 +22,8 @@ class CardUse:
         self.choices = choices
         self.dispatch = dispatch
         self.zones = zones
+        # the legal targets the last play menu showed per card: (decisions then, player, {(card, use): targets})
+        self._reach: tuple[int, Player, dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]] | None = None
 
     # ------------------------------------------------------------ play options
     def play_options(self, p: Player) -> list[tuple[str, tuple]]:
@@ -188,8 +190,29 @@ class CardUse:
         legal = self.legal_target
         return [t for t in cands if legal(p, card, use, t)]
 
+    def menu_reach(self, p: Player, card, use: UseRule) -> list[Player]:
+        """legal_targets for a card of the play menu, kept until the menu's own decision is answered: the targets
+        then chosen for that card are the ones the menu showed (nothing changes in between)."""
+        got = self.legal_targets(p, card, use)
+        kept = self._reach
+        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
+            kept = self._reach = (self.game.decisions, p, {})
+        kept[2][(id(card), id(use))] = (card, use, got)
+        return got
+
+    def _targets_shown(self, p: Player, card, use: UseRule) -> list[Player] | None:
+        kept = self._reach
+        if kept is None or kept[0] + 1 != self.game.decisions or kept[1] is not p:
+            return None
+        shown = kept[2].get((id(card), id(use)))
+        if shown is None or shown[0] is not card or shown[1] is not use:
+            return None
+        return list(shown[2])
+
     def choose_targets(self, p: Player, card, use: UseRule) -> list[Player] | None:
-        legal = self.legal_targets(p, card, use)
+        legal = self._targets_shown(p, card, use)
+        if legal is None:
+            legal = self.legal_targets(p, card, use)
         kind = use.target_kind
         if kind == "none":
             return []
