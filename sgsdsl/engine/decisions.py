@@ -18,6 +18,7 @@ class Decisions:
 
     def __init__(self, game: GameState):
         self.game = game
+        self._sides: tuple[tuple[str, ...], ...] | None = None  # the mode's sides, for views (made once)
 
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
@@ -100,22 +101,26 @@ class Decisions:
 
     def view(self, p: Player) -> dict[str, Any]:
         """What seat p may see: its own hand, public zones, revealed roles."""
+        sides = self._sides
+        if sides is None:  # (the mode's sides never change during a game)
+            sides = self._sides = tuple(tuple(roles) for roles in self.game.mode.sides())
         return {
             "seat": p.seat,
             "hand": [c.label() for c in p.hand],
             "role": p.role,
             "players": [
-                {"seat": q.seat, "general": q.name, "hp": q.hp, "max_hp": q.max_hp, "alive": q.alive,
-                 "hand": len(q.hand), "equips": [e.label() for e in q.equips.values()],
-                 "judge": [j.label() for j in q.judge], "face_down": q.face_down,
-                 "piles": pile_view(q, p),
+                {"seat": q.seat, "general": q.general.name if q.general is not None else q.name, "hp": q.hp,
+                 "max_hp": q.max_hp, "alive": q.alive, "hand": len(q.hand),
+                 "equips": [e.label() for e in q.equips.values()] if q.equips else [],
+                 "judge": [j.label() for j in q.judge] if q.judge else [], "face_down": q.face_down,
+                 "piles": pile_view(q, p) if q.piles else {},
                  "role": q.role if (q.role_revealed or q is p) else "hidden"}
                 for q in self.game.players
             ],
             "draw_pile": len(self.game.draw_pile),
             "discard_top": [c.label() for c in self.game.discard_pile[-5:]],
             # public knowledge of the rules: which roles win together, and the roles dealt this game
-            "sides": [list(roles) for roles in self.game.mode.sides()],
+            "sides": [list(roles) for roles in sides],
             # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
             "solo": list(self.game.mode.solo),
             "roles_in_play": sorted(q.role for q in self.game.players),
