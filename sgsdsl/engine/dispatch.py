@@ -211,12 +211,13 @@ class Dispatch:
                 run_rule(trig.body, frame)
         for trig in self.game.global_triggers.get(timing, ()):
             direct = trig.condition_direct
-            if direct is not None and not direct(self.game.bare_frame, None, ev):
+            if direct is not None:  # (compiled) the condition needs no frame
+                if not direct(self.game.bare_frame, None, ev):
+                    continue
+            elif trig.condition is not None and not trig.condition(Frame(self.game, {"owner": None, "event": ev})):
                 continue
-            frame = Frame(self.game, {"owner": None, "event": ev})
-            if direct is not None or trig.condition is None or trig.condition(frame):
-                spend(self.game, trig.line or timing)
-                run_rule(trig.body, frame)
+            spend(self.game, trig.line or timing)
+            run_rule(trig.body, Frame(self.game, {"owner": None, "event": ev}))
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

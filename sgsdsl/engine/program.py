@@ -174,12 +174,6 @@ class CardRule:
         self.menu: list[tuple[int, UseRule]] = [(i, u) for i, u in enumerate(self.uses)
                                                 if u.context in ("play", "recast")]
 
-    def uses_in(self, context: str) -> list[UseRule]:
-        """The use clauses of one context, in order."""
-        return self.by_context.get(context, _NO_USES)
-
-
-_NO_USES: list[UseRule] = []
 
 
 @dataclass

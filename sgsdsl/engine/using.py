@@ -368,7 +368,7 @@ class CardUse:
             rule = self.game.program.cards[va.card]
             if family is not None and rule.family != family:
                 continue
-            uses = [u for u in rule.uses if u.context == context]
+            uses = rule.by_context.get(context)
             if not uses:
                 continue
             sources = self._viewas_sources(p, skill, va)

@@ -104,8 +104,8 @@ def _use_card_on(f, user, family, target, event=None):
     offers: list[tuple[str, tuple]] = []
     for card in user.hand:
         if card.family == family:
-            for use in card.rule.uses:
-                if use.context == "play" and g.use.legal_target(user, card, use, target):
+            for use in card.rule.by_context.get("play", ()):
+                if g.use.legal_target(user, card, use, target):
                     offers.append((f"use {card.label()} on {target.label()}", ("card", card, use)))
                     break
     for skill in user.skills:
@@ -128,10 +128,8 @@ def _use_card_on(f, user, family, target, event=None):
 
 
 def _play_use(rule):
-    for use in rule.uses:
-        if use.context == "play":
-            return use
-    return None
+    plays = rule.by_context.get("play")
+    return plays[0] if plays else None
 
 
 @primitive("use_virtual", "action",
@@ -172,7 +170,7 @@ def _could_use(f, user, family):
     if rule is None or user is None or not user.alive:
         return False
     probe = VirtualCard(rule, (), None)
-    return any(u.context == "play" and g.use.can_use(user, probe, u) for u in rule.uses)
+    return any(g.use.can_use(user, probe, u) for u in rule.by_context.get("play", ()))
 
 
 @primitive("targets_for", "function", "user:player, family:family", "players",
