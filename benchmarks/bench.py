@@ -19,8 +19,9 @@ What it measures, all in one process except the cold starts:
 - heuristic agents against random agents, compiled, CPU time per decision;
 - memory: the bytes still held (tracemalloc, after a collection) after N and after 4N games on one program,
   and the peak while playing (flat means the retained memory does not grow with the number of games);
-- cold start: `sgsdsl check rules/` and `sgsdsl compile rules/` in fresh processes, with the start-up cache warm
-  (the normal case) and empty, as wall time and the child's CPU time;
+- cold start: `sgsdsl check rules/` and `sgsdsl compile rules/` in fresh processes, with the cache warm (the
+  normal case: nothing changed, so stored results answer), with the stored results dropped but the parser's
+  tables cached (every file edited), and with the cache empty, as wall time and the child's CPU time;
 - rule evaluation alone: the pure rule functions (conditions, filters, limits, values) called on frames
   captured from real games, compiled against interpreted (engine time excluded).
 
@@ -41,6 +42,7 @@ import os
 import platform
 import pstats
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -170,8 +172,13 @@ def cold_starts(code: Path, repeats: int = 3) -> dict:
             warm = {**env, "SGSDSL_CACHE": str(Path(tmp) / "warm")}
             _timed_child(cmd, warm, code)  # fill the cache (and the .pyc files)
             runs = [_timed_child(cmd, warm, code) for _ in range(repeats)]
+            # what a designer sees after editing every file: stored check/compile results gone, the parser's
+            # tables still cached (the parsed files of an edit would be misses too: an upper bound)
+            shutil.rmtree(Path(tmp) / "warm" / "results", ignore_errors=True)
+            wall_fresh, cpu_fresh = _timed_child(cmd, warm, code)
             out[name] = {"wall_s": min(w for w, _ in runs), "cpu_s": min(c for _, c in runs),
-                         "empty_cache_wall_s": wall_empty, "empty_cache_cpu_s": cpu_empty}
+                         "empty_cache_wall_s": wall_empty, "empty_cache_cpu_s": cpu_empty,
+                         "no_results_wall_s": wall_fresh, "no_results_cpu_s": cpu_fresh}
     return out
 
 
@@ -340,6 +347,9 @@ def report(rec: dict, before: dict | None) -> str:
     for name in ("check", "compile") if s else ():
         t.add_row(f"sgsdsl {name} rules/ cold, cache warm: wall · CPU",
                   f"{s[name]['wall_s'] * 1000:.0f} ms · {s[name]['cpu_s'] * 1000:.0f} ms")
+        if "no_results_wall_s" in s[name]:
+            t.add_row(f"sgsdsl {name} rules/ cold, stored results dropped (parser cached): wall · CPU",
+                      f"{s[name]['no_results_wall_s'] * 1000:.0f} ms · {s[name]['no_results_cpu_s'] * 1000:.0f} ms")
         t.add_row(f"sgsdsl {name} rules/ cold, cache empty: wall · CPU",
                   f"{s[name]['empty_cache_wall_s'] * 1000:.0f} ms · {s[name]['empty_cache_cpu_s'] * 1000:.0f} ms")
     t.add_row(f"rule evaluation alone ({ev['calls']:,} calls, {ev['slots']} functions): compiled · interpreted",
@@ -378,12 +388,14 @@ def target_rows(rec: dict) -> list[tuple[str, str, str, bool]]:
 
 
 def _startup_rows(s: dict) -> list[tuple[str, str, str, bool]]:
-    return [("sgsdsl check rules/ cold (cache warm, CPU)", f"<= {TARGETS['check_cold_s']} s",
-             f"{s['check']['cpu_s']:.2f} s (wall {s['check']['wall_s']:.2f} s; empty cache "
-             f"{s['check']['empty_cache_cpu_s']:.2f} s)", s["check"]["cpu_s"] <= TARGETS["check_cold_s"]),
-            ("sgsdsl compile rules/ cold (cache warm, CPU)", f"<= {TARGETS['compile_cold_s']} s",
-             f"{s['compile']['cpu_s']:.2f} s (wall {s['compile']['wall_s']:.2f} s; empty cache "
-             f"{s['compile']['empty_cache_cpu_s']:.2f} s)", s["compile"]["cpu_s"] <= TARGETS["compile_cold_s"])]
+    rows = []
+    for name, target in (("check", TARGETS["check_cold_s"]), ("compile", TARGETS["compile_cold_s"])):
+        got = s[name]
+        dropped = (f"results dropped {got['no_results_cpu_s']:.2f} s; " if "no_results_cpu_s" in got else "")
+        rows.append((f"sgsdsl {name} rules/ cold (cache warm, CPU)", f"<= {target} s",
+                     f"{got['cpu_s']:.2f} s (wall {got['wall_s']:.2f} s; {dropped}empty cache "
+                     f"{got['empty_cache_cpu_s']:.2f} s)", got["cpu_s"] <= target))
+    return rows
 
 
 def targets_table(rec: dict):

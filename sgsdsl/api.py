@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import bundled
+from .checking import check_each  # noqa: F401 - re-exported: one entry point for loading rules
 from .engine.program import Program
 from .lang.checker import check
 from .lang.loaded import Loaded
-from .lang.loader import expand_paths, load
+from .lang.loader import load
 from .lang.parse_cache import Shared
+from .lang.sources import expand_paths
 
 
 def check_paths(args: list[str], shared: Shared | None = None) -> Loaded:
@@ -22,29 +24,6 @@ def check_paths(args: list[str], shared: Shared | None = None) -> Loaded:
         diags += checked.diagnostics
     diags.sort(key=lambda d: d.sort_key)
     return Loaded(checked, result.sources, diags)
-
-
-def check_each(args: list[str]) -> Loaded:
-    """Check every file named or found on its own, with what it imports — the way `compile` makes one module per
-    file — so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder. A diagnostic
-    reached from several files is reported once. The result holds no checked program (there may be several)."""
-    files, diags = expand_paths(args)
-    if not files:
-        return check_paths(args)
-    sources: dict[str, str] = {}
-    seen: set[tuple] = set()
-    out = list(diags)
-    shared = Shared()  # the checked programs are discarded: a file imported by several is parsed once
-    for f in files:
-        one = check_paths([str(f)], shared)
-        sources.update(one.sources)
-        for d in one.diagnostics:
-            key = (d.code, d.severity, d.message, d.span)
-            if key not in seen:
-                seen.add(key)
-                out.append(d)
-    out.sort(key=lambda d: d.sort_key)
-    return Loaded(None, sources, out)
 
 
 def interpreted_program(loaded: Loaded) -> Program:

@@ -8,8 +8,8 @@ import pytest
 
 from sgsdsl.api import check_paths
 from sgsdsl.lang.diagnostics import render_json, render_text
-from sgsdsl.lang.loader import MAX_FILE_BYTES
 from sgsdsl.lang.parser import MAX_TREE_DEPTH, parse_text
+from sgsdsl.lang.sources import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
@@ -116,7 +116,7 @@ def test_directory_and_nonexistent_paths(tmp_path: Path) -> None:
 
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Root can read any file, so the refusal is simulated where the loader opens files."""
-    import sgsdsl.lang.loader as loader_module
+    import sgsdsl.lang.sources as loader_module
 
     p = write(tmp_path, "secret.sgs", "card 杀 sha : basic { copies ♠7 }")
     real_open = open

@@ -20,7 +20,8 @@ def cache_dir() -> None:
 
 @cache_group.command("clean")
 def cache_clean() -> None:
-    """Remove every compiled module and parsed file from the cache (they are rebuilt when next needed)."""
+    """Remove every compiled module, parsed file and stored check or compile result from the cache (all are
+    rebuilt when next needed)."""
     root, removed = clean_cache()
     click.echo(f"removed {removed} cached module(s) from {root}")
 

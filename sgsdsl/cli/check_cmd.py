@@ -6,9 +6,10 @@ import traceback
 
 import click
 
-from ..api import Loaded, check_each
+from ..checking import check_each
 from ..lang.diagnostics import Diagnostic, Span, render_json, render_text
-from .loading import require_paths
+from ..lang.loaded import Loaded
+from .paths import require_paths
 
 
 @click.command("check")

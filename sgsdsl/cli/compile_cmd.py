@@ -9,7 +9,7 @@ import click
 from ..compiler.project import compile_paths, stale_files, write_project
 from ..files import WriteRefused
 from ..lang.diagnostics import render_json, render_text
-from .loading import require_paths
+from .paths import require_paths
 
 
 @click.command("compile")
@@ -41,7 +41,8 @@ def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, ti
     if timings:
         t = res.timings
         click.echo(f"parse {t.parse * 1000:.1f} ms · check {t.check * 1000:.1f} ms · "
-                   f"generate {t.generate * 1000:.1f} ms · total {t.total * 1000:.1f} ms", err=to_err)
+                   f"generate {t.generate * 1000:.1f} ms · total {t.total * 1000:.1f} ms · "
+                   f"{t.cached} of {modules} file(s) unchanged, from the result cache", err=to_err)
     if check_only:
         problems = stale_files(res, out_dir)
         if problems:

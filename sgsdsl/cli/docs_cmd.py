@@ -11,7 +11,7 @@ from ..docsite.build import build_site, read_scenarios, write_site
 from ..files import WriteRefused
 from ..lang import ast
 from ..lang.diagnostics import render_text
-from ..lang.loader import expand_paths
+from ..lang.sources import expand_paths
 from .loading import rule_paths
 
 

@@ -11,8 +11,8 @@ import click
 from ..files import WriteRefused, write_text_atomic
 from ..fmt import format_text
 from ..lang.diagnostics import Diagnostic, Span, render_text
-from ..lang.loader import display_path, expand_paths, read_source
-from .loading import require_paths
+from ..lang.sources import display_path, expand_paths, read_source
+from .paths import require_paths
 
 
 @click.command("fmt")

@@ -19,7 +19,8 @@ from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
-from .loading import fitting_players, require_paths, setup_or_exit
+from .loading import fitting_players, setup_or_exit
+from .paths import require_paths
 
 
 @dataclass

@@ -3,7 +3,6 @@ game's set-up (mode, players, options) through the one validator in `sgsdsl.mode
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +13,7 @@ from ..api import Loaded, check_paths, program_for
 from ..engine.program import Program
 from ..lang.diagnostics import DiagnosticError, render_text
 from ..modes import SetupError, check_setup, parse_assignments
-
-
-def require_paths(paths: Sequence[str]) -> None:
-    """A path argument that names nothing is a usage error (exit 2), reported without a made-up location."""
-    for p in paths:
-        try:
-            found = Path(p).exists()
-        except (OSError, ValueError):
-            found = False
-        if not found:
-            raise click.UsageError(f"cannot find {p!r} (no such file or folder)")
+from .paths import require_paths
 
 
 def rule_paths(rules: list[str], rule_names: str) -> list[str]:

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..lang.diagnostics import render_text
-from .loading import require_paths
+from .paths import require_paths
 
 
 @click.command("test")

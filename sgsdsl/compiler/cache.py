@@ -157,9 +157,11 @@ def clean_cache() -> tuple[Path, int]:
         if _ENTRY.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
-    parsed = root / "parse"  # the parser's start-up caches (sgsdsl.lang.parse_cache), rebuilt when needed
-    if parsed.is_dir() and not parsed.is_symlink():
-        shutil.rmtree(parsed, ignore_errors=True)
+    # the parser's start-up caches (sgsdsl.lang.parse_cache) and whole check and compile results
+    # (sgsdsl.lang.result_cache), rebuilt when needed
+    for derived in (root / "parse", root / "results"):
+        if derived.is_dir() and not derived.is_symlink():
+            shutil.rmtree(derived, ignore_errors=True)
     return root, removed
 
 

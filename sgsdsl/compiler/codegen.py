@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import keyword
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any
-
-import jinja2
 
 from ..engine import program as pg
 from ..interp.build import Site, StructureBuilder, inline_skill_key
@@ -26,24 +21,12 @@ from ..lang.checker import CheckedProgram
 from ..lang.diagnostics import Diagnostic, Span
 from . import GENERATOR_VERSION
 from .lower import CompileError, FunctionLowerer, comment_path, direct_signature, literal
-from .names import Namespace, mangle, py_name
+from .names import Namespace, mangle
+from .templating import render
 
 INDENT = "    "
 _HOIST = ("CardRule", "SkillRule", "GeneralRule", "ModeRule", "ValueRule", "GlobalRule")  # one statement each
 BODY_INDENT = 3  # class > def > try
-
-
-@lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FunctionLoader(
-            lambda name: resources.files("sgsdsl.compiler").joinpath("templates", name).read_text("utf-8")),
-        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True)
-
-
-def render(template: str, **ctx: Any) -> str:
-    return _env().get_template(template).render(**ctx)
 
 
 def source_key(checked: CheckedProgram, sources: dict[str, str]) -> str:
@@ -296,10 +279,3 @@ class _Printer:
 def generate_module(checked: CheckedProgram, sources: dict[str, str], title: str = "") -> Generated:
     """Python source for one checked program (deterministic: same input, same bytes)."""
     return ModuleGenerator(checked, sources).generate(title or ", ".join(m.path for m in checked.modules))
-
-
-def module_name(stem: str) -> str:
-    """The Python module name for a rules file stem (`standard` -> `standard`)."""
-    if stem.isascii() and stem.isidentifier() and not stem.startswith("_") and not keyword.iskeyword(stem):
-        return stem
-    return py_name("rules_", stem)

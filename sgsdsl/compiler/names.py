@@ -70,3 +70,10 @@ class Namespace:
 
 def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def module_name(stem: str) -> str:
+    """The Python module name for a rules file stem (`standard` -> `standard`)."""
+    if stem.isascii() and stem.isidentifier() and not stem.startswith("_") and not keyword.iskeyword(stem):
+        return stem
+    return py_name("rules_", stem)

@@ -6,9 +6,12 @@ neither has to import the other to name it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic
-from .scope import CheckedProgram
+
+if TYPE_CHECKING:  # a name only: `sgsdsl check` answered from the result cache never imports the checker
+    from .scope import CheckedProgram
 
 
 @dataclass

@@ -14,7 +14,8 @@ from ..lang import ast
 from ..lang.checker import check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.docs import comment_above, faces
-from ..lang.loader import display_path, load
+from ..lang.loader import load
+from ..lang.sources import display_path
 
 _WORD = re.compile(r"\w+")
 
