@@ -305,6 +305,76 @@ def baseline_record(path: Path, commit: str) -> dict | None:
     return found
 
 
+# ------------------------------------------------------------------ the native engine
+def worker(code: Path) -> int:
+    """`bench.py --worker`: play the chunks asked on stdin (one JSON line each: engine, mode, players, first seed,
+    count) and answer each with its CPU seconds, turns, decisions and a digest of the outcomes."""
+    _import_engine(code)
+    import hashlib
+
+    from sgsdsl import native
+
+    loaded = check_paths([str(code / "rules" / "standard.sgs")])
+    programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
+    print(json.dumps({"native": native.active()}), flush=True)
+    for line in sys.stdin:
+        ask = json.loads(line)
+        seeds = range(ask["seed"], ask["seed"] + ask["count"])
+        got = _chunk(programs[ask["engine"]], ask["mode"], ask["players"], seeds)
+        digest = hashlib.sha256(json.dumps(got["outcomes"], default=str).encode()).hexdigest()
+        print(json.dumps({k: got[k] for k in ("cpu", "turns", "decisions")} | {"digest": digest}), flush=True)
+    return 0
+
+
+def native_side_by_side(code: Path, mode: str, players: int, games: int, seed: int, chunk: int = 5) -> dict:
+    """The same seeded games on the engine as Python and as the native build (`sgsdsl native build`, made here when
+    missing), both back ends: two long-lived worker processes, alternating chunks of CHUNK games."""
+    from sgsdsl import native
+
+    if not native.status()[1]:
+        print("building the native engine (sgsdsl native build) ...", file=sys.stderr)
+        native.build()
+    workers = {}
+    for name, flag in (("python", "0"), ("native", "1")):
+        env = {**os.environ, "SGSDSL_NATIVE": flag, "PYTHONPATH": str(code)}
+        proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", "--code", str(code)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=code)
+        hello = json.loads(proc.stdout.readline())
+        if hello["native"] != (name == "native"):
+            raise SystemExit(f"the {name} worker runs native={hello['native']}")
+        workers[name] = proc
+    totals = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []}
+              for w in workers for e in ("compiled", "interpreted")}
+    try:
+        for start in range(seed, seed + games, chunk):
+            for engine in ("compiled", "interpreted"):
+                for name, proc in workers.items():
+                    ask = {"engine": engine, "mode": mode, "players": players, "seed": start,
+                           "count": min(chunk, seed + games - start)}
+                    proc.stdin.write(json.dumps(ask) + "\n")
+                    proc.stdin.flush()
+                    got = json.loads(proc.stdout.readline())
+                    t = totals[(name, engine)]
+                    t["cpu"] += got["cpu"]
+                    t["turns"] += got["turns"]
+                    t["decisions"] += got["decisions"]
+                    t["digests"].append(got["digest"])
+    finally:
+        for proc in workers.values():
+            proc.stdin.close()
+            proc.wait()
+    out: dict = {"players": players, "games": games}
+    for (name, engine), t in totals.items():
+        out[f"{name}_{engine}"] = {"games_per_s": games / t["cpu"], "turns_per_s": t["turns"] / t["cpu"],
+                                   "decisions_per_s": t["decisions"] / t["cpu"], "cpu_s": t["cpu"]}
+    out["same_games"] = all(totals[("python", e)]["digests"] == totals[("native", e)]["digests"]
+                            for e in ("compiled", "interpreted"))
+    out["native_speedup_compiled"] = out["native_compiled"]["games_per_s"] / out["python_compiled"]["games_per_s"]
+    out["native_compiled_vs_python_interpreted"] = (out["native_compiled"]["games_per_s"]
+                                                   / out["python_interpreted"]["games_per_s"])
+    return out
+
+
 # ------------------------------------------------------------------ report
 def _verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
@@ -355,6 +425,21 @@ def report(rec: dict, before: dict | None) -> str:
     t.add_row(f"rule evaluation alone ({ev['calls']:,} calls, {ev['slots']} functions): compiled · interpreted",
               f"{ev['compiled_per_s']:,.0f}/s · {ev['interpreted_per_s']:,.0f}/s ({ev['ratio']:.2f}x)")
     console.print(t)
+    nat = f.get("native")
+    if nat:
+        t = Table(title=f"{nat['games']} games · {nat['players']} players · the engine as Python and as the native "
+                        "build (sgsdsl native build), per CPU second, two processes alternating")
+        for col in ("figure", "Python engine", "native engine", "native / Python"):
+            t.add_column(col, justify="left" if col == "figure" else "right")
+        for engine in ("compiled", "interpreted"):
+            a, b = nat[f"python_{engine}"], nat[f"native_{engine}"]
+            for k, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"),
+                             ("decisions_per_s", "decisions/s")):
+                t.add_row(f"{engine} rules: {label}", f"{a[k]:,.1f}", f"{b[k]:,.1f}", f"{b[k] / a[k]:.2f}x")
+        t.add_row("native compiled / Python interpreted games/s", "", "",
+                  f"{nat['native_compiled_vs_python_interpreted']:.2f}x")
+        t.add_row("same games (results, decisions)", "yes" if nat["same_games"] else "NO", "", "")
+        console.print(t)
     console.print(targets_table(rec))
     return console.export_text()
 
@@ -374,6 +459,12 @@ def target_rows(rec: dict) -> list[tuple[str, str, str, bool]]:
         rows.append(("compiled / interpreted games/s, 8 players", f">= {TARGETS['ratio']:.0f}x "
                      f"(stretch {TARGETS['ratio_stretch']:.0f}x)", f"{eight['ratio']:.2f}x",
                      eight["ratio"] >= TARGETS["ratio"]))
+    nat = f.get("native")
+    if nat:
+        c = nat["native_compiled"]
+        rows.append((f"compiled games/s, {nat['players']} players, native engine", f">= {TARGETS['games_per_s']:.0f}",
+                     f"{c['games_per_s']:.1f} ({c['turns_per_s']:,.0f} turns/s; Python engine in the same run "
+                     f"{nat['python_compiled']['games_per_s']:.1f})", c["games_per_s"] >= TARGETS["games_per_s"]))
     s = f["startup"]
     if s:
         rows.extend(_startup_rows(s))
@@ -427,9 +518,10 @@ def run(args: argparse.Namespace) -> dict:
         "memory": memory(programs["compiled"], args.mode, big, args.memory_games, args.seed),
         "startup": None if args.no_startup else cold_starts(code, repeats=args.startup_repeats),
         "rule_evaluation": rule_eval_speed(programs, args.mode, big, args.seed, reps=args.eval_reps),
+        "native": (native_side_by_side(code, args.mode, big, args.native, args.seed) if args.native else None),
     }
     rec = {"time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-           "commit": commit_of(code), "machine": machine(),
+           "commit": commit_of(code), "machine": machine(), "native_engine": _native_active(),
            "args": {"rules": Path(args.rules).name, "mode": args.mode, "players": args.players, "games": args.games,
                     "seed": args.seed},
            "figures": figures}
@@ -437,6 +529,15 @@ def run(args: argparse.Namespace) -> dict:
     if args.profile:
         rec["profile"] = profile_summary(programs["compiled"], args.mode, big, args.profile, args.seed)
     return rec
+
+
+def _native_active() -> bool:
+    """Whether the games timed in this process ran the native build (older checkouts have none)."""
+    try:
+        from sgsdsl import native
+    except ImportError:
+        return False
+    return native.active()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -457,6 +558,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--record", default=str(DEFAULT_RECORD), help="append the run as a JSON line here")
     ap.add_argument("--no-record", action="store_true")
     ap.add_argument("--json", action="store_true", help="print the record as JSON instead of tables")
+    ap.add_argument("--native", type=int, default=0, metavar="GAMES",
+                    help="also: GAMES games on the engine as Python and as the native build, side by side")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.rules is None:
         args.rules = str(Path(args.code).resolve() / "rules" / "standard.sgs")
@@ -465,6 +569,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.worker:
+        return worker(Path(args.code).resolve())
     _import_engine(Path(args.code).resolve())
     rec = run(args)
     if not args.no_record:

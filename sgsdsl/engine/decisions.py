@@ -33,7 +33,7 @@ class Decisions:
         h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND
-        answer = agent.decide(req, view)
+        answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
         self._validate(agent, req, answer)
         self.game.decisions += 1
         self.game.answers.append(list(answer))

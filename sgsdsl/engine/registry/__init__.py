@@ -7,8 +7,12 @@ adding it here and nowhere else. The modules register in a fixed order, so every
 
 import importlib
 
-from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .core import (  # noqa: F401 - the public tables
+from ...native import activate as _activate
+
+_activate(__path__, "registry")  # before any of this package's modules is imported: see sgsdsl/native.py
+
+from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401, E402 - re-exported for generated code
+from .core import (  # noqa: F401, E402 - the public tables
     AI_HINTS,
     ATTRIBUTES,
     CARD_CATEGORIES,

@@ -1,0 +1,171 @@
+"""The native engine: the engine's hot modules compiled to C extensions with mypyc, for long simulations.
+
+Opt-in and invisible otherwise. `sgsdsl native build` compiles `NATIVE_MODULES` of `sgsdsl.engine` into
+`<cache folder>/native/<digest>/`, where the digest covers every source file of `sgsdsl/engine` and the Python
+version: an engine edit makes the build stale, and a stale build is simply never used. When a build for exactly
+these sources is there (and `SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` puts its folder first on the
+package's search path, so those modules load compiled; everything else (the rules, the interpreter, the compiled
+rules, the agents) stays Python. Games are the same, byte for byte: only their speed changes
+(`tests/test_native.py` plays the same seeded games both ways).
+
+Like every cache entry, a build is used only when its files are owned by this user and writable by nobody else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .cachedir import cache_root, private_dir, trusted
+
+# the engine modules compiled: the state, dispatch, card use, zones, decisions, turn flow, health and the game
+# (the rule records, events, models and agents keep their dynamic Python classes)
+NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game",
+                  "registry/arguments", "registry/actions", "registry/functions", "registry/mechanics")
+MANIFEST = "native.json"
+_ENGINE = Path(__file__).resolve().parent / "engine"
+
+
+class NativeBuildError(Exception):
+    """A build that could not be made; the message says why, for the user."""
+
+
+def engine_digest() -> str:
+    """The identity of what a build was compiled from: every engine source file and the Python version."""
+    h = hashlib.sha256(f"sgsdsl-native 1 {sys.implementation.cache_tag} {sys.platform} {NATIVE_MODULES}\n".encode())
+    for path in sorted(_ENGINE.rglob("*.py"), key=lambda p: p.relative_to(_ENGINE).as_posix()):
+        rel = path.relative_to(_ENGINE).as_posix()
+        if "__pycache__" in rel:
+            continue
+        data = path.read_bytes()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def build_dir() -> Path:
+    return cache_root() / "native" / engine_digest()[:24]
+
+
+def _usable(folder: Path) -> dict | None:
+    """The manifest of a complete, trusted build in FOLDER, else None."""
+    manifest = folder / MANIFEST
+    if not trusted(manifest):
+        return None
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("digest") != engine_digest():
+        return None
+    files = data.get("files")
+    if not isinstance(files, list) or not files:
+        return None
+    if not all(isinstance(f, str) and ".." not in f.split("/") and trusted(folder / f) for f in files):
+        return None
+    return data
+
+
+def activate(package_path: list[str], package: str = "") -> bool:
+    """Called first thing by `sgsdsl/engine/__init__.py` (and by each engine subpackage with compiled modules,
+    PACKAGE naming it, e.g. "registry"): when a usable build exists, load its modules in place of the Python ones
+    (its folder first on PACKAGE_PATH, its runtime library registered). True when active."""
+    if os.environ.get("SGSDSL_NATIVE", "") == "0":
+        return False
+    folder = build_dir()
+    data = _usable(folder)
+    if data is None:
+        return False
+    for name in data.get("libraries", []):  # mypyc's shared runtime of the group, imported by each module
+        if name in sys.modules:
+            continue
+        path = folder / data["files"][data["libraries"].index(name)]
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            return False
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    package_path.insert(0, str(folder / "sgsdsl" / "engine" / package))
+    return True
+
+
+def active() -> bool:
+    """Whether this process runs the compiled engine modules (False before the engine is imported)."""
+    dispatch = sys.modules.get("sgsdsl.engine.dispatch")
+    return dispatch is not None and not str(getattr(dispatch, "__file__", "")).endswith(".py")
+
+
+def status() -> tuple[Path, bool]:
+    """(where a build for these sources goes, whether one is there)."""
+    folder = build_dir()
+    return folder, _usable(folder) is not None
+
+
+def build(log: Path | None = None) -> Path:
+    """Compile NATIVE_MODULES with mypyc into the build folder (replacing a stale or partial one); the folder.
+    Raises NativeBuildError, with the tail of the compiler's output, when mypyc or a C compiler is missing or
+    the build fails."""
+    if importlib.util.find_spec("mypyc") is None or importlib.util.find_spec("setuptools") is None:
+        raise NativeBuildError("the native engine is built with mypyc: pip install 'sgsdsl[native]' "
+                               "(mypy and setuptools) first")
+    folder = build_dir()
+    private_dir(folder.parent)
+    package_root = _ENGINE.parent.parent
+    with tempfile.TemporaryDirectory(prefix="sgsdsl-native-") as tmp:
+        staging = Path(tmp) / "out"
+        env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache"), "SGSDSL_NATIVE": "0"}
+        script = _BUILD_SCRIPT.format(modules=[f"sgsdsl/engine/{m}.py" for m in NATIVE_MODULES],
+                                      out=str(staging), temp=str(Path(tmp) / "build"), c=str(Path(tmp) / "c"))
+        done = subprocess.run([sys.executable, "-c", script], cwd=package_root, env=env, capture_output=True,
+                              text=True, check=False)
+        if log is not None:
+            log.write_text(done.stdout + done.stderr, encoding="utf-8")
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
+            raise NativeBuildError(f"mypyc could not build the engine (exit {done.returncode}):\n{tail}")
+        files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
+        libraries = [f for f in files if "/" not in f]
+        modules = [f for f in files if f.startswith("sgsdsl/engine/")]
+        if len(modules) != len(NATIVE_MODULES):
+            raise NativeBuildError(f"mypyc built {len(modules)} of {len(NATIVE_MODULES)} engine modules")
+        for f in files:
+            os.chmod(staging / f, 0o700)
+        manifest = {"digest": engine_digest(), "modules": list(NATIVE_MODULES),
+                    "files": libraries + modules, "libraries": [f.split(".", 1)[0] for f in libraries]}
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.chmod(staging / MANIFEST, 0o600)
+        for d in [staging, *(p for p in staging.rglob("*") if p.is_dir())]:
+            os.chmod(d, 0o700)
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.move(str(staging), str(folder))
+    return folder
+
+
+def clean() -> int:
+    """Remove every native build (current or stale); how many went."""
+    root = cache_root() / "native"
+    if not root.is_dir() or root.is_symlink():
+        return 0
+    gone = 0
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            gone += 1
+    return gone
+
+
+_BUILD_SCRIPT = """
+from setuptools import setup
+from mypyc.build import mypycify
+setup(name="sgsdsl-native", packages=[], py_modules=[],
+      ext_modules=mypycify({modules!r}, opt_level="3", target_dir={c!r}),
+      script_args=["build_ext", "--build-lib", {out!r}, "--build-temp", {temp!r}])
+"""

@@ -1,0 +1,106 @@
+"""The native engine (issue 15): `sgsdsl native build` compiles the engine's hot modules with mypyc; with the
+build in place the same seeded games come out byte for byte (logs, state hashes, results; both back ends, random
+and heuristic agents, several modes), every scenario still passes, and a stale or switched-off build is not used.
+
+One build (about a minute on two cores) serves the whole module; it lives in a temporary cache folder."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sgsdsl import native
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# plays seeded games and prints one digest of everything they recorded, and whether the engine ran native
+FINGERPRINT = r"""
+import hashlib, json, sys
+from sgsdsl import native
+from sgsdsl.api import check_paths, interpreted_program
+from sgsdsl.compiler.cache import compiled_program
+from sgsdsl.sim import play_one
+h = hashlib.sha256()
+for rules, mode, players, agents in (("rules/standard.sgs", "identity", 8, ("random",)),
+                                     ("rules/standard.sgs", "identity", 5, ("heuristic", "random")),
+                                     ("rules/shan.sgs", "identity", 6, ("heuristic",)),
+                                     ("rules/3v3.sgs", "three_v_three", 6, ("random",)),
+                                     ("rules/tongzhou.sgs", "tongzhou", 8, ("heuristic", "random"))):
+    loaded = check_paths([rules])
+    for program in (compiled_program(loaded), interpreted_program(loaded)):
+        for seed in range(int(sys.argv[1])):
+            g = play_one(program, mode, players, seed, record=True, agents=agents)
+            h.update(json.dumps([g.result, g.log, g.hashes], sort_keys=True, default=str).encode())
+print(native.active(), h.hexdigest())
+"""
+
+
+def _env(cache: Path, **more: str) -> dict[str, str]:
+    return {**os.environ, "SGSDSL_CACHE": str(cache), "PYTHONPATH": str(ROOT), **more}
+
+
+def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if importlib.util.find_spec("mypyc") is None:
+        pytest.fail("mypy (with mypyc) is a test dependency: pip install -e '.[test]'")
+    cache = tmp_path_factory.mktemp("native-cache")
+    done = _run([sys.executable, "-m", "sgsdsl", "native", "build"], _env(cache))
+    assert done.returncode == 0, done.stdout + done.stderr
+    return cache
+
+
+def test_the_native_engine_plays_the_same_games(built: Path) -> None:
+    fast = _run([sys.executable, "-c", FINGERPRINT, "4"], _env(built))
+    slow = _run([sys.executable, "-c", FINGERPRINT, "4"], _env(built, SGSDSL_NATIVE="0"))
+    assert fast.returncode == 0 and slow.returncode == 0, fast.stderr + slow.stderr
+    assert fast.stdout.split()[0] == "True" and slow.stdout.split()[0] == "False"
+    assert fast.stdout.split()[1] == slow.stdout.split()[1]
+
+
+def test_every_scenario_passes_on_the_native_engine(built: Path) -> None:
+    done = _run([sys.executable, "-m", "sgsdsl", "test", "tests/scenarios"], _env(built))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    status = _run([sys.executable, "-m", "sgsdsl", "native", "status"], _env(built))
+    assert "in use" in status.stdout
+
+
+def test_a_stale_build_is_not_used(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGSDSL_CACHE", str(built))
+    folder, present = native.status()
+    assert present
+    monkeypatch.setattr(native, "engine_digest", lambda: "0" * 64)  # the engine's sources changed since
+    assert native.status()[1] is False
+    assert native.activate([]) is False
+
+
+def test_an_untrusted_build_is_not_used(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGSDSL_CACHE", str(built))
+    folder, _ = native.status()
+    library = next(folder.glob("*.so"))
+    library.chmod(0o777)
+    try:
+        assert native.status()[1] is False
+        probe = _run([sys.executable, "-c", "from sgsdsl import native; import sgsdsl.engine.game; "
+                      "print(native.active())"], _env(built))
+        assert probe.stdout.strip() == "False", probe.stderr
+    finally:
+        library.chmod(0o700)
+    assert native.status()[1] is True
+
+
+def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))
+    real = native.importlib.util.find_spec
+    monkeypatch.setattr(native.importlib.util, "find_spec", lambda name, *a: None if name == "mypyc" else real(name))
+    with pytest.raises(native.NativeBuildError, match=r"pip install 'sgsdsl\[native\]'"):
+        native.build()
+    assert not (tmp_path / "native").exists() or not any((tmp_path / "native").iterdir())
