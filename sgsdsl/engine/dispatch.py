@@ -57,9 +57,15 @@ class Dispatch:
         # ... and, per value, every (character, skill, modifier) in that order, so value() walks one flat list
         chains = self.game.value_chains
         players = self.game.players
+        plain = self.game.plain_values
         for name in touched:
             chains[name] = [(q, s, m) for seat in index.get(name, ()) for q in (players[seat],)
                             for s, m in q.modifiers.get(name, ())]
+            spec = ENGINE_VALUES.get(name)
+            if chains[name] or spec is None or spec.clamp is not None or name in self.game.program.values:
+                plain.pop(name, None)
+            else:
+                plain[name] = spec.default
         granting = self.game.granting
         if any(a.granted for s in skills for a in s.actives):
             granting.add(p.seat)
@@ -269,10 +275,12 @@ class Dispatch:
 
     def value(self, name: str, *args: Any) -> Any:
         g = self.game
+        plain = g.plain_values.get(name)
+        if plain is not None:  # the common case: an engine value nobody modifies is its default, in one call
+            return plain(g, *args)
         rule = g.program.values.get(name)
         spec = ENGINE_VALUES.get(name)
-        if rule is None and not g.value_chains.get(name):
-            # the common case: an engine value nobody modifies costs one call
+        if rule is None and not g.value_chains.get(name):  # unmodified, but clamped (or unknown)
             if spec is None:
                 raise RuleError(f"unknown value '{name}'")
             if spec.clamp is None:

@@ -100,6 +100,28 @@ class Card(_RuleFace):
             return self.printed_rule
         return g.dispatch.counted_rule(self)
 
+    # what the card counts as, read straight from the printed rule when nothing in play changes it (these are read
+    # thousands of times a game: one property each, not two)
+    @property
+    def name(self) -> str:
+        g = self.game
+        return self.printed_rule.name if g is None or not g.counts_as else g.dispatch.counted_rule(self).name
+
+    @property
+    def family(self) -> str:
+        g = self.game
+        return self.printed_rule.family if g is None or not g.counts_as else g.dispatch.counted_rule(self).family
+
+    @property
+    def category(self) -> str:
+        g = self.game
+        return self.printed_rule.category if g is None or not g.counts_as else g.dispatch.counted_rule(self).category
+
+    @property
+    def nature(self) -> str:
+        g = self.game
+        return self.printed_rule.nature if g is None or not g.counts_as else g.dispatch.counted_rule(self).nature
+
     @property
     def subcards(self) -> tuple[Card, ...]:
         return (self,)

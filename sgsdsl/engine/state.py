@@ -19,6 +19,7 @@ from .errors import EngineError
 from .events import SCOPES, STEP_BUDGET
 from .model import Card, Player
 from .program import Frame, GeneralRule, ModeRule, ModifierRule, Program, SkillRule, TriggerRule
+from .registry.core import ENGINE_VALUES
 
 
 class GameState:
@@ -95,6 +96,10 @@ class GameState:
         self.modifier_seats: dict[str, list[int]] = {}  # value name -> seats whose skills modify it
         # value name -> (character, skill, modifier) of those seats, in seat order (kept by refresh_skills)
         self.value_chains: dict[str, list[tuple[Player, SkillRule, ModifierRule]]] = {}
+        # engine values nobody modifies, no rule defines and nothing clamps -> their default (kept by refresh_skills):
+        # what most value() calls are (targetable, draw_count ...), answered with one lookup and one call
+        self.plain_values: dict[str, Any] = {name: spec.default for name, spec in ENGINE_VALUES.items()
+                                             if spec.clamp is None and name not in program.values}
         self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
         self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
