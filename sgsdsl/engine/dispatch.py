@@ -356,13 +356,12 @@ class Dispatch:
     def seat_distance(self, a: Player, b: Player) -> int:
         if a is b:
             return 0
-        alive = self.game.alive()
-        try:
-            i, j = alive.index(a), alive.index(b)
-        except ValueError:  # one of them is not (or no longer) at the table
+        places, living = self.game.alive_places()
+        i, j = places.get(a.seat), places.get(b.seat)
+        if i is None or j is None:  # one of them is not (or no longer) at the table
             return UNLIMITED
         d = abs(i - j)
-        return min(d, len(alive) - d)
+        return min(d, living - d)
 
     def distance(self, a: Player, b: Player) -> int:
         if a is b:

@@ -90,6 +90,7 @@ class GameState:
         self.step_budget = STEP_BUDGET
         self.emit_depth = 0  # how deep events, values and nullify windows nest right now
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
+        self._places: tuple[list[Player], int, dict[int, int], int] | None = None  # see alive_places
         self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self.granting: set[int] = set()  # seats with a skill that grants others an action (never iterated)
@@ -147,6 +148,15 @@ class GameState:
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
+
+    def alive_places(self) -> tuple[dict[int, int], int]:
+        """Each living character's place among the living (seat -> index) and how many live: what seat distances
+        are made of, remade only when someone dies (every death is in `deaths`) or the table is reseated."""
+        got = self._places
+        if got is None or got[0] is not self.players or got[1] != len(self.deaths):
+            seats = [p.seat for p in self.players if p.alive]
+            got = self._places = (self.players, len(self.deaths), {s: i for i, s in enumerate(seats)}, len(seats))
+        return got[2], got[3]
 
     def next_alive(self, p: Player) -> Player:
         n = len(self.players)
