@@ -25,10 +25,11 @@ from pathlib import Path
 
 from .cachedir import cache_root, private_dir, trusted
 
-# the engine modules compiled: the state, dispatch, card use, zones, decisions, turn flow, health and the game
-# (the rule records, events, models and agents keep their dynamic Python classes)
-NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game",
-                  "registry/arguments", "registry/actions", "registry/functions", "registry/mechanics")
+# the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
+# rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
+NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game", "model", "program",
+                  "runtime", "piles", "pindian", "carry", "registry/arguments", "registry/actions",
+                  "registry/functions", "registry/mechanics", "registry/requests", "registry/setup")
 MANIFEST = "native.json"
 _ENGINE = Path(__file__).resolve().parent / "engine"
 

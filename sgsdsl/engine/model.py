@@ -27,29 +27,10 @@ def color_of(suit: str | None) -> str:
 
 
 class _RuleFace:
-    """What a card and a converted card both answer from their rule: name, family, category, nature."""
+    """What a card and a converted card share: how they are shown. Each answers its name, family, category and
+    nature from its rule (a physical card from what it counts as, a converted card from the rule it is seen as)."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # a card's rule is a property (what it counts as), a converted card's a plain field
-        @property
-        def rule(self) -> CardRule: ...
-
-    @property
-    def name(self) -> str:
-        return self.rule.name
-
-    @property
-    def family(self) -> str:
-        return self.rule.family
-
-    @property
-    def category(self) -> str:
-        return self.rule.category
-
-    @property
-    def nature(self) -> str:
-        return self.rule.nature
 
     def label(self) -> str:
         raise NotImplementedError
@@ -146,13 +127,27 @@ class VirtualCard(_RuleFace):
     """
 
     __slots__ = ("rule", "subcards", "skill")
-    if TYPE_CHECKING:
-        rule: CardRule
 
     def __init__(self, rule: CardRule, subcards: tuple[Card, ...], skill: str | None):
         self.rule = rule
         self.subcards = subcards
         self.skill = skill
+
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    @property
+    def family(self) -> str:
+        return self.rule.family
+
+    @property
+    def category(self) -> str:
+        return self.rule.category
+
+    @property
+    def nature(self) -> str:
+        return self.rule.nature
 
     @property
     def id(self) -> int:
@@ -225,7 +220,7 @@ class Player:
         self.skip_turns = 0  # whole turns still to skip (skip_turn)
         self.hand: list[Card] = []
         self.equips: dict[str, Card] = {}
-        self.judge: list[Card] = []  # placement order; the last placed is judged first
+        self.judge: list[Any] = []  # cards or converted cards, in placement order; the last placed is judged first
         # piles on the general (田, 化身…): name -> cards or general cards, in the order they were put there
         self.piles: dict[str, list[Any]] = {}
         self.pile_public: dict[str, bool] = {}

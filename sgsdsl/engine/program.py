@@ -312,6 +312,8 @@ class Program:
     source_hash: str = ""
     rules: dict[str, GlobalRule] = field(default_factory=dict)
     procedures: dict[str, ProcedureRule] = field(default_factory=dict)
+    # every skill by id and by name, made on first use (skill_named): not part of what the program is
+    skill_index: dict[str, SkillRule] | None = field(default=None, repr=False, compare=False)
 
     def card_by_name(self, name: str) -> CardRule | None:
         for c in self.cards.values():
@@ -322,7 +324,7 @@ class Program:
     def skill_named(self, name: str) -> SkillRule | None:
         """Any skill of the program by id or display name: top-level skills, then the generals' (in id order),
         then the cards' (a skill a rule names to gain it, copy it or ask about it)."""
-        index = self.__dict__.get("_skill_index")
+        index = self.skill_index
         if index is None:
             index = {}
             every = [*self.skills.values(), *(s for k in sorted(self.generals) for s in self.generals[k].skills),
@@ -330,7 +332,7 @@ class Program:
             for s in every:
                 index.setdefault(s.ident, s)
                 index.setdefault(s.name, s)
-            self.__dict__["_skill_index"] = index
+            self.skill_index = index
         return index.get(name)
 
 

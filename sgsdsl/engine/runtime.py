@@ -15,7 +15,7 @@ from typing import Any
 from . import registry as _reg
 from .errors import RuleError
 from .events import Event, truthy  # noqa: F401 - truthy: part of this module's interface
-from .model import Card, Player, VirtualCard
+from .model import Card, Player, UseRecord, VirtualCard
 from .registry.arguments import MAX_ITEMS
 
 # The range of numbers in the language (documented in docs/language.md; the checker refuses literals outside).
@@ -136,7 +136,8 @@ def contains(container: Any, item: Any) -> bool:
         return isinstance(item, int) and item in container
     if not isinstance(container, (list, tuple)):
         raise RuleError(f"'in' needs a list or range on its right, not {kind_of(container)}")
-    return any(x is item or (not hasattr(x, "__dict__") and x == item) for x in container)
+    return any(x is item or (not hasattr(x, "__dict__") and not isinstance(x, _BY_IDENTITY) and x == item)
+               for x in container)
 
 
 def number(v: Any, where: str = "") -> int:
@@ -178,10 +179,17 @@ def neg(a: Any, where: str = "") -> int:
     raise _at(where, f"'-' needs a number, not {kind_of(a)}")
 
 
+# the engine's entities compare by identity, also when a native build (sgsdsl/native.py) compiled their classes
+# and so took away the __dict__ and __slots__ the tests below otherwise go by (a use record is a dataclass:
+# `==` would compare its fields)
+_BY_IDENTITY = (Player, Card, VirtualCard, UseRecord, Event)
+
+
 def equals(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return a is b
-    if hasattr(a, "__dict__") or hasattr(b, "__dict__") or hasattr(a, "__slots__"):
+    if hasattr(a, "__dict__") or hasattr(b, "__dict__") or hasattr(a, "__slots__") or \
+            isinstance(a, _BY_IDENTITY) or isinstance(b, _BY_IDENTITY):
         return a is b
     return a == b
 
