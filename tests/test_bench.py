@@ -40,5 +40,6 @@ def test_tiny_bench_run_prints_every_figure_and_records_a_json_line(tmp_path: Pa
     # the next run can show this one as its baseline
     assert bench.baseline_record(record, rec["commit"]) == rec
     t = bench.target_rows({"figures": {**rec["figures"], "games": {"8": games}}})
-    assert [r[0] for r in t][:3] == ["compiled games/s, 8 players, one core", "compiled turns/s, 8 players, one core",
-                                     "compiled / interpreted games/s, 8 players"]
+    assert [r[0] for r in t][:3] == ["compiled games/s, 8 players, one core, Python engine",
+                                     "compiled turns/s, 8 players, one core, Python engine",
+                                     "compiled / interpreted games/s, 8 players, Python engine"]

@@ -7,6 +7,7 @@ One build (about a minute on two cores) serves the whole module; it lives in a t
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -104,3 +105,13 @@ def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatc
     with pytest.raises(native.NativeBuildError, match=r"pip install 'sgsdsl\[native\]'"):
         native.build()
     assert not (tmp_path / "native").exists() or not any((tmp_path / "native").iterdir())
+
+
+def test_the_benchmark_times_both_engines_side_by_side(built: Path) -> None:
+    done = _run([sys.executable, "benchmarks/bench.py", "--players", "4", "--games", "2", "--no-startup", "--no-record",
+                 "--heuristic-games", "1", "--memory-games", "1", "--eval-reps", "1", "--native", "4", "--json"],
+                _env(built))
+    assert done.returncode == 0, done.stderr[-3000:]
+    native_figures = json.loads(done.stdout)["figures"]["native"]
+    assert native_figures["same_games"] is True and native_figures["games"] == 4
+    assert native_figures["native_compiled"]["games_per_s"] > 0 and native_figures["python_compiled"]["cpu_s"] > 0
