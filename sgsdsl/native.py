@@ -123,14 +123,21 @@ def build(log: Path | None = None) -> Path:
     with tempfile.TemporaryDirectory(prefix="sgsdsl-native-") as tmp:
         staging = Path(tmp) / "out"
         env = {**os.environ, "MYPY_CACHE_DIR": str(Path(tmp) / "mypy-cache"), "SGSDSL_NATIVE": "0"}
-        script = _BUILD_SCRIPT.format(modules=[f"sgsdsl/engine/{m}.py" for m in NATIVE_MODULES],
+        # mypy's settings given here, not read from wherever the package lies (a checkout's pyproject.toml, or
+        # none in site-packages): the bodies of the registry's unannotated primitives are compiled too
+        config = Path(tmp) / "mypy.ini"
+        config.write_text("[mypy]\ncheck_untyped_defs = True\nignore_missing_imports = True\n", encoding="utf-8")
+        script = _BUILD_SCRIPT.format(modules=["--config-file", str(config),
+                                               *(f"sgsdsl/engine/{m}.py" for m in NATIVE_MODULES)],
                                       out=str(staging), temp=str(Path(tmp) / "build"), c=str(Path(tmp) / "c"))
         done = subprocess.run([sys.executable, "-c", script], cwd=package_root, env=env, capture_output=True,
                               text=True, check=False)
         if log is not None:
             log.write_text(done.stdout + done.stderr, encoding="utf-8")
         if done.returncode != 0:
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
+            lines = (done.stdout + done.stderr).strip().splitlines()
+            errors = [line for line in lines if "error" in line.lower()]  # the compiler's notes would hide them
+            tail = "\n".join((errors or lines)[-12:])
             raise NativeBuildError(f"mypyc could not build the engine (exit {done.returncode}):\n{tail}")
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         libraries = [f for f in files if "/" not in f]

@@ -20,6 +20,7 @@ def native_group() -> None:
 def native_build() -> None:
     """Compile the engine's hot modules (about a minute; needs mypy, setuptools and a C compiler)."""
     started = time.perf_counter()
+    click.echo(f"compiling {len(native.NATIVE_MODULES)} engine modules with mypyc (about a minute) ...", err=True)
     try:
         folder = native.build()
     except native.NativeBuildError as err:
