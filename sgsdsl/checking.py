@@ -7,11 +7,15 @@ hashing its files, not a second of parsing and checking."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .lang import result_cache
 from .lang.diagnostics import Diagnostic
 from .lang.loaded import Loaded
 from .lang.sources import expand_paths
+
+if TYPE_CHECKING:  # names only: the parser is imported on a miss
+    from .lang.parse_cache import Shared
 
 
 def check_each(args: list[str]) -> Loaded:
@@ -24,13 +28,14 @@ def check_each(args: list[str]) -> Loaded:
     sources: dict[str, str] = {}
     seen: set[tuple] = set()
     out = list(diags)
-    shared = None
+    shared: Shared | None = None
     for f in files:
         found = _cached(f)
         if found is None:
-            from .lang.parse_cache import Shared
+            from .lang.parse_cache import Shared as _Shared
 
-            shared = shared or Shared()  # the checked programs are discarded: a file imported by several is parsed once
+            # the checked programs are discarded: a file imported by several is parsed once
+            shared = shared or _Shared()
             found = _check_one(f, shared)
         texts, one = found
         sources.update(texts)
@@ -53,11 +58,11 @@ def _cached(f: Path) -> tuple[dict[str, str], list[Diagnostic]] | None:
     return texts, diags
 
 
-def _check_one(f: Path, shared: object) -> tuple[dict[str, str], list[Diagnostic]]:
+def _check_one(f: Path, shared: Shared) -> tuple[dict[str, str], list[Diagnostic]]:
     from .lang.checker import check
     from .lang.loader import load
 
-    result = load([f], shared=shared)  # type: ignore[arg-type]
+    result = load([f], shared=shared)
     diags = list(result.diagnostics)
     if result.modules:
         diags += check(result.modules).diagnostics
