@@ -8,6 +8,7 @@ speed: every writer here swallows the failure.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import stat
@@ -62,3 +63,23 @@ def store_pickle(path: Path, obj: Any) -> None:
         write_bytes_atomic(path, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
     except (OSError, WriteRefused, pickle.PicklingError, RecursionError):
         pass
+
+
+def tree_digest(folder: Path, suffixes: tuple[str, ...], salt: str, skip: tuple[str, ...] = ()) -> str:
+    """A sha256 of SALT and every file under FOLDER whose name ends in one of SUFFIXES (by relative path, sorted;
+    `__pycache__` and folders starting with one of SKIP left out): what a cache entry derived from that code is
+    keyed by. Empty when there is no such file or one cannot be read (then nothing should be cached)."""
+    h = hashlib.sha256(f"{salt}\n".encode())
+    found = 0
+    for path in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix()):
+        rel = path.relative_to(folder).as_posix()
+        if path.suffix not in suffixes or "__pycache__" in rel or rel.startswith(skip):
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return ""
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+        found += 1
+    return h.hexdigest() if found else ""

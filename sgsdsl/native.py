@@ -13,7 +13,6 @@ Like every cache entry, a build is used only when its files are owned by this us
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -21,9 +20,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
-from .cachedir import cache_root, private_dir, trusted
+from .cachedir import cache_root, private_dir, tree_digest, trusted
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
@@ -38,17 +38,12 @@ class NativeBuildError(Exception):
     """A build that could not be made; the message says why, for the user."""
 
 
+@lru_cache(maxsize=1)
 def engine_digest() -> str:
-    """The identity of what a build was compiled from: every engine source file and the Python version."""
-    h = hashlib.sha256(f"sgsdsl-native 1 {sys.implementation.cache_tag} {sys.platform} {NATIVE_MODULES}\n".encode())
-    for path in sorted(_ENGINE.rglob("*.py"), key=lambda p: p.relative_to(_ENGINE).as_posix()):
-        rel = path.relative_to(_ENGINE).as_posix()
-        if "__pycache__" in rel:
-            continue
-        data = path.read_bytes()
-        h.update(f"{rel}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
+    """The identity of what a build was compiled from: every engine source file, the module list and the Python
+    version (worked out once per process: `sgsdsl.engine` and its registry both ask)."""
+    return tree_digest(_ENGINE, (".py",), f"sgsdsl-native 2 {sys.implementation.cache_tag} {sys.platform} "
+                                          f"{NATIVE_MODULES}")
 
 
 def build_dir() -> Path:
@@ -71,6 +66,9 @@ def _usable(folder: Path) -> dict | None:
         return None
     if not all(isinstance(f, str) and ".." not in f.split("/") and trusted(folder / f) for f in files):
         return None
+    libraries = data.get("libraries")
+    if not isinstance(libraries, dict) or not all(v in files for v in libraries.values()):
+        return None
     return data
 
 
@@ -84,11 +82,10 @@ def activate(package_path: list[str], package: str = "") -> bool:
     data = _usable(folder)
     if data is None:
         return False
-    for name in data.get("libraries", []):  # mypyc's shared runtime of the group, imported by each module
+    for name, file in data["libraries"].items():  # mypyc's shared runtime of the group, imported by each module
         if name in sys.modules:
             continue
-        path = folder / data["files"][data["libraries"].index(name)]
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(name, folder / file)
         if spec is None or spec.loader is None:
             return False
         module = importlib.util.module_from_spec(spec)
@@ -147,7 +144,7 @@ def build(log: Path | None = None) -> Path:
         for f in files:
             os.chmod(staging / f, 0o700)
         manifest = {"digest": engine_digest(), "modules": list(NATIVE_MODULES),
-                    "files": libraries + modules, "libraries": [f.split(".", 1)[0] for f in libraries]}
+                    "files": libraries + modules, "libraries": {f.split(".", 1)[0]: f for f in libraries}}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.chmod(staging / MANIFEST, 0o600)
         for d in [staging, *(p for p in staging.rglob("*") if p.is_dir())]:

@@ -61,11 +61,11 @@ class Dispatch:
         for name in touched:
             chains[name] = [(q, s, m) for seat in index.get(name, ()) for q in (players[seat],)
                             for s, m in q.modifiers.get(name, ())]
-            spec = ENGINE_VALUES.get(name)
-            if chains[name] or spec is None or spec.clamp is not None or name in self.game.program.values:
+            default = None if chains[name] else self.game.plain_default(name)
+            if default is None:
                 plain.pop(name, None)
             else:
-                plain[name] = spec.default
+                plain[name] = default
         granting = self.game.granting
         if any(a.granted for s in skills for a in s.actives):
             granting.add(p.seat)

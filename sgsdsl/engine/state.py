@@ -99,8 +99,8 @@ class GameState:
         self.value_chains: dict[str, list[tuple[Player, SkillRule, ModifierRule]]] = {}
         # engine values nobody modifies, no rule defines and nothing clamps -> their default (kept by refresh_skills):
         # what most value() calls are (targetable, draw_count ...), answered with one lookup and one call
-        self.plain_values: dict[str, Any] = {name: spec.default for name, spec in ENGINE_VALUES.items()
-                                             if spec.clamp is None and name not in program.values}
+        self.plain_values: dict[str, Any] = {name: d for name in ENGINE_VALUES
+                                             if (d := self.plain_default(name)) is not None}
         self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
         self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
@@ -148,6 +148,14 @@ class GameState:
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
+
+    def plain_default(self, name: str) -> Any:
+        """The default of engine value NAME when no rule of the program defines it and nothing clamps it (so that
+        while no skill modifies it, the default is the answer); else None."""
+        spec = ENGINE_VALUES.get(name)
+        if spec is None or spec.clamp is not None or name in self.program.values:
+            return None
+        return spec.default
 
     def alive_places(self) -> tuple[dict[int, int], int]:
         """Each living character's place among the living (seat -> index) and how many live: what seat distances

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..cachedir import cache_root, load_pickle, store_pickle
+from ..cachedir import cache_root, load_pickle, store_pickle, tree_digest
 from .sources import read_source, resolve_import
 
 ENTRY_FORMAT = 1
@@ -34,20 +34,7 @@ def code_digest() -> str:
     checker, the engine's vocabulary or the compiler starts a fresh set of entries. Empty when the package has
     no sources to read (then nothing is cached)."""
     package = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256(f"sgsdsl-results {ENTRY_FORMAT}\n".encode())
-    found = 0
-    for path in sorted(package.rglob("*"), key=lambda p: p.relative_to(package).as_posix()):
-        rel = path.relative_to(package).as_posix()
-        if path.suffix not in _SUFFIXES or "__pycache__" in rel or rel.startswith("_bundled/"):
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return ""
-        h.update(f"{rel}\0{len(data)}\0".encode())
-        h.update(data)
-        found += 1
-    return h.hexdigest() if found else ""
+    return tree_digest(package, _SUFFIXES, f"sgsdsl-results {ENTRY_FORMAT}", skip=("_bundled/",))
 
 
 def text_digest(text: str) -> str:
