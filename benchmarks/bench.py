@@ -550,25 +550,38 @@ def _native_active() -> bool:
     return native.active()
 
 
+def _count(least: int):
+    """An argparse type: a whole number of at least LEAST (a count of games, players or repeats)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < least:
+            raise argparse.ArgumentTypeError(f"{n} is too small: at least {least}")
+        return n
+    return parse
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--code", default=str(ROOT), help="the checkout whose sgsdsl is timed (default: this one)")
     ap.add_argument("--rules", default=None, help="default: CODE/rules/standard.sgs")
     ap.add_argument("--mode", default="identity")
-    ap.add_argument("--players", type=int, nargs="+", default=[4, 5, 8])
-    ap.add_argument("--games", type=int, default=100, help="games per engine and player count")
+    ap.add_argument("--players", type=_count(2), nargs="+", default=[4, 5, 8])
+    ap.add_argument("--games", type=_count(1), default=100, help="games per engine and player count")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--heuristic-games", type=int, default=40)
-    ap.add_argument("--memory-games", type=int, default=10, help="N: memory held after N and 4N games")
-    ap.add_argument("--startup-repeats", type=int, default=3)
+    ap.add_argument("--heuristic-games", type=_count(1), default=40)
+    ap.add_argument("--memory-games", type=_count(1), default=10, help="N: memory held after N and 4N games")
+    ap.add_argument("--startup-repeats", type=_count(1), default=3)
     ap.add_argument("--no-startup", action="store_true", help="skip the cold-start processes")
-    ap.add_argument("--eval-reps", type=int, default=20)
-    ap.add_argument("--profile", type=int, default=0, metavar="GAMES", help="profile this many compiled games")
+    ap.add_argument("--eval-reps", type=_count(1), default=20)
+    ap.add_argument("--profile", type=_count(0), default=0, metavar="GAMES", help="profile this many compiled games")
     ap.add_argument("--baseline", default=None, metavar="COMMIT", help="show the last recorded run of COMMIT")
     ap.add_argument("--record", default=str(DEFAULT_RECORD), help="append the run as a JSON line here")
     ap.add_argument("--no-record", action="store_true")
     ap.add_argument("--json", action="store_true", help="print the record as JSON instead of tables")
-    ap.add_argument("--native", type=int, default=0, metavar="GAMES",
+    ap.add_argument("--native", type=_count(0), default=0, metavar="GAMES",
                     help="also: GAMES games on the engine as Python and as the native build, side by side")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -29,7 +29,7 @@ from .cachedir import cache_root, private_dir, tree_digest, trusted
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
 NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game", "model", "program",
                   "runtime", "piles", "pindian", "carry", "registry/arguments", "registry/actions",
-                  "registry/functions", "registry/mechanics", "registry/requests", "registry/setup")
+                  "registry/functions", "registry/mechanics", "registry/requests", "registry/setup", "registry/timings")
 MANIFEST = "native.json"
 _ENGINE = Path(__file__).resolve().parent / "engine"
 

@@ -43,3 +43,12 @@ def test_tiny_bench_run_prints_every_figure_and_records_a_json_line(tmp_path: Pa
     assert [r[0] for r in t][:3] == ["compiled games/s, 8 players, one core, Python engine",
                                      "compiled turns/s, 8 players, one core, Python engine",
                                      "compiled / interpreted games/s, 8 players, Python engine"]
+
+
+@pytest.mark.parametrize("args", [["--heuristic-games", "0"], ["--games", "-1"], ["--players", "x"],
+                                  ["--eval-reps", "0"], ["--native", "-2"]])
+def test_bad_counts_are_refused_by_name(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _bench().parse_args(args)
+    assert stop.value.code == 2
+    assert f"argument {args[0]}" in capsys.readouterr().err
