@@ -55,6 +55,11 @@ def test_blank_labels_only_for_agents_that_do_not_read_them() -> None:
         assert plays and all(len(r.options) >= 1 for r in plays)
         blank = all(label == "" for r in plays for label in r.options)
         assert blank is not record  # labels are made exactly when a log keeps them
+        # the menus of answers too (responses, nullify windows, rescues): their cards and conversions are not
+        # even labelled; only the closing "decline" / "pass" option keeps its text
+        answers = [r for r in seen if r.kind in ("respond", "respond_for", "nullify", "rescue")]
+        assert answers and all(r.options[-1] in ("decline", "pass") for r in answers)
+        assert all(label == "" for r in answers for label in r.options[:-1]) is not record
 
     class Reading(_Watching):
         reads_options = True

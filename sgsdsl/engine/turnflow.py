@@ -170,8 +170,9 @@ class TurnFlow:
         for _ in range(MAX_PLAY_ACTIONS):
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
-            options = self.use.play_options(p)
-            if self.choices.blind(p):  # (nobody reads what the options are: blank labels, no tags)
+            blind = self.choices.blind(p)  # (nobody reads what the options are: no labels, no tags)
+            options = self.use.play_options(p, labelled=not blind)
+            if blind:
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", blank(len(options) + 1))[0]
             else:
                 labels = [o[0] for o in options] + ["end play phase"]

@@ -26,22 +26,26 @@ class CardUse:
         self._reach: tuple[int, Player, dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]] | None = None
 
     # ------------------------------------------------------------ play options
-    def play_options(self, p: Player) -> list[tuple[str, tuple]]:
+    def play_options(self, p: Player, labelled: bool = True) -> list[tuple[str, tuple]]:
+        """(label, option) of everything p may do now in the play phase. Unlabelled (labels "") when nobody will
+        read them (`Decisions.blind`): the options are the same, only their texts are not made."""
         opts: list[tuple[str, tuple]] = []
         for card in p.hand:
             for i, use in card.rule.menu:
                 if use.context == "play":
                     if self.can_use(p, card, use):
-                        opts.append((f"use {card.label()}" + (f" ({i})" if i else ""), ("card", card, use)))
+                        opts.append((f"use {card.label()}" + (f" ({i})" if i else "") if labelled else "",
+                                     ("card", card, use)))
                 elif self.can_use(p, card, use):
-                    opts.append((f"recast {card.label()}", ("recast", card, use)))
+                    opts.append((f"recast {card.label()}" if labelled else "", ("recast", card, use)))
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, "play") if skill.view_as else ():
                 if self.can_use(p, probe, use):
-                    opts.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
+                    opts.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
             for i, act in enumerate(skill.actives):
                 if not act.granted and self._active_ok(p, skill, act, i):
-                    opts.append((f"skill {skill.name}" + (f" ({i})" if i else ""), ("active", skill, act, i)))
+                    opts.append((f"skill {skill.name}" + (f" ({i})" if i else "") if labelled else "",
+                                 ("active", skill, act, i)))
         opts.extend(self.granted_options(p))
         return opts
 
@@ -349,16 +353,22 @@ class CardUse:
         return pending.cancelled
 
     def context_offers(self, p: Player, context: str, fixed_target: Player | None) -> list[tuple[str, tuple]]:
-        """Cards (and conversions) p could use now in a response context such as dying or nullify."""
+        """Cards (and conversions) p could use now in a response context such as dying or nullify (labelled only
+        when someone will read the labels: `Decisions.blind`)."""
         out: list[tuple[str, tuple]] = []
+        labelled: bool | None = None
         for card in p.hand:
             for use in card.rule.by_context.get(context, ()):
                 if self.can_use(p, card, use, fixed_target):
-                    out.append((f"use {card.label()}", ("card", card, use)))
+                    if labelled is None:
+                        labelled = not self.choices.blind(p)
+                    out.append((f"use {card.label()}" if labelled else "", ("card", card, use)))
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, context) if skill.view_as else ():
                 if self.can_use(p, probe, use, fixed_target):
-                    out.append((f"{skill.name}: use as {probe.name}", ("viewas", skill, va, use)))
+                    if labelled is None:
+                        labelled = not self.choices.blind(p)
+                    out.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
         return out
 
     def conversion_probes(self, p: Player, skill: SkillRule, context: str, family: str | None = None):
@@ -414,14 +424,15 @@ class CardUse:
     def _respond_offers(self, p: Player, family: str, play: bool,
                         tried: list[tuple[str, int]]) -> list[tuple[str, tuple]]:
         options: list[tuple[str, tuple]] = []
+        labelled = not self.choices.blind(p)  # (labels only for someone who reads them)
         for card in p.hand:
             if card.family == family:
-                options.append((f"{'play' if play else 'use'} {card.label()}", ("card", card)))
+                options.append((f"{'play' if play else 'use'} {card.label()}" if labelled else "", ("card", card)))
         for skill in p.skills:
             for va in skill.view_as:
                 rule = self.game.program.cards[va.card]
                 if rule.family == family and len(self._viewas_sources(p, skill, va)) >= va.count:
-                    options.append((f"{skill.name}: as {rule.name}", ("viewas", skill, va)))
+                    options.append((f"{skill.name}: as {rule.name}" if labelled else "", ("viewas", skill, va)))
             for i, prov in enumerate(skill.provides):
                 rule = self.game.program.cards[prov.card]
                 if rule.family != family or (skill.ident, i) in tried:
@@ -429,7 +440,8 @@ class CardUse:
                 if skill.once and self.dispatch.skill_spent(p, skill):
                     continue
                 if prov.condition is None or prov.condition(self._provide_frame(p, skill, family)):
-                    options.append((f"{skill.name}: provide {rule.name}", ("provide", skill, prov, i)))
+                    options.append((f"{skill.name}: provide {rule.name}" if labelled else "",
+                                    ("provide", skill, prov, i)))
         return options
 
     def _provide_frame(self, p: Player, skill: SkillRule, family: str) -> Frame:
