@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..engine.agents import Agent, Request
+from ..engine.agents import Agent, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -108,7 +108,7 @@ class HeuristicAgent(Agent):
         n = len(r.options)
         k = min(max(r.low, 1 if r.high >= 1 else 0), r.high, n)
         if k == 1:  # what sample(range(n), 1) draws (as RandomAgent; tests/test_agents_fast.py)
-            return [self.rng.randrange(n)]
+            return [uniform_below(self.rng.getrandbits, n)]
         return sorted(self.rng.sample(range(n), k))
 
     def _decline(self, r: Request) -> list[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,17 +68,7 @@ class RandomAgent(Agent):
         self._bits = self.rng.getrandbits
 
     def below(self, n: int) -> int:
-        """A uniform number in 0..n-1 drawn as `Random.randrange(n)` draws it (rejection sampling of n's bit
-        length from getrandbits), without its two Python-level calls: a decision's main cost in a native build.
-        Spelled out here, the answers also stay the same on a Python whose randrange draws differently."""
-        if n < 1:
-            raise ValueError(f"no option to choose from ({n})")
-        k = n.bit_length()
-        bits = self._bits
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return r
+        return uniform_below(self._bits, n)
 
     def decide(self, request: Request, view: Any) -> list[int]:
         n = len(request.options)
@@ -88,6 +78,19 @@ class RandomAgent(Agent):
         if k == 1:  # the usual answer: sample(range(n), 1) draws exactly this one number (tests/test_agents_fast.py)
             return [self.below(n)]
         return sorted(self.rng.sample(range(n), k))
+
+
+def uniform_below(bits: Callable[[int], int], n: int) -> int:
+    """A uniform number in 0..n-1 drawn as `Random.randrange(n)` draws it (rejection sampling of n's bit length
+    from BITS, a generator's getrandbits), without randrange's two Python-level calls: a decision's main cost in a
+    native build. Spelled out here, the answers also stay the same on a Python whose randrange draws otherwise."""
+    if n < 1:
+        raise ValueError(f"no option to choose from ({n})")
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
 
 
 class ScriptedAgent(Agent):
