@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import collector
 from .agents import Agent
 from .carry import Carry
 from .decisions import Decisions
@@ -96,7 +97,16 @@ class Game(GameState):
         return out
 
     def run(self) -> Game:
-        """Play the game to its end: a win, or a recorded draw at the round cap."""
+        """Play the game to its end: a win, or a recorded draw at the round cap (with the cycle collector paused:
+        `collector`)."""
+        was_on = collector.pause()
+        try:
+            self._play()
+        finally:
+            collector.resume(was_on)
+        return self
+
+    def _play(self) -> None:
         try:
             self.emit_log("game_start", players=len(self.players), seed=self.seed, mode=self.mode.ident)
             if self.carry.memory or self.carry.leader_person is not None:  # what a league game starts from
@@ -122,7 +132,6 @@ class Game(GameState):
                 self.turnflow.clear_scope("round")
         except GameOver as over:
             self.finish(over)
-        return self
 
     def finish(self, over: GameOver) -> None:
         """Record the end of the game: the result, the winning seats, the scores (if the mode keeps score)."""

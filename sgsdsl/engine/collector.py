@@ -1,0 +1,27 @@
+"""Python's cycle collector pauses while a game plays.
+
+A game allocates about a million short-lived containers (events, frames, option lists) while its own state
+(players, cards, collaborators, dicts of counters) lives for the whole game. The collector keeps walking that live
+state, and a measured 5–9% of a game's time went to it, though almost nothing a game leaves behind is a cycle
+until the game itself is done (a finished game is one cycle of players, cards and collaborators, which the next
+collection after the game frees). So the collector is off while `Game.run` plays and back on afterwards; a game
+makes no garbage cycles that would pile up meanwhile, and a collection never changes a game (nothing in the
+engine has a finalizer or a weak reference).
+"""
+
+from __future__ import annotations
+
+import gc
+
+
+def pause() -> bool:
+    """Switch the collector off; whether it was on (and so is to be switched on again by `resume`)."""
+    was_on = gc.isenabled()
+    if was_on:
+        gc.disable()
+    return was_on
+
+
+def resume(was_on: bool) -> None:
+    if was_on:
+        gc.enable()
