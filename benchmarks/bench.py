@@ -79,6 +79,14 @@ check_paths = interpreted_program = compiled_program = compile_paths = Frame = p
 
 
 # ------------------------------------------------------------------ games
+def _settle() -> None:
+    """What the balance lab does before a batch of games (sgsdsl.engine.collector.settle), spelled out here so that
+    an older checkout timed with --code is timed the same way: one collection, then the collector leaves the loaded
+    rules, parser and checked program alone."""
+    gc.collect()
+    gc.freeze()
+
+
 def _chunk(program, mode: str, players: int, seeds: range, agents: tuple[str, ...] = ("random",)) -> dict:
     turns = decisions = 0
     outcomes = []
@@ -321,6 +329,7 @@ def worker(code: Path) -> int:
 
     loaded = check_paths([str(code / "rules" / "standard.sgs")])
     programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
+    _settle()
     print(json.dumps({"native": native.active()}), flush=True)
     for line in sys.stdin:
         ask = json.loads(line)
@@ -517,6 +526,7 @@ def run(args: argparse.Namespace) -> dict:
     if not loaded.ok:
         raise SystemExit(f"{args.rules} does not check; run sgsdsl check {args.rules}")
     programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
+    _settle()
     first = args.players[0]
     for p in programs.values():  # warm up imports and caches
         play_one(p, args.mode, first, args.seed)

@@ -1,4 +1,4 @@
-"""Python's cycle collector pauses while a game plays.
+"""Python's cycle collector pauses while a game plays, and skips what a batch of games has loaded.
 
 A game allocates about a million short-lived containers (events, frames, option lists) while its own state
 (players, cards, collaborators, dicts of counters) lives for the whole game. The collector keeps walking that live
@@ -7,6 +7,11 @@ until the game itself is done (a finished game is one cycle of players, cards an
 collection after the game frees). So the collector is off while `Game.run` plays and back on afterwards; a game
 makes no garbage cycles that would pile up meanwhile, and a collection never changes a game (nothing in the
 engine has a finalizer or a weak reference).
+
+A process that plays a batch of games (the balance lab, the benchmarks) first settles: one collection, then
+`gc.freeze()`, so that the collections between games no longer walk the rules, the parser and the checked program
+it loaded for the whole run (x1.06–1.07 measured, interleaved on the same seeds). Only batch runs do this: frozen
+objects that later become garbage cycles are never collected, which a long-lived editor server must not risk.
 """
 
 from __future__ import annotations
@@ -25,3 +30,9 @@ def pause() -> bool:
 def resume(was_on: bool) -> None:
     if was_on:
         gc.enable()
+
+
+def settle() -> None:
+    """Before a batch of games: collect once, then let the collector leave everything alive now alone."""
+    gc.collect()
+    gc.freeze()

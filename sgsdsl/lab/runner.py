@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from ..engine import collector
 from .records import GameRecord, play_record
 from .variant import Variant, load_program
 from .work import chunks, play_chunk
@@ -36,12 +37,14 @@ def run(variant: Variant, seeds: Sequence[int], jobs: int | None = None, backend
     if jobs == 1 or len(seeds) < 2:
         out: list[GameRecord] = []
         program = load_program(variant)
+        collector.settle()
         for s in seeds:
             out.append(play_record(program, variant, s))
             if progress:
                 progress(len(out))
         return out
-    load_program(variant)  # once here: forked workers inherit it
+    load_program(variant)  # once here: forked workers inherit it (settled, so they share its pages too)
+    collector.settle()
     parts = chunks(seeds, jobs)
     done: dict[int, list[GameRecord]] = {}
     finished = 0

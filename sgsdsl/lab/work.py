@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..engine import collector
 from .records import GameRecord, play_record
 from .variant import Variant, load_program
 
@@ -14,6 +15,7 @@ from .variant import Variant, load_program
 def play_chunk(variant: Variant, seeds: Sequence[int]) -> list[GameRecord]:
     """A worker's unit: the records of these seeds (the program is loaded once per process)."""
     program = load_program(variant)
+    collector.settle()  # (a forked worker inherits a settled heap; this collects what the last chunk left)
     return [play_record(program, variant, s) for s in seeds]
 
 
