@@ -10,8 +10,9 @@ engine has a finalizer or a weak reference).
 
 A process that plays a batch of games (the balance lab, the benchmarks) first settles: one collection, then
 `gc.freeze()`, so that the collections between games no longer walk the rules, the parser and the checked program
-it loaded for the whole run (x1.06–1.07 alone, interleaved on the same seeds; it overlaps the pause). Only batch runs do this: frozen
-objects that later become garbage cycles are never collected, which a long-lived editor server must not risk.
+it loaded for the whole run (x1.06–1.07 alone, interleaved on the same seeds; it overlaps the pause). Only batch
+runs do this: frozen objects that later become garbage cycles are never collected, which a long-lived editor
+server must not risk.
 """
 
 from __future__ import annotations
