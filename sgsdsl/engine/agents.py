@@ -82,8 +82,9 @@ class RandomAgent(Agent):
 
 def uniform_below(bits: Callable[[int], int], n: int) -> int:
     """A uniform number in 0..n-1 drawn as `Random.randrange(n)` draws it (rejection sampling of n's bit length
-    from BITS, a generator's getrandbits), without randrange's two Python-level calls: a decision's main cost in a
-    native build. Spelled out here, the answers also stay the same on a Python whose randrange draws otherwise."""
+    from BITS, a generator's getrandbits), without randrange's two Python-level calls, a part of every decision
+    that the native build cannot compile away. Spelled out here, the answers also stay the same on a Python whose
+    randrange draws otherwise."""
     if n < 1:
         raise ValueError(f"no option to choose from ({n})")
     k = n.bit_length()
