@@ -192,6 +192,7 @@ class NarratedAgent(Agent):
     def __init__(self, inner: Agent, narrator: Narrator, write: Callable[[str], None]):
         self.inner = inner
         self.name = getattr(inner, "name", "human")
+        self.waits = getattr(inner, "waits", False)
         self.narrator = narrator
         self.write = write
 

@@ -18,6 +18,7 @@ class PlayerQuit(GameAborted):
 
 class TerminalAgent(Agent):
     name = "human"
+    waits = True  # on the person at the terminal (the cycle collector keeps running meanwhile)
 
     def __init__(self, read: Callable[[str], str], write: Callable[[str], None]):
         self.read = read

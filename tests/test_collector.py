@@ -12,7 +12,10 @@ from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.engine.agents import RandomAgent, Request
 from sgsdsl.engine.errors import IllegalAnswer
 from sgsdsl.engine.game import Game
+from sgsdsl.engine.invariants import CheckingAgent
+from sgsdsl.narrate import NarratedAgent, Narrator
 from sgsdsl.sim import play_one
+from sgsdsl.terminal import TerminalAgent
 
 
 @pytest.fixture
@@ -57,3 +60,23 @@ def test_off_during_a_game_on_after_it_and_the_same_games(collector_state: None)
     off = play_one(program, "identity", 5, 11, record=True)
     assert not gc.isenabled()  # switched off by the caller: a game leaves it off
     assert on.log == off.log and on.hashes == off.hashes
+
+
+class Waiting(Watching):
+    """As a person at the terminal: decide() may wait (Agent.waits)."""
+
+    waits = True
+
+
+def test_a_game_with_an_agent_that_waits_keeps_the_collector_running(collector_state: None) -> None:
+    program = interpreted_program(check_paths(["rules/standard.sgs"]))
+    gc.enable()
+    seen: list[bool] = []
+    agents = [Waiting(40, seen)] + [Watching(41 + i, []) for i in range(3)]
+    Game(program, "identity", 4, 3, agents).run()
+    assert seen and all(seen) and gc.isenabled()
+    # the wrappers of a person's agent say so too
+    person = TerminalAgent(lambda prompt: "q", lambda text: None)
+    assert person.waits and CheckingAgent(person, {}).waits
+    assert NarratedAgent(person, Narrator(0), lambda text: None).waits
+    assert not CheckingAgent(RandomAgent(1), {}).waits

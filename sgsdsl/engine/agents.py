@@ -51,6 +51,9 @@ class Agent:
     # whether decide() reads what the options are (labels, tags, seats, the request's hints) rather than only how
     # many there are: for agents that do not, a game that keeps no log makes no labels (Decisions.blind)
     reads_options = True
+    # whether decide() may wait on something outside the program (a person at the terminal): while a game with
+    # such an agent plays, Python's cycle collector keeps running (engine/collector.py pauses it otherwise)
+    waits = False
 
     def decide(self, request: Request, view: Any) -> list[int]:
         raise NotImplementedError
@@ -104,6 +107,7 @@ class ScriptedAgent(Agent):
         self.pos = 0
         self.fallback = fallback
         self.reads_view = fallback is not None and fallback.reads_view
+        self.waits = fallback is not None and getattr(fallback, "waits", False)
 
     def decide(self, request: Request, view: Any) -> list[int]:
         if self.pos >= len(self.answers):

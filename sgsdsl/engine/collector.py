@@ -6,7 +6,8 @@ state, and a measured 5–9% of a game's time went to it, though almost nothing 
 until the game itself is done (a finished game is one cycle of players, cards and collaborators, which the next
 collection after the game frees). So the collector is off while `Game.run` plays and back on afterwards; a game
 makes no garbage cycles that would pile up meanwhile, and a collection never changes a game (nothing in the
-engine has a finalizer or a weak reference).
+engine has a finalizer or a weak reference). A game with an agent that may wait on a person (`Agent.waits`: the
+terminal) keeps it running: such a game lasts minutes, and whatever else the process does meanwhile is collected.
 
 A process that plays a batch of games (the balance lab, the benchmarks) first settles: one collection, then
 `gc.freeze()`, so that the collections between games no longer walk the rules, the parser and the checked program

@@ -97,9 +97,10 @@ class Game(GameState):
         return out
 
     def run(self) -> Game:
-        """Play the game to its end: a win, or a recorded draw at the round cap (with the cycle collector paused:
-        `collector`)."""
-        was_on = collector.pause()
+        """Play the game to its end: a win, or a recorded draw at the round cap (with the cycle collector paused,
+        unless an agent may wait on a person: `collector`, `Agent.waits`)."""
+        waiting = any(getattr(a, "waits", False) for a in self.agents)
+        was_on = False if waiting else collector.pause()
         try:
             self._play()
         finally:

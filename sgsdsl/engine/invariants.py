@@ -74,6 +74,7 @@ class CheckingAgent(Agent):
         self.name = f"checking({inner.name})"
         self.reads_view = inner.reads_view
         self.reads_options = inner.reads_options
+        self.waits = getattr(inner, "waits", False)
 
     def decide(self, request: Request, view: Any) -> list[int]:
         check_invariants(self.holder["game"])
