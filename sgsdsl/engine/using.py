@@ -356,18 +356,14 @@ class CardUse:
         """Cards (and conversions) p could use now in a response context such as dying or nullify (labelled only
         when someone will read the labels: `Decisions.blind`)."""
         out: list[tuple[str, tuple]] = []
-        labelled: bool | None = None
+        labelled = not self.choices.blind(p)
         for card in p.hand:
             for use in card.rule.by_context.get(context, ()):
                 if self.can_use(p, card, use, fixed_target):
-                    if labelled is None:
-                        labelled = not self.choices.blind(p)
                     out.append((f"use {card.label()}" if labelled else "", ("card", card, use)))
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, context) if skill.view_as else ():
                 if self.can_use(p, probe, use, fixed_target):
-                    if labelled is None:
-                        labelled = not self.choices.blind(p)
                     out.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
         return out
 
