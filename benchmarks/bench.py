@@ -331,13 +331,71 @@ def worker(code: Path) -> int:
     programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
     _settle()
     print(json.dumps({"native": native.active()}), flush=True)
+    warm: set[tuple] = set()
     for line in sys.stdin:
         ask = json.loads(line)
         seeds = range(ask["seed"], ask["seed"] + ask["count"])
-        got = _chunk(programs[ask["engine"]], ask["mode"], ask["players"], seeds)
+        key = (ask["engine"], ask["mode"], ask["players"], ask.get("agents", "random"))
+        if key not in warm:  # one untimed game first: imports and first-call caches are not a side's cost
+            warm.add(key)
+            _chunk(programs[ask["engine"]], ask["mode"], ask["players"], range(ask["seed"], ask["seed"] + 1),
+                   agents=(key[3],))
+        got = _chunk(programs[ask["engine"]], ask["mode"], ask["players"], seeds,
+                     agents=(ask.get("agents", "random"),))
         digest = hashlib.sha256(json.dumps(got["outcomes"], default=str).encode()).hexdigest()
         print(json.dumps({k: got[k] for k in ("cpu", "turns", "decisions")} | {"digest": digest}), flush=True)
     return 0
+
+
+def spawn_worker(code: Path, native_flag: str) -> tuple[subprocess.Popen, bool]:
+    """A long-lived `bench.py --worker` process timing CODE's engine (SGSDSL_NATIVE=NATIVE_FLAG), and whether it
+    runs the native build."""
+    env = {**os.environ, "SGSDSL_NATIVE": native_flag, "PYTHONPATH": str(code)}
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", "--code", str(code)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=code)
+    hello = proc.stdout.readline()
+    if not hello:
+        proc.wait()
+        raise SystemExit(f"the benchmark worker for {code} did not start (exit code {proc.returncode})")
+    return proc, bool(json.loads(hello)["native"])
+
+
+def alternate(workers: dict, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
+              chunk: int = 5, agents: str = "random") -> dict:
+    """The same seeded games in every worker process, one chunk of CHUNK games at a time, worker after worker (the
+    order turned round at every chunk, so neither side always goes first): a machine that speeds up or slows down
+    meanwhile affects all alike. Totals per (worker, engine): CPU seconds, turns, decisions and outcome digests."""
+    totals = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []} for w in workers for e in engines}
+    names = list(workers)
+    try:
+        for k, start in enumerate(range(seed, seed + games, chunk)):
+            for engine in engines:
+                for name in names if k % 2 == 0 else names[::-1]:
+                    proc = workers[name]
+                    ask = {"engine": engine, "mode": mode, "players": players, "seed": start,
+                           "count": min(chunk, seed + games - start), "agents": agents}
+                    proc.stdin.write(json.dumps(ask) + "\n")
+                    proc.stdin.flush()
+                    line = proc.stdout.readline()
+                    if not line:
+                        raise SystemExit(f"the benchmark worker '{name}' stopped (see its error above)")
+                    got = json.loads(line)
+                    t = totals[(name, engine)]
+                    t["cpu"] += got["cpu"]
+                    t["turns"] += got["turns"]
+                    t["decisions"] += got["decisions"]
+                    t["digests"].append(got["digest"])
+    finally:
+        for proc in workers.values():
+            proc.stdin.close()
+            proc.wait()
+    return totals
+
+
+def rates_of(t: dict, games: int) -> dict:
+    """games/s, turns/s and decisions/s per CPU second of one worker's totals."""
+    return {"games_per_s": games / t["cpu"], "turns_per_s": t["turns"] / t["cpu"],
+            "decisions_per_s": t["decisions"] / t["cpu"], "cpu_s": t["cpu"]}
 
 
 def native_side_by_side(code: Path, mode: str, players: int, games: int, seed: int, chunk: int = 5) -> dict:
@@ -350,39 +408,15 @@ def native_side_by_side(code: Path, mode: str, players: int, games: int, seed: i
         native.build()
     workers = {}
     for name, flag in (("python", "0"), ("native", "1")):
-        env = {**os.environ, "SGSDSL_NATIVE": flag, "PYTHONPATH": str(code)}
-        proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", "--code", str(code)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=code)
-        hello = json.loads(proc.stdout.readline())
-        if hello["native"] != (name == "native"):
-            raise SystemExit(f"the {name} worker runs native={hello['native']}")
-        workers[name] = proc
-    totals = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []}
-              for w in workers for e in ("compiled", "interpreted")}
-    try:
-        for start in range(seed, seed + games, chunk):
-            for engine in ("compiled", "interpreted"):
-                for name, proc in workers.items():
-                    ask = {"engine": engine, "mode": mode, "players": players, "seed": start,
-                           "count": min(chunk, seed + games - start)}
-                    proc.stdin.write(json.dumps(ask) + "\n")
-                    proc.stdin.flush()
-                    got = json.loads(proc.stdout.readline())
-                    t = totals[(name, engine)]
-                    t["cpu"] += got["cpu"]
-                    t["turns"] += got["turns"]
-                    t["decisions"] += got["decisions"]
-                    t["digests"].append(got["digest"])
-    finally:
-        for proc in workers.values():
-            proc.stdin.close()
-            proc.wait()
+        workers[name], is_native = spawn_worker(code, flag)
+        if is_native != (name == "native"):
+            raise SystemExit(f"the {name} worker runs native={is_native}")
+    engines = ("compiled", "interpreted")
+    totals = alternate(workers, engines, mode, players, games, seed, chunk)
     out: dict = {"players": players, "games": games}
     for (name, engine), t in totals.items():
-        out[f"{name}_{engine}"] = {"games_per_s": games / t["cpu"], "turns_per_s": t["turns"] / t["cpu"],
-                                   "decisions_per_s": t["decisions"] / t["cpu"], "cpu_s": t["cpu"]}
-    out["same_games"] = all(totals[("python", e)]["digests"] == totals[("native", e)]["digests"]
-                            for e in ("compiled", "interpreted"))
+        out[f"{name}_{engine}"] = rates_of(t, games)
+    out["same_games"] = all(totals[("python", e)]["digests"] == totals[("native", e)]["digests"] for e in engines)
     out["native_speedup_compiled"] = out["native_compiled"]["games_per_s"] / out["python_compiled"]["games_per_s"]
     out["native_compiled_vs_python_interpreted"] = (out["native_compiled"]["games_per_s"]
                                                    / out["python_interpreted"]["games_per_s"])

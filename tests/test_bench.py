@@ -12,12 +12,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("sgsdsl_bench", ROOT / "benchmarks" / "bench.py")
+def _script(name: str):
+    """benchmarks/NAME.py loaded as a module (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(f"sgsdsl_{name}", ROOT / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _bench():
+    return _script("bench")
 
 
 def test_tiny_bench_run_prints_every_figure_and_records_a_json_line(tmp_path: Path,
@@ -52,3 +57,24 @@ def test_bad_counts_are_refused_by_name(args: list[str], capsys: pytest.CaptureF
         _bench().parse_args(args)
     assert stop.value.code == 2
     assert f"argument {args[0]}" in capsys.readouterr().err
+
+
+def _ab():
+    return _script("ab")
+
+
+def test_ab_run_of_a_checkout_against_itself_plays_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/ab.py end to end on a tiny run: two worker processes, the same seeds, both engines."""
+    assert _ab().main([str(ROOT), str(ROOT), "--games", "3", "--chunk", "2", "--players", "4", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    for engine in ("compiled", "interpreted"):
+        r = res["engines"][engine]
+        assert r["same_games"] and r["before"]["games_per_s"] > 0 and r["after"]["decisions_per_s"] > 0
+        assert r["ratio"] == r["after"]["games_per_s"] / r["before"]["games_per_s"]
+
+
+def test_ab_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _ab().parse_args([str(tmp_path)])
+    assert stop.value.code == 2
+    assert "is not an sgsdsl checkout" in capsys.readouterr().err

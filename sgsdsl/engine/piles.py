@@ -14,7 +14,7 @@ from typing import Any
 from .decisions import pile_item_label
 from .errors import RuleError
 from .model import Card, Player, VirtualCard
-from .program import GeneralRule
+from .program import GeneralRule, drop_same
 from .state import GameState
 from .zones import Zones
 
@@ -55,12 +55,10 @@ class Piles:
 
     def take_general_out(self, g: GeneralRule) -> None:
         """A general card leaves wherever it is (the pool or a pile)."""
-        if g in self.game.general_pool:
-            self.game.general_pool.remove(g)
+        drop_same(self.game.general_pool, g)
         for q in self.game.players:
             for pile in q.piles.values():
-                if g in pile:
-                    pile.remove(g)
+                drop_same(pile, g)
 
     def clear_piles(self, p: Player) -> None:
         """At death: the pile cards go to the discard pile, general cards back to the pool."""

@@ -189,6 +189,17 @@ class GeneralRule:
     kingdoms: list[str] = field(default_factory=list)
 
 
+def drop_same(items: list[Any], x: Any) -> bool:
+    """Remove the first item that is X itself, and say whether there was one. A general card is one object per
+    program (the language compares generals by identity, runtime.equals), so this is `remove` without comparing
+    a record field by field with every other general in the pool."""
+    for i, y in enumerate(items):
+        if y is x:
+            del items[i]
+            return True
+    return False
+
+
 @dataclass
 class ValueRule:
     name: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from ..program import Frame, GeneralRule
+from ..program import Frame, GeneralRule, drop_same
 from .arguments import count_arg
 from .core import (
     _need,
@@ -51,8 +51,7 @@ def _take_generals(f, generals):
     g = f.game
     out = []
     for gen in _generals(generals, "take_generals"):
-        if gen in g.general_pool:
-            g.general_pool.remove(gen)
+        if drop_same(g.general_pool, gen):
             out.append(gen)
     return out
 

@@ -1,0 +1,103 @@
+#!/usr/bin/env python
+"""Benchmark: one checkout against another, the same seeded games in alternating processes (an A/B of a change).
+
+Two runs of bench.py side by side on a shared machine drift against each other by more than most changes are
+worth (5–20 % on a VM). This plays the same seeds in two long-lived worker processes, one per checkout, a
+chunk at a time, turning the order round at every chunk, so that the machine's swings affect both alike; the
+ratio is the robust figure.
+
+    git worktree add --detach /tmp/before HEAD~1
+    python benchmarks/ab.py /tmp/before                       # HEAD~1 against this checkout, 8 players
+    python benchmarks/ab.py /tmp/before --games 300 --engines compiled --agents heuristic
+    SGSDSL_NATIVE=1 python benchmarks/ab.py /tmp/before       # both on their native builds (each needs its own)
+
+Rates are per CPU second of each worker. "same games" compares digests of every game's result and decision
+count: a change meant to keep games byte-identical must say yes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench import _count, alternate, rates_of, spawn_worker  # noqa: E402
+
+ROOT = HERE.parent
+
+
+def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
+            chunk: int, agents: str) -> dict:
+    """Both checkouts' figures per engine, and after/before."""
+    flag = os.environ.get("SGSDSL_NATIVE", "0")
+    workers, native = {}, {}
+    for name, code in (("before", before), ("after", after)):
+        workers[name], native[name] = spawn_worker(code, flag)
+    totals = alternate(workers, engines, mode, players, games, seed, chunk, agents)
+    out: dict = {"before": str(before), "after": str(after), "mode": mode, "players": players, "games": games,
+                 "seed": seed, "agents": agents, "native": native, "engines": {}}
+    for engine in engines:
+        b, a = (rates_of(totals[(w, engine)], games) for w in ("before", "after"))
+        out["engines"][engine] = {"before": b, "after": a, "ratio": a["games_per_s"] / b["games_per_s"],
+                                  "same_games": totals[("before", engine)]["digests"]
+                                  == totals[("after", engine)]["digests"]}
+    return out
+
+
+def report(res: dict) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=130, record=True, file=io.StringIO())
+    t = Table(title=f"{res['games']} games · {res['mode']} · {res['players']} players · {res['agents']} agents · "
+                    f"per CPU second · alternating processes")
+    for col in ("engine", "figure", "before", "after", "after / before"):
+        t.add_column(col, justify="left" if col in ("engine", "figure") else "right")
+    for engine, r in res["engines"].items():
+        for k, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"), ("decisions_per_s", "decisions/s")):
+            t.add_row(engine, label, f"{r['before'][k]:,.1f}", f"{r['after'][k]:,.1f}",
+                      f"x{r['after'][k] / r['before'][k]:.3f}")
+        t.add_row(engine, "same games (results, decisions)", "", "", "yes" if r["same_games"] else "NO")
+    console.print(t)
+    console.print(f"before: {res['before']} (native: {res['native']['before']}) · after: {res['after']} "
+                  f"(native: {res['native']['after']})")
+    return console.export_text()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("before", help="the checkout timed as 'before'")
+    ap.add_argument("after", nargs="?", default=str(ROOT), help="the checkout timed as 'after' (default: this one)")
+    ap.add_argument("--engines", nargs="+", choices=("compiled", "interpreted"), default=["compiled", "interpreted"])
+    ap.add_argument("--mode", default="identity")
+    ap.add_argument("--players", type=_count(2), default=8)
+    ap.add_argument("--games", type=_count(1), default=150, help="games per checkout and engine")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--chunk", type=_count(1), default=5, help="games per turn of each worker")
+    ap.add_argument("--agents", choices=("random", "heuristic"), default="random")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
+    args = ap.parse_args(argv)
+    for side in ("before", "after"):
+        path = Path(getattr(args, side)).resolve()
+        if not (path / "sgsdsl" / "__init__.py").is_file() or not (path / "rules" / "standard.sgs").is_file():
+            ap.error(f"{side}: {path} is not an sgsdsl checkout (no sgsdsl/ package or rules/standard.sgs)")
+        setattr(args, side, path)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    res = compare(args.before, args.after, tuple(args.engines), args.mode, args.players, args.games, args.seed,
+                  args.chunk, args.agents)
+    print(json.dumps(res, indent=2) if args.json else report(res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
