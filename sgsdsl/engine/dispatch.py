@@ -179,6 +179,7 @@ class Dispatch:
         # (the dead are skipped below, the victim aside: the whole rotation serves in seat order)
         order = () if not seats else g.rotation(g.current) if g.mode.trigger_order != "clockwise" else \
             g.circle(g.current, "clockwise", include_dead=victim is not None)
+        fields = ev.__dict__
         for p in order:
             if p.seat not in seats:
                 continue
@@ -187,33 +188,36 @@ class Dispatch:
             entries = p.triggers.get(timing)
             if not entries:
                 continue
-            for skill, trig in list(entries):
+            # (refresh_skills gives p a new table of new lists: a skill gained or lost by an earlier trigger leaves
+            # this list as it was, so it needs no copy)
+            for skill, trig in entries:
                 if not p.alive and p is not victim:
                     break
                 if skill.once and self.skill_spent(p, skill):
                     continue
+                limit = trig.limit
                 field = trig.owner_field  # its condition starts `event.FIELD == owner`: false for another's event
-                if field is not None and trig.limit is None and field in ev.__dict__ and ev.__dict__[field] is not p:
+                if field is not None and limit is None and field in fields and fields[field] is not p:
                     continue
-                key = ("trigger", skill.ident, trig.index)
                 direct = trig.condition_direct
-                if trig.limit is None and direct is not None:  # (compiled) the condition needs no frame
-                    if not direct(self.game.bare_frame, p, ev, skill):
+                if limit is None and direct is not None:  # (compiled) the condition needs no frame
+                    if not direct(g.bare_frame, p, ev, skill):
                         continue
-                    frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
+                    frame = Frame(g, {"owner": p, "event": ev, "skill": skill})
                 else:
-                    frame = Frame(self.game, {"owner": p, "event": ev, "skill": skill})
-                    if trig.limit is not None and \
-                            self.game.usage[trig.limit_scope or ""].get((p.seat, key), 0) >= trig.limit(frame):
+                    frame = Frame(g, {"owner": p, "event": ev, "skill": skill})
+                    if limit is not None and \
+                            g.usage[trig.limit_scope or ""].get((p.seat, ("trigger", skill.ident, trig.index)), 0) \
+                            >= limit(frame):
                         continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
                     if trig.condition is not None and not trig.condition(frame):
                         continue
                 if trig.optional and not self.choices.confirm(p, f"use {skill.name}?", about=skill):
                     continue
-                if trig.limit is not None:
-                    self.count_skill_use(p, key)
+                if limit is not None:
+                    self.count_skill_use(p, ("trigger", skill.ident, trig.index))
                 self.skill_fired(p, skill, timing)
-                spend(self.game, trig.line or timing)
+                spend(g, trig.line or timing)
                 run_rule(trig.body, frame)
         for trig in self.game.global_triggers.get(timing, ()):
             direct = trig.condition_direct
