@@ -11,7 +11,10 @@ ratio is the robust figure.
     python benchmarks/ab.py /tmp/before --games 300 --engines compiled --agents heuristic
     SGSDSL_NATIVE=1 python benchmarks/ab.py /tmp/before       # both on their native builds (each needs its own)
 
-Rates are per CPU second of each worker. "same games" compares digests of every game's result and decision
+Each of `--rounds` rounds (3) plays every game in a new pair of workers whose string hashing is fixed to the
+round's number, the same on both sides: the hash seed alone moves a process's speed by up to 3 %, so a single pair
+cannot resolve a 1 % change; the spread of the per-round ratios says how far to trust the figure. Rates are per
+CPU second of each worker. "same games" compares digests of every game's result and decision
 count: a change meant to keep games byte-identical must say yes.
 """
 
@@ -33,20 +36,34 @@ ROOT = HERE.parent
 
 
 def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
-            chunk: int, agents: str) -> dict:
-    """Both checkouts' figures per engine, and after/before."""
+            chunk: int, agents: str, rounds: int = 3) -> dict:
+    """Both checkouts' figures per engine, and after/before. Each of ROUNDS rounds plays all GAMES in a new pair of
+    workers whose string hashing is fixed to the round's number (the same for both sides): the hash seed alone
+    moves one process's speed by a few per cent, so one pair of processes cannot resolve a 1 % change."""
     flag = os.environ.get("SGSDSL_NATIVE", "0")
-    workers, native = {}, {}
-    for name, code in (("before", before), ("after", after)):
-        workers[name], native[name] = spawn_worker(code, flag)
-    totals = alternate(workers, engines, mode, players, games, seed, chunk, agents)
+    sums = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []}
+            for w in ("before", "after") for e in engines}
+    per_round: dict[str, list[float]] = {e: [] for e in engines}
+    native: dict[str, bool] = {}
+    for r in range(rounds):
+        workers = {}
+        for name, code in (("before", before), ("after", after)):
+            workers[name], native[name] = spawn_worker(code, flag, hash_seed=r)
+        totals = alternate(workers, engines, mode, players, games, seed, chunk, agents)
+        for key, t in totals.items():
+            for k in ("cpu", "turns", "decisions"):
+                sums[key][k] += t[k]
+            sums[key]["digests"] += t["digests"]
+        for e in engines:
+            per_round[e].append(totals[("before", e)]["cpu"] / totals[("after", e)]["cpu"])
     out: dict = {"before": str(before), "after": str(after), "mode": mode, "players": players, "games": games,
-                 "seed": seed, "agents": agents, "native": native, "engines": {}}
+                 "rounds": rounds, "seed": seed, "agents": agents, "native": native, "engines": {}}
     for engine in engines:
-        b, a = (rates_of(totals[(w, engine)], games) for w in ("before", "after"))
+        b, a = (rates_of(sums[(w, engine)], games * rounds) for w in ("before", "after"))
         out["engines"][engine] = {"before": b, "after": a, "ratio": a["games_per_s"] / b["games_per_s"],
-                                  "same_games": totals[("before", engine)]["digests"]
-                                  == totals[("after", engine)]["digests"]}
+                                  "round_ratios": per_round[engine],
+                                  "same_games": sums[("before", engine)]["digests"]
+                                  == sums[("after", engine)]["digests"]}
     return out
 
 
@@ -55,14 +72,17 @@ def report(res: dict) -> str:
     from rich.table import Table
 
     console = Console(width=130, record=True, file=io.StringIO())
-    t = Table(title=f"{res['games']} games · {res['mode']} · {res['players']} players · {res['agents']} agents · "
-                    f"per CPU second · alternating processes")
+    t = Table(title=f"{res['games']} games x {res['rounds']} rounds · {res['mode']} · {res['players']} players · "
+                    f"{res['agents']} agents · per CPU second · alternating processes")
     for col in ("engine", "figure", "before", "after", "after / before"):
         t.add_column(col, justify="left" if col in ("engine", "figure") else "right")
     for engine, r in res["engines"].items():
         for k, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"), ("decisions_per_s", "decisions/s")):
             t.add_row(engine, label, f"{r['before'][k]:,.1f}", f"{r['after'][k]:,.1f}",
                       f"x{r['after'][k] / r['before'][k]:.3f}")
+        rounds = r["round_ratios"]
+        t.add_row(engine, f"games/s ratio per round ({len(rounds)} hash seeds)", "", "",
+                  f"x{min(rounds):.3f} .. x{max(rounds):.3f}")
         t.add_row(engine, "same games (results, decisions)", "", "", "yes" if r["same_games"] else "NO")
     console.print(t)
     console.print(f"before: {res['before']} (native: {res['native']['before']}) · after: {res['after']} "
@@ -80,6 +100,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--games", type=_count(1), default=150, help="games per checkout and engine")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=_count(1), default=5, help="games per turn of each worker")
+    ap.add_argument("--rounds", type=_count(1), default=3,
+                    help="pairs of workers, one after the other, each with its own fixed string-hash seed")
     ap.add_argument("--agents", choices=("random", "heuristic"), default="random")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     args = ap.parse_args(argv)
@@ -94,7 +116,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     res = compare(args.before, args.after, tuple(args.engines), args.mode, args.players, args.games, args.seed,
-                  args.chunk, args.agents)
+                  args.chunk, args.agents, args.rounds)
     print(json.dumps(res, indent=2) if args.json else report(res))
     return 0
 

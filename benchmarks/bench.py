@@ -347,10 +347,13 @@ def worker(code: Path) -> int:
     return 0
 
 
-def spawn_worker(code: Path, native_flag: str) -> tuple[subprocess.Popen, bool]:
+def spawn_worker(code: Path, native_flag: str, hash_seed: int | None = None) -> tuple[subprocess.Popen, bool]:
     """A long-lived `bench.py --worker` process timing CODE's engine (SGSDSL_NATIVE=NATIVE_FLAG), and whether it
-    runs the native build."""
+    runs the native build. HASH_SEED fixes the worker's PYTHONHASHSEED: string hashing changes how dicts probe, and
+    two processes of the same code differ by up to 3 % by that alone."""
     env = {**os.environ, "SGSDSL_NATIVE": native_flag, "PYTHONPATH": str(code)}
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = str(hash_seed)
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", "--code", str(code)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=code)
     hello = proc.stdout.readline()

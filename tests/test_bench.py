@@ -65,12 +65,14 @@ def _ab():
 
 def test_ab_run_of_a_checkout_against_itself_plays_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/ab.py end to end on a tiny run: two worker processes, the same seeds, both engines."""
-    assert _ab().main([str(ROOT), str(ROOT), "--games", "3", "--chunk", "2", "--players", "4", "--json"]) == 0
+    assert _ab().main([str(ROOT), str(ROOT), "--games", "3", "--chunk", "2", "--players", "4", "--rounds", "2",
+                       "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     for engine in ("compiled", "interpreted"):
         r = res["engines"][engine]
         assert r["same_games"] and r["before"]["games_per_s"] > 0 and r["after"]["decisions_per_s"] > 0
         assert r["ratio"] == r["after"]["games_per_s"] / r["before"]["games_per_s"]
+        assert len(r["round_ratios"]) == 2 and all(x > 0 for x in r["round_ratios"])
 
 
 def test_ab_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from .decisions import Decisions
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
-from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
+from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule, ValueRule
 from .registry import ENGINE_VALUES
 from .runtime import spend
 from .state import GameState
@@ -299,7 +299,7 @@ class Dispatch:
         finally:
             g.emit_depth -= 1
 
-    def _value(self, rule: Any, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
+    def _value(self, rule: ValueRule | None, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
         g = self.game
         if g.steps < g.step_budget:  # spend() without formatting its message on every call
             g.steps += 1
@@ -348,7 +348,7 @@ class Dispatch:
                 result = max(result, rule.lower_direct(g.bare_frame, *args))
             if rule.upper_direct is not None:
                 result = min(result, rule.upper_direct(g.bare_frame, *args))
-        elif rule is not None:
+        elif rule is not None and frame is not None:
             if rule.lower is not None:
                 result = max(result, rule.lower(frame))
             if rule.upper is not None:

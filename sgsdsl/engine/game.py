@@ -96,6 +96,12 @@ class Game(GameState):
                 out[r.card] = self.program.cards[r.by] if r.by is not None else None
         return out
 
+    def counted_as(self, card: Card, value: str, printed: Any) -> Any:
+        return self.dispatch.counted_as(card, value, printed)
+
+    def counted_rule(self, card: Card) -> CardRule:
+        return self.dispatch.counted_rule(card)
+
     def run(self) -> Game:
         """Play the game to its end: a win, or a recorded draw at the round cap (with the cycle collector paused,
         unless an agent may wait on a person: `collector`, `Agent.waits`)."""

@@ -26,6 +26,21 @@ def color_of(suit: str | None) -> str:
     return "red" if suit in RED_SUITS else "black"
 
 
+class CardHome:
+    """What a physical card asks of the game it is in (the game's state is one): whether a skill in play makes
+    cards count as another suit, colour or name, and if so what this card counts as. Declared here, below the
+    engine, so that a card reads the flag as a typed field of its game; the native build makes that a plain read
+    instead of an attribute lookup by name, and cards read it thousands of times a game."""
+
+    counts_as: bool
+
+    def counted_as(self, card: Card, value: str, printed: Any) -> Any:
+        raise NotImplementedError
+
+    def counted_rule(self, card: Card) -> CardRule:
+        raise NotImplementedError
+
+
 class _RuleFace:
     """What a card and a converted card share: how they are shown. Each answers its name, family, category and
     nature from its rule (a physical card from what it counts as, a converted card from the rule it is seen as)."""
@@ -56,7 +71,7 @@ class Card(_RuleFace):
         self.rank = rank
         self.zone = "draw"
         self.holder: Player | None = None
-        self.game: Any = None  # the game the card is in, which may make it count as another (set by the game)
+        self.game: CardHome | None = None  # the game the card is in, which may make it count as another
         self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
     @property
@@ -64,7 +79,7 @@ class Card(_RuleFace):
         g = self.game
         if g is None or not g.counts_as:
             return self.printed_suit
-        return g.dispatch.counted_as(self, "card_suit", self.printed_suit)
+        return g.counted_as(self, "card_suit", self.printed_suit)
 
     @property
     def color(self) -> str:
@@ -72,36 +87,36 @@ class Card(_RuleFace):
         base = color_of(self.suit)
         if g is None or not g.counts_as:
             return base
-        return g.dispatch.counted_as(self, "card_color", base)
+        return g.counted_as(self, "card_color", base)
 
     @property
     def rule(self) -> CardRule:
         g = self.game
         if g is None or not g.counts_as:
             return self.printed_rule
-        return g.dispatch.counted_rule(self)
+        return g.counted_rule(self)
 
     # what the card counts as, read straight from the printed rule when nothing in play changes it (these are read
     # thousands of times a game: one property each, not two)
     @property
     def name(self) -> str:
         g = self.game
-        return self.printed_rule.name if g is None or not g.counts_as else g.dispatch.counted_rule(self).name
+        return self.printed_rule.name if g is None or not g.counts_as else g.counted_rule(self).name
 
     @property
     def family(self) -> str:
         g = self.game
-        return self.printed_rule.family if g is None or not g.counts_as else g.dispatch.counted_rule(self).family
+        return self.printed_rule.family if g is None or not g.counts_as else g.counted_rule(self).family
 
     @property
     def category(self) -> str:
         g = self.game
-        return self.printed_rule.category if g is None or not g.counts_as else g.dispatch.counted_rule(self).category
+        return self.printed_rule.category if g is None or not g.counts_as else g.counted_rule(self).category
 
     @property
     def nature(self) -> str:
         g = self.game
-        return self.printed_rule.nature if g is None or not g.counts_as else g.dispatch.counted_rule(self).nature
+        return self.printed_rule.nature if g is None or not g.counts_as else g.counted_rule(self).nature
 
     @property
     def subcards(self) -> tuple[Card, ...]:

@@ -17,12 +17,12 @@ from .agents import Agent
 from .carry import Carry
 from .errors import EngineError
 from .events import SCOPES, STEP_BUDGET
-from .model import Card, Player
+from .model import Card, CardHome, Player
 from .program import Frame, GeneralRule, ModeRule, ModifierRule, Program, SkillRule, TriggerRule
 from .registry.core import ENGINE_VALUES
 
 
-class GameState:
+class GameState(CardHome):
     """Seats, zones, counters, history and the log of one game (see the module docstring)."""
 
     def __init__(

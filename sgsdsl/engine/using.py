@@ -138,7 +138,7 @@ class CardUse:
         while dying does not count against the play-phase limit of its family)."""
         return ("card", family) if context == "play" else ("card", family, context)
 
-    def recast(self, p: Player, card, use: UseRule) -> None:
+    def recast(self, p: Player, card: Card | VirtualCard, use: UseRule) -> None:
         """重铸: not a use — the card goes to the discard pile (no card_used, no nullify window, not counted),
         then the recast clause's block runs (the rules say what recasting gives, e.g. draw 1)."""
         self.game.emit_log("recast", player=p.label(), card=card.label())
@@ -151,7 +151,7 @@ class CardUse:
         for s in SCOPES:
             self.game.usage[s][(p.seat, key)] = self.game.usage[s].get((p.seat, key), 0) + 1
 
-    def can_use(self, p: Player, card, use: UseRule, fixed_target: Player | None = None) -> bool:
+    def can_use(self, p: Player, card: Card | VirtualCard, use: UseRule, fixed_target: Player | None = None) -> bool:
         if use.limit is not None:
             direct = use.limit_direct
             limit = direct(self.game.bare_frame, p, card, p) if direct is not None else \
@@ -171,7 +171,7 @@ class CardUse:
                 return True
         return False
 
-    def legal_target(self, p: Player, card, use: UseRule, t: Player) -> bool:
+    def legal_target(self, p: Player, card: Card | VirtualCard, use: UseRule, t: Player) -> bool:
         if not t.alive:
             return False
         if use.target_kind == "self" and t is not p:
@@ -189,12 +189,12 @@ class CardUse:
             return False
         return bool(self.dispatch.value("targetable", p, card, t))
 
-    def legal_targets(self, p: Player, card, use: UseRule) -> list[Player]:
+    def legal_targets(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:
         cands = (p,) if use.target_kind == "self" else self.game.rotation(p)  # (the dead are never legal)
         legal = self.legal_target
         return [t for t in cands if legal(p, card, use, t)]
 
-    def menu_reach(self, p: Player, card, use: UseRule) -> list[Player]:
+    def menu_reach(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:
         """legal_targets for a card of the play menu, kept until the menu's own decision is answered: the targets
         then chosen for that card are the ones the menu showed (nothing changes in between)."""
         got = self.legal_targets(p, card, use)
@@ -204,7 +204,7 @@ class CardUse:
         kept[2][(id(card), id(use))] = (card, use, got)
         return got
 
-    def _targets_shown(self, p: Player, card, use: UseRule) -> list[Player] | None:
+    def _targets_shown(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player] | None:
         kept = self._reach
         if kept is None or kept[0] + 1 != self.game.decisions or kept[1] is not p:
             return None
@@ -213,7 +213,7 @@ class CardUse:
             return None
         return list(shown[2])
 
-    def choose_targets(self, p: Player, card, use: UseRule) -> list[Player] | None:
+    def choose_targets(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player] | None:
         legal = self._targets_shown(p, card, use)
         if legal is None:
             legal = self.legal_targets(p, card, use)
@@ -231,14 +231,16 @@ class CardUse:
                                           f"targets for {card.name}", about=card)
         return chosen or None
 
-    def use_card_chosen(self, p: Player, card, use: UseRule, context: str, event: Any = None) -> bool:
+    def use_card_chosen(self, p: Player, card: Card | VirtualCard,
+                        use: UseRule, context: str, event: Any = None) -> bool:
         targets = self.choose_targets(p, card, use)
         if targets is None:
             return False
         self.use_card(p, card, use, targets, context, event)
         return True
 
-    def use_card(self, user: Player, card, use: UseRule, targets: list[Player], context: str, event: Any = None,
+    def use_card(self, user: Player, card: Card | VirtualCard,
+                 use: UseRule, targets: list[Player], context: str, event: Any = None,
                  nullifiable: bool = True) -> None:
         """使用: the card leaves its zone, is counted, targets are told, and its effect resolves per target.
 
@@ -309,7 +311,8 @@ class CardUse:
         if left:
             self.zones.move(left, "discard", None)
 
-    def nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
+    def nullify_window(self, card: Card | VirtualCard,
+                       user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         """Before a trick takes effect on a target: anyone may answer with a nullify-context card."""
         if not rec.nullifiable:
             return False
@@ -324,7 +327,8 @@ class CardUse:
         finally:
             self.game.emit_depth -= 1
 
-    def _nullify_window(self, card, user: Player | None, target: Player | None, rec: UseRecord) -> bool:
+    def _nullify_window(self, card: Card | VirtualCard,
+                        user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         pending = Event("nullify", card=card, user=user, target=target, use=rec)
         asked = 0
         while asked < 40 and not pending.cancelled:
@@ -496,7 +500,7 @@ class CardUse:
             self.game.request_context = saved
 
     # ------------------------------------------------------------ delayed tricks & equipment
-    def place_judge(self, card, target: Player) -> None:
+    def place_judge(self, card: Card | VirtualCard, target: Player) -> None:
         entry = card  # a converted card keeps its rule in the judge area (e.g. a suit used as a delayed trick)
         for c in card.physical:
             self.zones.take_out(c)
@@ -528,7 +532,7 @@ class CardUse:
         if entry.rule.effect is not None:
             run_rule(entry.rule.effect, Frame(self.game, dict(base)))
 
-    def equip(self, p: Player, card) -> None:
+    def equip(self, p: Player, card: Card | VirtualCard) -> None:
         slot = card.category
         old = p.equips.get(slot)
         if old is not None:
