@@ -34,11 +34,11 @@ class Zones:
                 if c in entry.physical:
                     holder.judge.remove(entry)
         elif zone == "draw":
-            self.game.draw_pile.remove(c)
+            _remove_card(self.game.draw_pile, c)
         elif zone == "discard":
-            self.game.discard_pile.remove(c)
+            _remove_card(self.game.discard_pile, c)
         elif zone == "processing":
-            self.game.processing.remove(c)
+            _remove_card(self.game.processing, c)
         elif zone == "pile":
             self.take_out_of_pile(c)
         return holder, zone
@@ -164,3 +164,12 @@ class Zones:
                 self.dispatch.refresh_skills(holder)
             self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=[phys], zone=zone))
         self.dispatch.refresh_skills(p)
+
+
+def _remove_card(pile: list[Card], c: Card) -> None:
+    """Take C out of a pile it lies in. A card is drawn or revealed from the top, the end of the list, where
+    `list.remove` would reach it last, after comparing it with every card below (a card lies in one place once)."""
+    if pile and pile[-1] is c:
+        pile.pop()
+    else:
+        pile.remove(c)
