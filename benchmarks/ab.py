@@ -10,6 +10,9 @@ ratio is the robust figure.
     python benchmarks/ab.py /tmp/before                       # HEAD~1 against this checkout, 8 players
     python benchmarks/ab.py /tmp/before --games 300 --engines compiled --agents heuristic
     SGSDSL_NATIVE=1 python benchmarks/ab.py /tmp/before       # both on their native builds (each needs its own)
+    python benchmarks/ab.py /tmp/before --native after        # the old engine as Python, this one's native build
+    python benchmarks/ab.py . . --native after                # this checkout: Python engine against native build
+    python benchmarks/ab.py /tmp/before --players 4 5 8       # a table per count, and a before → after summary
 
 Each of `--rounds` rounds (3) plays every game in a new pair of workers whose string hashing is fixed to the
 round's number, the same on both sides: the hash seed alone moves a process's speed by up to 3 %, so a single pair
@@ -36,11 +39,14 @@ ROOT = HERE.parent
 
 
 def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
-            chunk: int, agents: str, rounds: int = 3) -> dict:
+            chunk: int, agents: str, rounds: int = 3, native_sides: str | None = None) -> dict:
     """Both checkouts' figures per engine, and after/before. Each of ROUNDS rounds plays all GAMES in a new pair of
     workers whose string hashing is fixed to the round's number (the same for both sides): the hash seed alone
-    moves one process's speed by a few per cent, so one pair of processes cannot resolve a 1 % change."""
-    flag = os.environ.get("SGSDSL_NATIVE", "0")
+    moves one process's speed by a few per cent, so one pair of processes cannot resolve a 1 % change.
+    NATIVE_SIDES (none, before, after, both; default: both when SGSDSL_NATIVE=1, else none) says which side runs
+    its checkout's native build, where it has one."""
+    sides = native_sides or ("both" if os.environ.get("SGSDSL_NATIVE", "0") == "1" else "none")
+    flags = {name: "1" if sides in (name, "both") else "0" for name in ("before", "after")}
     sums = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []}
             for w in ("before", "after") for e in engines}
     per_round: dict[str, list[float]] = {e: [] for e in engines}
@@ -48,7 +54,7 @@ def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, play
     for r in range(rounds):
         workers = {}
         for name, code in (("before", before), ("after", after)):
-            workers[name], native[name] = spawn_worker(code, flag, hash_seed=r)
+            workers[name], native[name] = spawn_worker(code, flags[name], hash_seed=r)
         totals = alternate(workers, engines, mode, players, games, seed, chunk, agents)
         for key, t in totals.items():
             for k in ("cpu", "turns", "decisions"):
@@ -64,19 +70,51 @@ def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, play
                                   "round_ratios": per_round[engine],
                                   "same_games": sums[("before", engine)]["digests"]
                                   == sums[("after", engine)]["digests"]}
+    if {"compiled", "interpreted"} <= set(engines):  # what the compiler brings on each side
+        out["compiled_over_interpreted"] = {
+            side: out["engines"]["compiled"][side]["games_per_s"] / out["engines"]["interpreted"][side]["games_per_s"]
+            for side in ("before", "after")}
     return out
 
 
 def report(res: dict) -> str:
+    """One table per player count, then (for more than one count, or both engines) a summary of each side's
+    compiled games/s and its compiled/interpreted ratio at each count."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console(width=130, record=True, file=io.StringIO())
-    t = Table(title=f"{res['games']} games x {res['rounds']} rounds · {res['mode']} · {res['players']} players · "
-                    f"{res['agents']} agents · per CPU second · alternating processes")
+    for run in res["runs"]:
+        console.print(_run_table(run))
+    first = res["runs"][0]
+    console.print(f"before: {first['before']} (native: {first['native']['before']}) · after: {first['after']} "
+                  f"(native: {first['native']['after']})")
+    if len(res["runs"]) > 1 or "interpreted" in first["engines"]:
+        summary = Table(title="before → after, compiled games/s · turns/s · decisions/s, and compiled / interpreted")
+        for col in ("players", "compiled games/s", "turns/s", "decisions/s", "compiled / interpreted"):
+            summary.add_column(col, justify="right")
+        for run in res["runs"]:
+            c = run["engines"].get("compiled")
+            if c is None:
+                continue
+            b, a = c["before"], c["after"]
+            split = run.get("compiled_over_interpreted")
+            summary.add_row(str(run["players"]), f"{b['games_per_s']:,.1f} → {a['games_per_s']:,.1f}",
+                            f"{b['turns_per_s']:,.0f} → {a['turns_per_s']:,.0f}",
+                            f"{b['decisions_per_s']:,.0f} → {a['decisions_per_s']:,.0f}",
+                            f"{split['before']:.2f}x → {split['after']:.2f}x" if split else "")
+        console.print(summary)
+    return console.export_text()
+
+
+def _run_table(run: dict):
+    from rich.table import Table
+
+    t = Table(title=f"{run['games']} games x {run['rounds']} rounds · {run['mode']} · {run['players']} players · "
+                    f"{run['agents']} agents · per CPU second · alternating processes")
     for col in ("engine", "figure", "before", "after", "after / before"):
         t.add_column(col, justify="left" if col in ("engine", "figure") else "right")
-    for engine, r in res["engines"].items():
+    for engine, r in run["engines"].items():
         for k, label in (("games_per_s", "games/s"), ("turns_per_s", "turns/s"), ("decisions_per_s", "decisions/s")):
             t.add_row(engine, label, f"{r['before'][k]:,.1f}", f"{r['after'][k]:,.1f}",
                       f"x{r['after'][k] / r['before'][k]:.3f}")
@@ -84,10 +122,7 @@ def report(res: dict) -> str:
         t.add_row(engine, f"games/s ratio per round ({len(rounds)} hash seeds)", "", "",
                   f"x{min(rounds):.3f} .. x{max(rounds):.3f}")
         t.add_row(engine, "same games (results, decisions)", "", "", "yes" if r["same_games"] else "NO")
-    console.print(t)
-    console.print(f"before: {res['before']} (native: {res['native']['before']}) · after: {res['after']} "
-                  f"(native: {res['native']['after']})")
-    return console.export_text()
+    return t
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -96,13 +131,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("after", nargs="?", default=str(ROOT), help="the checkout timed as 'after' (default: this one)")
     ap.add_argument("--engines", nargs="+", choices=("compiled", "interpreted"), default=["compiled", "interpreted"])
     ap.add_argument("--mode", default="identity")
-    ap.add_argument("--players", type=_count(2), default=8)
+    ap.add_argument("--players", type=_count(2), nargs="+", default=[8],
+                    help="player counts, each timed in turn (e.g. --players 4 5 8)")
     ap.add_argument("--games", type=_count(1), default=150, help="games per checkout and engine")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=_count(1), default=5, help="games per turn of each worker")
     ap.add_argument("--rounds", type=_count(1), default=3,
                     help="pairs of workers, one after the other, each with its own fixed string-hash seed")
     ap.add_argument("--agents", choices=("random", "heuristic"), default="random")
+    ap.add_argument("--native", choices=("none", "before", "after", "both"), default=None,
+                    help="which side runs its native build (default: both when SGSDSL_NATIVE=1, else none)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     args = ap.parse_args(argv)
     for side in ("before", "after"):
@@ -115,8 +153,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    res = compare(args.before, args.after, tuple(args.engines), args.mode, args.players, args.games, args.seed,
-                  args.chunk, args.agents, args.rounds)
+    res = {"runs": [compare(args.before, args.after, tuple(args.engines), args.mode, players, args.games, args.seed,
+                            args.chunk, args.agents, args.rounds, args.native) for players in args.players]}
     print(json.dumps(res, indent=2) if args.json else report(res))
     return 0
 

@@ -325,12 +325,16 @@ def worker(code: Path) -> int:
     _import_engine(code)
     import hashlib
 
-    from sgsdsl import native
+    try:
+        from sgsdsl import native
 
+        native_active = native.active()
+    except ImportError:  # a checkout from before the native engine (the issue's own baseline, say)
+        native_active = False
     loaded = check_paths([str(code / "rules" / "standard.sgs")])
     programs = {"compiled": compiled_program(loaded), "interpreted": interpreted_program(loaded)}
     _settle()
-    print(json.dumps({"native": native.active()}), flush=True)
+    print(json.dumps({"native": native_active}), flush=True)
     warm: set[tuple] = set()
     for line in sys.stdin:
         ask = json.loads(line)

@@ -67,7 +67,10 @@ def test_ab_run_of_a_checkout_against_itself_plays_the_same_games(capsys: pytest
     """benchmarks/ab.py end to end on a tiny run: two worker processes, the same seeds, both engines."""
     assert _ab().main([str(ROOT), str(ROOT), "--games", "3", "--chunk", "2", "--players", "4", "--rounds", "2",
                        "--json"]) == 0
-    res = json.loads(capsys.readouterr().out)
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert [r["players"] for r in runs] == [4]
+    res = runs[0]
+    assert set(res["compiled_over_interpreted"]) == {"before", "after"}
     for engine in ("compiled", "interpreted"):
         r = res["engines"][engine]
         assert r["same_games"] and r["before"]["games_per_s"] > 0 and r["after"]["decisions_per_s"] > 0
@@ -80,3 +83,39 @@ def test_ab_refuses_a_folder_that_is_no_checkout(tmp_path: Path, capsys: pytest.
         _ab().parse_args([str(tmp_path)])
     assert stop.value.code == 2
     assert "is not an sgsdsl checkout" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("sides", "env", "expected"), [
+    ("after", "0", {"before": "0", "after": "1"}),
+    ("before", "1", {"before": "1", "after": "0"}),
+    (None, "1", {"before": "1", "after": "1"}),
+    (None, "0", {"before": "0", "after": "0"}),
+])
+def test_ab_native_sides_pick_each_workers_engine(sides: str | None, env: str, expected: dict[str, str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--native after` times the old checkout as Python against this one's native build, in one alternating run."""
+    ab = _ab()
+    asked: dict[str, str] = {}
+
+    def spawn(code: Path, flag: str, hash_seed: int | None = None) -> tuple[str, bool]:
+        asked["before" if code == Path("/b") else "after"] = flag
+        return str(code), flag == "1"
+
+    def alternate(workers, engines, *rest) -> dict:
+        return {(w, e): {"cpu": 1.0, "turns": 10, "decisions": 20, "digests": ["d"]}
+                for w in workers for e in engines}
+
+    monkeypatch.setenv("SGSDSL_NATIVE", env)
+    monkeypatch.setattr(ab, "spawn_worker", spawn)
+    monkeypatch.setattr(ab, "alternate", alternate)
+    res = ab.compare(Path("/b"), Path("/a"), ("compiled",), "identity", 8, 1, 1, 1, "random", 1, sides)
+    assert asked == expected
+    assert res["native"] == {side: flag == "1" for side, flag in expected.items()}
+
+
+def test_ab_table_per_player_count_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """Several --players counts: one table each and the before → after summary with compiled / interpreted."""
+    assert _ab().main([str(ROOT), str(ROOT), "--games", "1", "--players", "4", "5", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "4 players" in out and "5 players" in out
+    assert "compiled / interpreted" in out and "x →" in out
