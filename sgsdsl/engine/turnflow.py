@@ -12,7 +12,7 @@ from .dispatch import Dispatch
 from .events import MAX_PLAY_ACTIONS, Event
 from .model import PHASES, Player
 from .state import GameState
-from .using import CardUse
+from .using import AIMED, CardUse
 from .zones import Zones
 
 
@@ -171,14 +171,14 @@ class TurnFlow:
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
             blind = self.choices.blind(p)  # (nobody reads what the options are: no labels, no tags)
-            options = self.use.play_options(p, labelled=not blind)
+            shows_reach = not blind and getattr(self.game.agents[p.seat], "reads_view", True)
+            options = self.use.play_options(p, labelled=not blind, reach=shows_reach)
             if blind:
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", blank(len(options) + 1))[0]
             else:
                 labels = [o[0] for o in options] + ["end play phase"]
                 tags = [self.option_hints(o[1]) for o in options] + [("end",)]
-                reach = [self.option_reach(p, o[1]) for o in options] + [None] \
-                    if getattr(self.game.agents[p.seat], "reads_view", True) else []
+                reach = [self.option_reach(p, o[1]) for o in options] + [None] if shows_reach else []
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
                                         option_reach=reach)[0]
             if pick == len(options):
@@ -188,7 +188,7 @@ class TurnFlow:
     def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
         """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
         targets (one or a range); None for anything else."""
-        if option[0] != "card" or option[2].target_kind not in ("one", "range"):
+        if option[0] != "card" or option[2].target_kind not in AIMED:
             return None
         return tuple(t.seat for t in self.use.menu_reach(p, option[1], option[2]))
 

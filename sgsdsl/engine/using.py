@@ -13,6 +13,9 @@ from .program import Frame, SkillRule, UseRule
 from .state import GameState
 from .zones import Zones
 
+# target kinds aimed at chosen targets: the play menu shows an agent that reads views where each could go
+AIMED = ("one", "range")
+
 
 class CardUse:
     """Card use (使用), response (打出/使用 on request) and the windows around them."""
@@ -26,14 +29,17 @@ class CardUse:
         self._reach: tuple[int, Player, dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]] | None = None
 
     # ------------------------------------------------------------ play options
-    def play_options(self, p: Player, labelled: bool = True) -> list[tuple[str, tuple]]:
+    def play_options(self, p: Player, labelled: bool = True, reach: bool = False) -> list[tuple[str, tuple]]:
         """(label, option) of everything p may do now in the play phase. Unlabelled (labels "") when nobody will
-        read them (`Decisions.blind`): the options are the same, only their texts are not made."""
+        read them (`Decisions.blind`): the options are the same, only their texts are not made. `reach`: the agent
+        is shown each card's legal targets (`menu_reach`), so a card aimed at chosen targets is tried on all of
+        them at once (the same answer as can_use, which stops at the first) and they are kept for the showing."""
         opts: list[tuple[str, tuple]] = []
         for card in p.hand:
             for i, use in card.rule.menu:
                 if use.context == "play":
-                    if self.can_use(p, card, use):
+                    if self._reachable(p, card, use) if reach and use.target_kind in AIMED else \
+                            self.can_use(p, card, use):
                         opts.append((f"use {card.label()}" + (f" ({i})" if i else "") if labelled else "",
                                      ("card", card, use)))
                 elif self.can_use(p, card, use):
@@ -151,13 +157,22 @@ class CardUse:
         for s in SCOPES:
             self.game.usage[s][(p.seat, key)] = self.game.usage[s].get((p.seat, key), 0) + 1
 
+    def _within_limit(self, p: Player, card: Card | VirtualCard, use: UseRule) -> bool:
+        """Whether p has uses of this clause left (its `limit … per SCOPE`; a clause without one always has)."""
+        if use.limit is None:
+            return True
+        direct = use.limit_direct
+        limit = direct(self.game.bare_frame, p, card, p) if direct is not None else \
+            use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
+        return self._used(p, self.use_key(card.family, use.context), use.limit_scope) < limit
+
+    def _reachable(self, p: Player, card: Card | VirtualCard, use: UseRule) -> bool:
+        """can_use for a card of the play menu whose legal targets are shown (menu_reach keeps them)."""
+        return self._within_limit(p, card, use) and bool(self.menu_reach(p, card, use))
+
     def can_use(self, p: Player, card: Card | VirtualCard, use: UseRule, fixed_target: Player | None = None) -> bool:
-        if use.limit is not None:
-            direct = use.limit_direct
-            limit = direct(self.game.bare_frame, p, card, p) if direct is not None else \
-                use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
-            if self._used(p, self.use_key(card.family, use.context), use.limit_scope) >= limit:
-                return False
+        if use.limit is not None and not self._within_limit(p, card, use):
+            return False
         if use.target_kind == "none":
             return True
         if fixed_target is not None:
@@ -196,12 +211,17 @@ class CardUse:
 
     def menu_reach(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:
         """legal_targets for a card of the play menu, kept until the menu's own decision is answered: the targets
-        then chosen for that card are the ones the menu showed (nothing changes in between)."""
-        got = self.legal_targets(p, card, use)
+        then chosen for that card are the ones the menu showed (nothing changes in between), and the menu asks
+        once for both whether the card can be used and where it could be aimed."""
         kept = self._reach
         if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
             kept = self._reach = (self.game.decisions, p, {})
-        kept[2][(id(card), id(use))] = (card, use, got)
+        key = (id(card), id(use))
+        shown = kept[2].get(key)
+        if shown is not None and shown[0] is card and shown[1] is use:
+            return shown[2]
+        got = self.legal_targets(p, card, use)
+        kept[2][key] = (card, use, got)
         return got
 
     def _targets_shown(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player] | None:
