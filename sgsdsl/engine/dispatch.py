@@ -24,6 +24,9 @@ class Dispatch:
 
     # ------------------------------------------------------------ skills, values, events
     def refresh_skills(self, p: Player, keep: Sequence[CardRule] = ()) -> None:
+        """Work out p's skills afresh (its general's, its equipment's, KEEP's: equipment just lost, still heard by
+        its lost_cards event) and the tables that follow from them: p's triggers by timing and modifiers by value,
+        the seats listening to each timing and modifying each value, the value chains and the plain values."""
         skills: list[SkillRule] = []
         if p.alive:
             skills.extend(self.own_skills(p))
@@ -32,6 +35,10 @@ class Dispatch:
                     skills.extend(p.equips[slot].rule.skills)
             for rule in keep:
                 skills.extend(rule.skills)
+        old = p.skills
+        if len(skills) == len(old) and all(a is b for a, b in zip(skills, old, strict=True)):
+            return  # the same skills (equipment lost but kept for its event, a death with none left): every table
+            # below is made from them and is already what it would be made anew
         p.skills = skills
         trig: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
         mods: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
@@ -40,15 +47,18 @@ class Dispatch:
                 trig.setdefault(t.timing, []).append((s, t))
             for m in s.modifiers:
                 mods.setdefault(m.quantity, []).append((s, m))
+        old_trig, old_mods = p.triggers, p.modifiers
         p.triggers = trig
         p.modifiers = mods
-        # which seats modify which value: value() then visits only those (in seat order)
+        # which seats modify which value: value() then visits only those (in seat order). p's seat is listed under
+        # exactly the values its skills modified until now (only this method writes the index), so only those and
+        # the new ones change, and a value's chain is made anew only where p's own modifiers of it changed
         index = self.game.modifier_seats
-        touched = set(mods)
-        for name in list(index):
-            if p.seat in index[name] and name not in mods:
+        touched = [name for name, pairs in mods.items() if not _same_pairs(pairs, old_mods.get(name))]
+        for name in old_mods:
+            if name not in mods:
                 index[name] = [x for x in index[name] if x != p.seat]
-                touched.add(name)
+                touched.append(name)
         for name in mods:
             seats = index.setdefault(name, [])
             if p.seat not in seats:
@@ -71,10 +81,11 @@ class Dispatch:
             granting.add(p.seat)
         else:
             granting.discard(p.seat)
+        # the seats listening to each timing: likewise p's seat is under exactly the timings it listened to
         listening = self.game.trigger_seats
         heard = self.game.heard
-        for name in list(listening):
-            if p.seat in listening[name] and name not in trig:
+        for name in old_trig:
+            if name not in trig:
                 listening[name].discard(p.seat)
                 if not listening[name] and name not in self.game.global_triggers:
                     heard.discard(name)
@@ -381,3 +392,8 @@ class Dispatch:
         elif hasattr(holder, "mark_scopes"):
             holder.mark_scopes.pop(name, None)
 
+
+def _same_pairs(new: list[tuple[SkillRule, ModifierRule]], old: list[tuple[SkillRule, ModifierRule]] | None) -> bool:
+    """Whether a character's modifiers of one value are the very same (skill, modifier) pairs as before."""
+    return old is not None and len(new) == len(old) and \
+        all(a[0] is b[0] and a[1] is b[1] for a, b in zip(new, old, strict=True))

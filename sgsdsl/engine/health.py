@@ -149,8 +149,7 @@ class Health:
             self.game.departing = None
         self.zones.discard(p.all_cards(), None)
         self.piles.clear_piles(p)
-        p.skills = []
-        self.dispatch.refresh_skills(p)
+        self.dispatch.refresh_skills(p)  # (dead: none are left)
         self.check_wins()
         self.dispatch.emit("died", Event("died", victim=p, killer=killer))
         if self.game.current is p:
