@@ -27,6 +27,7 @@ class CardUse:
         self.zones = zones
         # the legal targets the last play menu showed per card: (decisions then, player, {(card, use): targets})
         self._reach: tuple[int, Player, dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]] | None = None
+        self._conversions: dict[tuple[str, str], bool] = {}  # (skill ident, context) -> converts_into
 
     # ------------------------------------------------------------ play options
     def play_options(self, p: Player, labelled: bool = True, reach: bool = False) -> list[tuple[str, tuple]]:
@@ -45,7 +46,8 @@ class CardUse:
                 elif self.can_use(p, card, use):
                     opts.append((f"recast {card.label()}" if labelled else "", ("recast", card, use)))
         for skill in p.skills:
-            for va, probe, use in self.conversion_probes(p, skill, "play") if skill.view_as else ():
+            for va, probe, use in self.conversion_probes(p, skill, "play") \
+                    if skill.view_as and self.converts_into(skill, "play") else ():
                 if self.can_use(p, probe, use):
                     opts.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
             for i, act in enumerate(skill.actives):
@@ -380,16 +382,32 @@ class CardUse:
         """Cards (and conversions) p could use now in a response context such as dying or nullify (labelled only
         when someone will read the labels: `Decisions.blind`)."""
         out: list[tuple[str, tuple]] = []
-        labelled = not self.choices.blind(p)
+        labelled: bool | None = None  # (asked only once something is on offer: most windows offer nothing)
         for card in p.hand:
             for use in card.rule.by_context.get(context, ()):
                 if self.can_use(p, card, use, fixed_target):
+                    if labelled is None:
+                        labelled = not self.choices.blind(p)
                     out.append((f"use {card.label()}" if labelled else "", ("card", card, use)))
         for skill in p.skills:
-            for va, probe, use in self.conversion_probes(p, skill, context) if skill.view_as else ():
+            if not skill.view_as or not self.converts_into(skill, context):
+                continue
+            for va, probe, use in self.conversion_probes(p, skill, context):
                 if self.can_use(p, probe, use, fixed_target):
+                    if labelled is None:
+                        labelled = not self.choices.blind(p)
                     out.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
         return out
+
+    def converts_into(self, skill: SkillRule, context: str) -> bool:
+        """Whether one of the skill's view-as conversions makes a card with a use clause for CONTEXT (worked out once
+        per skill and context: a conversion into a card used only in answer never serves in the play menu)."""
+        key = (skill.ident, context)
+        got = self._conversions.get(key)
+        if got is None:
+            cards = self.game.program.cards
+            got = self._conversions[key] = any(cards[va.card].by_context.get(context) for va in skill.view_as)
+        return got
 
     def conversion_probes(self, p: Player, skill: SkillRule, context: str, family: str | None = None):
         """The skill's view-as conversions p could make now for a context, one per matching use clause,
