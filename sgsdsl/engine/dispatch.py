@@ -114,6 +114,7 @@ class Dispatch:
         p.extra_skills.append(skill)
         if until != "forever":
             p.extra_scopes[skill.ident] = until
+            self.game.skills_scoped = True
         self.game.emit_log("gain_skill", player=p.label(), skill=skill.name)
         self.refresh_skills(p)
 
@@ -143,6 +144,8 @@ class Dispatch:
 
     def expire_skills(self, scope: str) -> None:
         """Gained skills whose lifetime ends with this phase, turn or round are lost."""
+        if not self.game.skills_scoped:  # (no skill was ever gained for less than the game)
+            return
         for p in self.game.players:
             if not p.extra_scopes:
                 continue
@@ -389,6 +392,9 @@ class Dispatch:
         marks[name] = value
         if until != "forever":
             holder.mark_scopes[name] = until
+            scoped = self.game.scoped_holders
+            if not any(h is holder for h in scoped):
+                scoped.append(holder)
         elif hasattr(holder, "mark_scopes"):
             holder.mark_scopes.pop(name, None)
 

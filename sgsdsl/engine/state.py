@@ -73,6 +73,10 @@ class GameState(CardHome):
         self.general_pool: list[GeneralRule] = []
         self.marks: dict[str, Any] = {}
         self.mark_scopes: dict[str, str] = {}
+        # the holders (characters, the game) given a mark that lasts a phase, turn or round, and whether any character
+        # has gained a skill for that long: the end of a scope looks only there (Dispatch.set_mark, gain_skill)
+        self.scoped_holders: list[Player | GameState] = []
+        self.skills_scoped = False
         self.result: tuple[tuple[str, ...], str] | None = None
         self.winners_seats: tuple[int, ...] = ()
         self.scores: list[int] | None = None  # per seat, when the game is over and the mode has `score` lines

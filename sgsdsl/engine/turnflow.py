@@ -78,14 +78,15 @@ class TurnFlow:
     def clear_scope(self, scope: str) -> None:
         self.game.usage[scope].clear()
         self.dispatch.expire_skills(scope)
-        holders: list[Player | GameState] = [*self.game.players, self.game]
-        for holder in holders:
-            if not holder.mark_scopes:
-                continue
+        scoped = self.game.scoped_holders  # (only they can hold a mark that ends now)
+        if not scoped:
+            return
+        for holder in scoped:
             gone = [k for k, s in holder.mark_scopes.items() if s == scope]
             for k in gone:
                 holder.marks.pop(k, None)
                 holder.mark_scopes.pop(k, None)
+        self.game.scoped_holders = [h for h in scoped if h.mark_scopes]
 
     # ------------------------------------------------------------ turns
     def take_turn(self, p: Player, first_phase: str | None = None, last_phase: str | None = None) -> None:
