@@ -51,9 +51,10 @@ class HeuristicAgent(Agent):
         """Per seat: +1 surely an ally, -1 surely a foe, in between by the odds of the hidden roles, moved by
         public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile). Remembered for
         the last view with the same inputs (asked several times a decision, and the same between events)."""
-        key = (view["seat"], view["role"], tuple((q["seat"], q["role"], q.get("alive", True)) for q in view["players"]),
-               tuple(view["roles_in_play"]), tuple(tuple(s) for s in view["sides"]), tuple(view.get("solo", ())),
-               tuple(view.get("damage_history", ())), tuple(view.get("recover_history", ())))
+        # (the view's lists are its own copies, made for this decision: kept as they are, they compare by content)
+        key = (view["seat"], view["role"], [(q["seat"], q["role"], q.get("alive", True)) for q in view["players"]],
+               view["roles_in_play"], view["sides"], view.get("solo", ()), view.get("damage_history", ()),
+               view.get("recover_history", ()))
         if self._stance_key != key:
             self._stance_key, self._stance = key, self._stance_of(view)
         return dict(self._stance)

@@ -229,6 +229,12 @@ class SeatView(Mapping):
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
 
+    def get(self, key: str, default: Any = None) -> Any:  # (Mapping's own goes through __getitem__ and KeyError)
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
     def __iter__(self):
         return iter(self._data)
 
