@@ -63,6 +63,54 @@ def check_invariants(game: Game) -> None:
     for c in game.cards:
         if c.zone != where[c.id]:
             raise InvariantViolation(f"{c.label()} says zone {c.zone} but lies in {where[c.id]}")
+    check_skill_tables(game)
+
+
+def _pairs(rows: Any) -> list[tuple[int, ...]]:
+    return [tuple(id(x) for x in row) for row in rows]
+
+
+def check_skill_tables(game: Game) -> None:
+    """The tables Dispatch.refresh_skills keeps up to date piece by piece are what they would be if made afresh from
+    every character's skills: triggers and modifiers per character, the seats listening to each timing and modifying
+    each value, the value chains, the plain values, the timings heard, and the holders of scoped marks and skills."""
+    players = game.players
+    for p in players:
+        trig: dict[str, list] = {}
+        mods: dict[str, list] = {}
+        for s in p.skills:
+            for t in s.triggers:
+                trig.setdefault(t.timing, []).append((s, t))
+            for m in s.modifiers:
+                mods.setdefault(m.quantity, []).append((s, m))
+        if {k: _pairs(v) for k, v in trig.items()} != {k: _pairs(v) for k, v in p.triggers.items()}:
+            raise InvariantViolation(f"{p.label()}: its trigger table is not the one its skills make")
+        if {k: _pairs(v) for k, v in mods.items()} != {k: _pairs(v) for k, v in p.modifiers.items()}:
+            raise InvariantViolation(f"{p.label()}: its modifier table is not the one its skills make")
+    values = set(game.modifier_seats) | {name for p in players for name in p.modifiers}
+    for name in values:
+        seats = [p.seat for p in players if name in p.modifiers]
+        if game.modifier_seats.get(name, []) != seats:
+            raise InvariantViolation(f"value {name}: modified by seats {game.modifier_seats.get(name)}, not {seats}")
+        chain = [(q, s, m) for q in players if name in q.modifiers for s, m in q.modifiers[name]]
+        if _pairs(game.value_chains.get(name, [])) != _pairs(chain):
+            raise InvariantViolation(f"value {name}: its chain is not its modifiers' in seat order")
+        if (name in game.plain_values) != (not chain and game.plain_default(name) is not None):
+            raise InvariantViolation(f"value {name}: plain is {name in game.plain_values} with a chain of {len(chain)}")
+    timings = set(game.trigger_seats) | {name for p in players for name in p.triggers}
+    for name in timings:
+        listening = {p.seat for p in players if name in p.triggers}
+        if game.trigger_seats.get(name, set()) != listening:
+            raise InvariantViolation(f"timing {name}: heard by seats {game.trigger_seats.get(name)}, not {listening}")
+    heard = set(game.global_triggers) | {name for name in timings if any(name in p.triggers for p in players)}
+    if game.heard != heard:
+        raise InvariantViolation(f"timings heard: {sorted(game.heard ^ heard)} differ from the skills in play")
+    holders: list[Any] = [*players, game]
+    for h in holders:
+        if h.mark_scopes and not any(x is h for x in game.scoped_holders):
+            raise InvariantViolation(f"{h.label() if h is not game else 'the game'} holds a scoped mark unlisted")
+    if any(p.extra_scopes for p in players) and not game.skills_scoped:
+        raise InvariantViolation("a skill was gained for less than the game, unnoted")
 
 
 class CheckingAgent(Agent):
