@@ -40,13 +40,7 @@ class Dispatch:
             return  # the same skills (equipment lost but kept for its event, a death with none left): every table
             # below is made from them and is already what it would be made anew
         p.skills = skills
-        trig: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
-        mods: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
-        for s in skills:
-            for t in s.triggers:
-                trig.setdefault(t.timing, []).append((s, t))
-            for m in s.modifiers:
-                mods.setdefault(m.quantity, []).append((s, m))
+        trig, mods = skill_tables(skills)
         old_trig, old_mods = p.triggers, p.modifiers
         p.triggers = trig
         p.modifiers = mods
@@ -397,6 +391,20 @@ class Dispatch:
                 scoped.append(holder)
         elif hasattr(holder, "mark_scopes"):
             holder.mark_scopes.pop(name, None)
+
+
+def skill_tables(skills: Sequence[SkillRule]) -> tuple[dict[str, list[tuple[SkillRule, TriggerRule]]],
+                                                       dict[str, list[tuple[SkillRule, ModifierRule]]]]:
+    """A character's triggers by timing and modifiers by value, in skill order (what refresh_skills keeps, and
+    what the invariant check rebuilds to compare)."""
+    trig: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
+    mods: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
+    for s in skills:
+        for t in s.triggers:
+            trig.setdefault(t.timing, []).append((s, t))
+        for m in s.modifiers:
+            mods.setdefault(m.quantity, []).append((s, m))
+    return trig, mods
 
 
 def _same_pairs(new: list[tuple[SkillRule, ModifierRule]], old: list[tuple[SkillRule, ModifierRule]] | None) -> bool:

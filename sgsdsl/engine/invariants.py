@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from .agents import Agent, Request
+from .dispatch import skill_tables
 from .game import Game
 from .model import EQUIP_SLOTS, Card
 from .program import GeneralRule
@@ -76,13 +77,7 @@ def check_skill_tables(game: Game) -> None:
     each value, the value chains, the plain values, the timings heard, and the holders of scoped marks and skills."""
     players = game.players
     for p in players:
-        trig: dict[str, list] = {}
-        mods: dict[str, list] = {}
-        for s in p.skills:
-            for t in s.triggers:
-                trig.setdefault(t.timing, []).append((s, t))
-            for m in s.modifiers:
-                mods.setdefault(m.quantity, []).append((s, m))
+        trig, mods = skill_tables(p.skills)
         if {k: _pairs(v) for k, v in trig.items()} != {k: _pairs(v) for k, v in p.triggers.items()}:
             raise InvariantViolation(f"{p.label()}: its trigger table is not the one its skills make")
         if {k: _pairs(v) for k, v in mods.items()} != {k: _pairs(v) for k, v in p.modifiers.items()}:
