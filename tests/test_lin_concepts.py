@@ -102,3 +102,69 @@ def test_a_card_in_an_equipment_or_judge_area_keeps_the_name_it_was_placed_as(tm
     g.players[0].judge.append(le)
     assert horse.name == "赤兔" and horse.category == "offensive_horse" and le.name == "乐不思蜀"
     check_invariants(g)
+
+
+# A 武神-like filter skill: the owner's ♥ hand cards count as 杀 (only there: out of the hand they count as printed),
+# and its ♦ hand cards as 乐不思蜀.
+COUNTED_IN_HAND = """
+import "{std}"
+general 武神者 wushenzhe : 蜀 male 4 {{
+  skill 武神 wushen locked {{
+    modify card_name(c) to 杀 where holder_of(c) == owner and zone_of(c) == "hand" and c.suit == ♥
+  }}
+  skill 国色者 guosezhe locked {{
+    modify card_name(c) to 乐不思蜀 where holder_of(c) == owner and zone_of(c) == "hand" and c.suit == ♦
+  }}
+}}
+"""
+
+
+def _counted_in_hand(tmp_path: Path, engine: str) -> tuple[Game, object, object]:
+    f = tmp_path / "counted.sgs"
+    f.write_text(COUNTED_IN_HAND.format(std=STANDARD.as_posix()), encoding="utf-8")
+    prog = program(str(f), engine)
+    g = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)])
+    g.set_general(g.players[0], prog.generals["wushenzhe"])
+    return g, g.players[0], g.players[1]
+
+
+def _into_hand(g: Game, p, name: str, suit: str):
+    card = next(c for c in g.draw_pile if c.printed_rule.name == name and c.printed_suit == suit)
+    g.draw_pile.remove(card)
+    card.zone, card.holder = "hand", p
+    p.hand.append(card)
+    return card
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_card_used_as_the_card_it_counted_as_resolves_as_that_card(tmp_path: Path, engine: str) -> None:
+    """A ♥ 桃 counting as 杀 in the hand is used as 杀: the target is hit, not healed, and it counts against the
+    杀 limit — although in the processing area the skill no longer makes it count as 杀. Discarded, it is 桃."""
+    g, p, q = _counted_in_hand(tmp_path, engine)
+    tao = _into_hand(g, p, "桃", "♥")
+    assert tao.name == "杀"
+    q.hand.clear()  # no 闪 to answer with
+    hp = q.hp
+    g.use.use_card(p, tao, tao.rule.by_context["play"][0], [q], "play")
+    assert q.hp == hp - 1
+    assert g.usage["phase"][(p.seat, ("card", "杀"))] == 1 and (p.seat, ("card", "桃")) not in g.usage["phase"]
+    assert tao.zone == "discard" and tao.name == "桃" and tao.used_as is None
+    check_invariants(g)
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_card_placed_as_a_delayed_trick_is_judged_as_one(tmp_path: Path, engine: str) -> None:
+    """A ♦ 杀 counting as 乐不思蜀 in the hand, used on a target, lies in its judge area as 乐不思蜀 and is judged
+    so, even once the skill that made it count so has left the game; it is 杀 again when it leaves."""
+    g, p, q = _counted_in_hand(tmp_path, engine)
+    sha = _into_hand(g, p, "杀", "♦")
+    assert sha.name == "乐不思蜀" and sha.category == "delayed"
+    g.use.use_card(p, sha, sha.rule.by_context["play"][0], [q], "play")
+    assert sha.zone == "judge" and q.judge == [sha] and sha.name == "乐不思蜀"
+    g.set_general(p, None)  # the skills are gone
+    assert sha.name == "乐不思蜀" and sha.category == "delayed"
+    g.record = True
+    g.use.resolve_delayed(q, sha)
+    assert any(e["e"] == "delayed" for e in g.log)
+    assert sha.zone == "discard" and sha.name == "杀"
+    check_invariants(g)

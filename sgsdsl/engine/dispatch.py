@@ -87,7 +87,8 @@ class Dispatch:
             listening.setdefault(name, set()).add(p.seat)
             heard.add(name)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
-        self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name"))
+        self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name")) \
+            or self.game.used_as_kept
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
@@ -251,8 +252,11 @@ class Dispatch:
             self.game.counting.pop()
 
     def counted_rule(self, card: Card) -> CardRule:
-        """The card a physical card counts as. One placed in an equipment or judge area stays what it was placed
-        as (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
+        """The card a physical card counts as. One being used is the card it was used as (`Card.used_as`: a card
+        that counted as 杀 in a hand resolves as 杀). One in an equipment or judge area stays what it was placed as
+        (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
+        if card.used_as is not None:
+            return card.used_as
         if card.zone in ("equip", "judge"):
             return card.printed_rule
         name = self.counted_as(card, "card_name", card.printed_rule.name)

@@ -33,6 +33,7 @@ class CardHome:
     instead of an attribute lookup by name, and cards read it thousands of times a game."""
 
     counts_as: bool
+    used_as_kept: bool  # some card has kept the card it was used as (Card.used_as): counts_as stays on
 
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:
         raise NotImplementedError
@@ -60,9 +61,13 @@ class Card(_RuleFace):
     Its suit, colour and rule (hence name and family) are what it counts as: the printed ones, unless a skill
     of the game it is in modifies the values `card_suit`, `card_color` or `card_name` (say, a ♠ counts as ♥);
     then every rule that reads the card sees the changed one. The label always shows the printed face.
+
+    `used_as`: the card it counted as when it was used, while that matters: it is used as that card (a ♥ hand card
+    counting as 杀 resolves as 杀, though it no longer counts so once it has left the hand) and, placed by that use
+    in a judge or equipment area, stays that card until it leaves. None otherwise, and whenever it moves on.
     """
 
-    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label")
+    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_as")
 
     def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
         self.id = cid
@@ -72,6 +77,7 @@ class Card(_RuleFace):
         self.zone = "draw"
         self.holder: Player | None = None
         self.game: CardHome | None = None  # the game the card is in, which may make it count as another
+        self.used_as: CardRule | None = None
         self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
     @property

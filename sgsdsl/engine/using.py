@@ -268,7 +268,7 @@ class CardUse:
 
         `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
         physical = card.physical
-        self.zones.move(physical, "processing", None)
+        self._into_processing(card)
         self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
@@ -332,6 +332,16 @@ class CardUse:
         left = [c for c in physical if c.zone == "processing"]
         if left:
             self.zones.move(left, "discard", None)
+
+    def _into_processing(self, card: Card | VirtualCard) -> None:
+        """A card being used or given in answer goes to the processing area. A physical card that counted as
+        another card where it was goes on counting as that one (`Card.used_as`) until it moves on, whatever it
+        would count as out there or the skills in play come to say: it is used or given as that card."""
+        counted = card.rule if isinstance(card, Card) and self.game.counts_as else None
+        self.zones.move(card.physical, "processing", None)
+        if isinstance(card, Card) and counted is not None and counted is not card.printed_rule:
+            card.used_as = counted
+            self.game.used_as_kept = self.game.counts_as = True
 
     def nullify_window(self, card: Card | VirtualCard,
                        user: Player | None, target: Player | None, rec: UseRecord) -> bool:
@@ -527,7 +537,7 @@ class CardUse:
                         return card
                 if card is None:
                     return None
-                self.zones.move(card.physical, "processing", None)
+                self._into_processing(card)
                 self._count_use(p, ("respond", card.family), None)
                 self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                 left = [c for c in card.physical if c.zone == "processing"]
