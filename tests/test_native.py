@@ -115,3 +115,24 @@ def test_the_benchmark_times_both_engines_side_by_side(built: Path) -> None:
     native_figures = json.loads(done.stdout)["figures"]["native"]
     assert native_figures["same_games"] is True and native_figures["games"] == 4
     assert native_figures["native_compiled"]["games_per_s"] > 0 and native_figures["python_compiled"]["cpu_s"] > 0
+
+
+NONE_CALLS = [("next_alive(event.by)", "argument 'player' of next_alive() is none"),  # a primitive
+              ("distance(current(), event.by)", "argument 'to' of distance() is none")]  # an engine value
+
+
+@pytest.mark.parametrize(("call", "message"), NONE_CALLS)
+def test_a_missing_character_is_the_same_rule_error_on_both_engines(built: Path, tmp_path: Path, call: str,
+                                                                    message: str) -> None:
+    """`event.by` is none when the discard phase discards: the native build's typed functions refuse the none
+    where the Python engine fails reading it, and both say which argument of which primitive or value it was."""
+    rules = tmp_path / "none.sgs"
+    rules.write_text(f'import "{(ROOT / "tests" / "fixtures" / "mini.sgs").as_posix()}"\n'
+                     f"rule 测 r_test {{ on discarded {{ {call} }} }}\n", encoding="utf-8")
+    errors = []
+    for flag in ("1", "0"):
+        done = _run([sys.executable, "-m", "sgsdsl", "simulate", str(rules), "--games", "2", "--players", "4"],
+                    _env(built, SGSDSL_NATIVE=flag))
+        assert "Traceback" not in done.stdout + done.stderr
+        errors.append([line for line in (done.stdout + done.stderr).splitlines() if line.startswith("engine error")])
+    assert errors[0] == errors[1] and errors[0] and all(message in line for line in errors[0]), errors

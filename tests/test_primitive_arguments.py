@@ -115,6 +115,36 @@ def test_no_primitive_leaks_a_python_error_when_given_none() -> None:
     assert tried > 20 and not leaks, leaks
 
 
+
+def test_no_engine_value_leaks_a_python_error_when_given_none() -> None:
+    """The same for the engine's values (`distance(a, b)`, `attack_range(p)` …, called like functions by rules):
+    none for a character or card is a rule error naming the argument — also where a skill modifies the value."""
+    from sgsdsl.engine.agents import RandomAgent
+    from sgsdsl.engine.errors import EngineError
+    from sgsdsl.engine.game import Game
+    from sgsdsl.engine.registry import ENGINE_VALUES
+
+    prog = program(str(ROOT / "rules" / "standard.sgs"), "interpreted")
+    game = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)], round_cap=1)
+    p0 = game.players[0]
+    game.set_general(p0, prog.generals["machao"])  # 马术 modifies distance: the chain runs too
+    card = game.draw_pile[0]
+    sample = {"player": p0, "card": card}
+    leaks, tried = [], 0
+    for spec in ENGINE_VALUES.values():
+        for k, (pname, ptype) in enumerate(zip(spec.params, spec.param_types, strict=True)):
+            if ptype not in sample:
+                continue
+            tried += 1
+            args = [None if j == k else sample.get(t) for j, t in enumerate(spec.param_types)]
+            try:
+                game.dispatch.value(spec.name, *args)
+            except EngineError as err:
+                assert f"argument '{pname}' of {spec.name}() is none" in str(err), (spec.name, str(err))
+            except Exception as err:  # noqa: BLE001 - every leak is listed
+                leaks.append(f"{spec.name} with {pname}=none: {type(err).__name__}: {err}")
+    assert tried > 8 and not leaks, leaks
+
 def test_triggers_setting_off_triggers_end_in_a_rule_error(tmp_path: Path) -> None:
     """Cards passed on at every loss of cards: each move sets off the next; the game ends with a located rule
     error about nesting (the event depth limit or Python's recursion limit), never a raw RecursionError."""

@@ -291,25 +291,33 @@ class Dispatch:
 
     def value(self, name: str, *args: Any) -> Any:
         g = self.game
-        plain = g.plain_values.get(name)
-        if plain is not None:  # the common case: an engine value nobody modifies is its default, in one call
-            return plain(g, *args)
-        rule = g.program.values.get(name)
-        spec = ENGINE_VALUES.get(name)
-        if rule is None and not g.value_chains.get(name):  # unmodified, but clamped (or unknown)
-            if spec is None:
-                raise RuleError(f"unknown value '{name}'")
-            if spec.clamp is None:
-                return spec.default(g, *args)
-            return spec.clamp(g, spec.default(g, *args), *args)
-        if g.emit_depth >= MAX_EVENT_DEPTH:
-            raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events and "
-                            "values nest at most that deep)")
-        g.emit_depth += 1
         try:
-            return self._value(rule, spec, name, args)
-        finally:
-            g.emit_depth -= 1
+            plain = g.plain_values.get(name)
+            if plain is not None:  # the common case: an engine value nobody modifies is its default, in one call
+                return plain(g, *args)
+            rule = g.program.values.get(name)
+            spec = ENGINE_VALUES.get(name)
+            if rule is None and not g.value_chains.get(name):  # unmodified, but clamped (or unknown)
+                if spec is None:
+                    raise RuleError(f"unknown value '{name}'")
+                if spec.clamp is None:
+                    return spec.default(g, *args)
+                return spec.clamp(g, spec.default(g, *args), *args)
+            if g.emit_depth >= MAX_EVENT_DEPTH:
+                raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events "
+                                "and values nest at most that deep)")
+            g.emit_depth += 1
+            try:
+                return self._value(rule, spec, name, args)
+            finally:
+                g.emit_depth -= 1
+        except (AttributeError, TypeError) as err:  # a rule asked with none where a character or card must be
+            if None not in args or not ("'NoneType'" in str(err) or str(err).endswith("expected; got None")):
+                raise
+            spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
+            params = spec.params if spec is not None else rule.params if rule is not None else ()
+            i = args.index(None)
+            raise RuleError(f"argument '{params[i] if i < len(params) else i + 1}' of {name}() is none") from None
 
     def _value(self, rule: ValueRule | None, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
         g = self.game

@@ -114,15 +114,27 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
         except TypeError as err:
             if err.__traceback__ is not None and err.__traceback__.tb_next is None:  # the call itself: bad names
                 raise RuleError(f"{name}(): {err}") from None
+            if str(err).endswith("expected; got None"):  # the native build's typed call refusing a missing one
+                none_argument(name, entities, args, kwargs)
             raise
         except AttributeError as err:  # a missing character or card where this primitive needs one
-            missing = [pname for pname, i in entities if (args[i] if i < n else kwargs.get(pname, 0)) is None]
-            if missing and "'NoneType'" in str(err):
-                raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
+            if "'NoneType'" in str(err):
+                none_argument(name, entities, args, kwargs)
             raise
 
     run.unchecked = fn  # type: ignore[attr-defined]  # what compiled code calls when it proved the arguments
     return run
+
+
+def none_argument(name: str, entities: tuple[tuple[str, int], ...], args: tuple[Any, ...],
+                  kwargs: dict[str, Any]) -> None:
+    """Raise "argument X of NAME() is none" for the first character or card argument that is none, if any: what
+    a primitive that needed it failed on, as a rule error (the same on the Python engine, where reading it fails,
+    and on the native build, where passing it to a typed function does)."""
+    n = len(args)
+    missing = [pname for pname, i in entities if (args[i] if i < n else kwargs.get(pname, 0)) is None]
+    if missing:
+        raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
 
 
 # What a value proven at compile time (by the compiler, from literals and the names the engine always binds)
