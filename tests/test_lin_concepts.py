@@ -105,7 +105,7 @@ def test_a_card_in_an_equipment_or_judge_area_keeps_the_name_it_was_placed_as(tm
 
 
 # A 武神-like filter skill: the owner's ♥ hand cards count as 杀 (only there: out of the hand they count as printed),
-# and its ♦ hand cards as 乐不思蜀.
+# and its ♦ hand cards as 乐不思蜀; and one that would make every card in the processing area count as 桃.
 COUNTED_IN_HAND = """
 import "{std}"
 general 武神者 wushenzhe : 蜀 male 4 {{
@@ -115,6 +115,7 @@ general 武神者 wushenzhe : 蜀 male 4 {{
   skill 国色者 guosezhe locked {{
     modify card_name(c) to 乐不思蜀 where holder_of(c) == owner and zone_of(c) == "hand" and c.suit == ♦
   }}
+  skill 化桃 huatao locked {{ modify card_name(c) to 桃 where zone_of(c) == "processing" }}
 }}
 """
 
@@ -168,3 +169,16 @@ def test_a_card_placed_as_a_delayed_trick_is_judged_as_one(tmp_path: Path, engin
     assert any(e["e"] == "delayed" for e in g.log)
     assert sha.zone == "discard" and sha.name == "杀"
     check_invariants(g)
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_card_being_used_is_what_it_was_used_as_whatever_it_would_count_as_there(tmp_path: Path,
+                                                                                  engine: str) -> None:
+    """A ♠ 杀 used as itself stays 杀 in the processing area, where 化桃 would make any card count as 桃."""
+    g, p, q = _counted_in_hand(tmp_path, engine)
+    sha = _into_hand(g, p, "杀", "♠")
+    assert sha.name == "杀"
+    q.hand.clear()
+    hp = q.hp
+    g.use.use_card(p, sha, sha.rule.by_context["play"][0], [q], "play")
+    assert q.hp == hp - 1 and sha.zone == "discard" and sha.name == "杀"

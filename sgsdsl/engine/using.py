@@ -339,9 +339,10 @@ class CardUse:
         would count as out there or the skills in play come to say: it is used or given as that card."""
         counted = card.rule if isinstance(card, Card) and self.game.counts_as else None
         self.zones.move(card.physical, "processing", None)
-        if isinstance(card, Card) and counted is not None and counted is not card.printed_rule:
-            card.used_as = counted
-            self.game.used_as_kept = self.game.counts_as = True
+        if isinstance(card, Card) and counted is not None:  # (nothing counts as another while counts_as is off)
+            card.used_as = counted  # (also when printed: a modifier that holds only out there changes it no more)
+            if counted is not card.printed_rule:
+                self.game.used_as_kept = self.game.counts_as = True
 
     def nullify_window(self, card: Card | VirtualCard,
                        user: Player | None, target: Player | None, rec: UseRecord) -> bool:
