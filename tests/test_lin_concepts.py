@@ -105,7 +105,8 @@ def test_a_card_in_an_equipment_or_judge_area_keeps_the_name_it_was_placed_as(tm
 
 
 # A 武神-like filter skill: the owner's ♥ hand cards count as 杀 (only there: out of the hand they count as printed),
-# and its ♦ hand cards as 乐不思蜀; and one that would make every card in the processing area count as 桃.
+# and its ♦ hand cards as 乐不思蜀; one that would make every card in the processing area count as 桃; and one that
+# makes its hand cards black.
 COUNTED_IN_HAND = """
 import "{std}"
 general 武神者 wushenzhe : 蜀 male 4 {{
@@ -116,6 +117,7 @@ general 武神者 wushenzhe : 蜀 male 4 {{
     modify card_name(c) to 乐不思蜀 where holder_of(c) == owner and zone_of(c) == "hand" and c.suit == ♦
   }}
   skill 化桃 huatao locked {{ modify card_name(c) to 桃 where zone_of(c) == "processing" }}
+  skill 夜行 yexing locked {{ modify card_color(c) to black where holder_of(c) == owner and zone_of(c) == "hand" }}
 }}
 """
 
@@ -149,7 +151,7 @@ def test_a_card_used_as_the_card_it_counted_as_resolves_as_that_card(tmp_path: P
     g.use.use_card(p, tao, tao.rule.by_context["play"][0], [q], "play")
     assert q.hp == hp - 1
     assert g.usage["phase"][(p.seat, ("card", "杀"))] == 1 and (p.seat, ("card", "桃")) not in g.usage["phase"]
-    assert tao.zone == "discard" and tao.name == "桃" and tao.used_as is None
+    assert tao.zone == "discard" and tao.name == "桃" and tao.used_face is None
     check_invariants(g)
 
 
@@ -182,3 +184,19 @@ def test_a_card_being_used_is_what_it_was_used_as_whatever_it_would_count_as_the
     hp = q.hp
     g.use.use_card(p, sha, sha.rule.by_context["play"][0], [q], "play")
     assert q.hp == hp - 1 and sha.zone == "discard" and sha.name == "杀"
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_card_being_used_keeps_the_colour_it_was_used_with(tmp_path: Path, engine: str) -> None:
+    """A ♣ hand card is black and a ♥ one too (夜行), so 仁王盾 stops the ♥ 杀 used on its wearer: it is black while it
+    is being used, out of the hand; and red again in the discard pile."""
+    g, p, q = _counted_in_hand(tmp_path, engine)
+    sha = _into_hand(g, p, "杀", "♥")
+    g.use.equip(q, next(c for c in g.draw_pile if c.printed_rule.name == "仁王盾"))
+    assert sha.color == "black"
+    q.hand.clear()
+    hp = q.hp
+    g.record = True
+    g.use.use_card(p, sha, sha.rule.by_context["play"][0], [q], "play")
+    assert q.hp == hp and any(e["e"] == "no_effect" for e in g.log)
+    assert sha.zone == "discard" and sha.color == "red"

@@ -241,7 +241,11 @@ class Dispatch:
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:
         """What a card counts as for one value. While that value is worked out for that card, the card reads as
-        printed (a modifier's own condition `c.suit == ♠` sees the printed suit)."""
+        printed (a modifier's own condition `c.suit == ♠` sees the printed suit). A card being used keeps the suit
+        and colour it was used with (`Card.used_face`)."""
+        face = card.used_face
+        if face is not None and card.zone == "processing" and value != "card_name":
+            return face[1] if value == "card_suit" else face[2]
         key = (card.id, value)
         if not self.game.modifier_seats.get(value) or key in self.game.counting:
             return printed
@@ -252,11 +256,11 @@ class Dispatch:
             self.game.counting.pop()
 
     def counted_rule(self, card: Card) -> CardRule:
-        """The card a physical card counts as. One being used is the card it was used as (`Card.used_as`: a card
+        """The card a physical card counts as. One being used is the card it was used as (`Card.used_face`: a card
         that counted as 杀 in a hand resolves as 杀). One in an equipment or judge area stays what it was placed as
         (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
-        if card.used_as is not None:
-            return card.used_as
+        if card.used_face is not None:
+            return card.used_face[0]
         if card.zone in ("equip", "judge"):
             return card.printed_rule
         name = self.counted_as(card, "card_name", card.printed_rule.name)

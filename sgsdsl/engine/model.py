@@ -33,7 +33,7 @@ class CardHome:
     instead of an attribute lookup by name, and cards read it thousands of times a game."""
 
     counts_as: bool
-    used_as_kept: bool  # some card has kept the card it was used as (Card.used_as): counts_as stays on
+    used_as_kept: bool  # some card has kept another face it was used with (Card.used_face): counts_as stays on
 
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:
         raise NotImplementedError
@@ -62,12 +62,13 @@ class Card(_RuleFace):
     of the game it is in modifies the values `card_suit`, `card_color` or `card_name` (say, a ♠ counts as ♥);
     then every rule that reads the card sees the changed one. The label always shows the printed face.
 
-    `used_as`: the card it counted as when it was used, while that matters: it is used as that card (a ♥ hand card
-    counting as 杀 resolves as 杀, though it no longer counts so once it has left the hand) and, placed by that use
-    in a judge or equipment area, stays that card until it leaves. None otherwise, and whenever it moves on.
+    `used_face`: (rule, suit, colour) it counted as when it was used, while that matters. It is used as that card
+    (a ♥ hand card counting as 杀 resolves as 杀, though it no longer counts so once it has left the hand) with that
+    suit and colour while it is being used; placed by that use in a judge or equipment area, it stays that card
+    (its suit and colour count afresh there) until it leaves. None otherwise, and whenever it moves on.
     """
 
-    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_as")
+    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_face")
 
     def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
         self.id = cid
@@ -77,7 +78,7 @@ class Card(_RuleFace):
         self.zone = "draw"
         self.holder: Player | None = None
         self.game: CardHome | None = None  # the game the card is in, which may make it count as another
-        self.used_as: CardRule | None = None
+        self.used_face: tuple[CardRule, str, str] | None = None
         self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
     @property

@@ -47,7 +47,7 @@ class Piles:
             pile.append(g)
         for c in cards:
             self.zones.take_out(c)
-            c.zone, c.holder, c.used_as = "pile", p, None
+            c.zone, c.holder, c.used_face = "pile", p, None
             pile.append(c)
         if cards or generals:
             shown = [pile_item_label(x) for x in cards + generals] if public else len(cards) + len(generals)

@@ -8,7 +8,7 @@ from .decisions import Decisions
 from .dispatch import Dispatch
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, Event, run_rule
-from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard
+from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
 from .program import Frame, SkillRule, UseRule
 from .state import GameState
 from .zones import Zones
@@ -335,13 +335,13 @@ class CardUse:
 
     def _into_processing(self, card: Card | VirtualCard) -> None:
         """A card being used or given in answer goes to the processing area. A physical card that counted as
-        another card where it was goes on counting as that one (`Card.used_as`) until it moves on, whatever it
-        would count as out there or the skills in play come to say: it is used or given as that card."""
-        counted = card.rule if isinstance(card, Card) and self.game.counts_as else None
+        another card, suit or colour where it was goes on counting so (`Card.used_face`) until it moves on,
+        whatever it would count as out there or the skills in play come to say: it is used or given as that card."""
+        face = (card.rule, card.suit, card.color) if isinstance(card, Card) and self.game.counts_as else None
         self.zones.move(card.physical, "processing", None)
-        if isinstance(card, Card) and counted is not None:  # (nothing counts as another while counts_as is off)
-            card.used_as = counted  # (also when printed: a modifier that holds only out there changes it no more)
-            if counted is not card.printed_rule:
+        if isinstance(card, Card) and face is not None:  # (nothing counts as another while counts_as is off)
+            card.used_face = face  # (also when printed: a modifier that holds only out there changes it no more)
+            if face[0] is not card.printed_rule or face[1:] != (card.printed_suit, color_of(card.printed_suit)):
                 self.game.used_as_kept = self.game.counts_as = True
 
     def nullify_window(self, card: Card | VirtualCard,
