@@ -200,3 +200,40 @@ def test_a_card_being_used_keeps_the_colour_it_was_used_with(tmp_path: Path, eng
     g.use.use_card(p, sha, sha.rule.by_context["play"][0], [q], "play")
     assert q.hp == hp and any(e["e"] == "no_effect" for e in g.log)
     assert sha.zone == "discard" and sha.color == "red"
+
+
+
+RED_SPADES = """
+import "{std}"
+general 红武者 hongwuzhe : 蜀 male 4 {{
+  skill 红颜者 hongyanzhe locked {{
+    modify card_suit(c) to ♥ where holder_of(c) == owner and zone_of(c) == "hand" and c.suit == ♠
+  }}
+  skill 武圣者 wushengzhe {{ view_as 杀 from 1 card where it.color == red }}
+}}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_converted_card_keeps_the_colour_of_the_cards_it_was_made_of_as_they_counted(tmp_path: Path,
+                                                                                      engine: str) -> None:
+    """A ♠ hand card counts as ♥ (红颜-like), so it may be used as a red 杀 (武圣-like); out of the hand it would be
+    ♠ again, but while the 杀 made of it is being used it is ♥, so the 杀 stays red and 仁王盾 does not stop it."""
+    f = tmp_path / "red.sgs"
+    f.write_text(RED_SPADES.format(std=STANDARD.as_posix()), encoding="utf-8")
+    prog = program(str(f), engine)
+    g = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)])
+    p, q = g.players[0], g.players[1]
+    g.set_general(p, prog.generals["hongwuzhe"])
+    p.hand.clear()
+    spade = _into_hand(g, p, "过河拆桥", "♠")
+    assert spade.suit == "♥" and spade.color == "red"
+    g.use.equip(q, next(c for c in g.draw_pile if c.printed_rule.name == "仁王盾"))
+    skill = next(s for s in p.skills if s.view_as)
+    made = g.use.build_viewas(p, skill, skill.view_as[0], optional=False)
+    assert made is not None and made.name == "杀" and made.color == "red"
+    q.hand.clear()
+    hp = q.hp
+    g.use.use_card(p, made, made.rule.by_context["play"][0], [q], "play")
+    assert q.hp == hp - 1
+    assert spade.zone == "discard" and spade.suit == "♠"

@@ -336,13 +336,15 @@ class CardUse:
     def _into_processing(self, card: Card | VirtualCard) -> None:
         """A card being used or given in answer goes to the processing area. A physical card that counted as
         another card, suit or colour where it was goes on counting so (`Card.used_face`) until it moves on,
-        whatever it would count as out there or the skills in play come to say: it is used or given as that card."""
-        face = (card.rule, card.suit, card.color) if isinstance(card, Card) and self.game.counts_as else None
+        whatever it would count as out there or the skills in play come to say: it is used or given as that card.
+        So do the cards a converted card is made of (its suit and colour are theirs, as they counted)."""
+        g = self.game
+        faces = [(c, (c.rule, c.suit, c.color)) for c in card.physical] if g.counts_as else []
         self.zones.move(card.physical, "processing", None)
-        if isinstance(card, Card) and face is not None:  # (nothing counts as another while counts_as is off)
-            card.used_face = face  # (also when printed: a modifier that holds only out there changes it no more)
-            if face[0] is not card.printed_rule or face[1:] != (card.printed_suit, color_of(card.printed_suit)):
-                self.game.used_as_kept = self.game.counts_as = True
+        for c, face in faces:  # (nothing counts as another while counts_as is off)
+            c.used_face = face  # (also when printed: a modifier that holds only out there changes it no more)
+            if face[0] is not c.printed_rule or face[1:] != (c.printed_suit, color_of(c.printed_suit)):
+                g.used_as_kept = g.counts_as = True
 
     def nullify_window(self, card: Card | VirtualCard,
                        user: Player | None, target: Player | None, rec: UseRecord) -> bool:
