@@ -136,3 +136,40 @@ def test_a_missing_character_is_the_same_rule_error_on_both_engines(built: Path,
         assert "Traceback" not in done.stdout + done.stderr
         errors.append([line for line in (done.stdout + done.stderr).splitlines() if line.startswith("engine error")])
     assert errors[0] == errors[1] and errors[0] and all(message in line for line in errors[0]), errors
+
+
+# rules whose games once went otherwise on the native build: a typed engine local refused a none a rule had made
+ODD_RULES = {
+    "damage redirected to none": 'rule 移 r_move { on creating_damage { event.target = event.source } }\n'
+                                 'rule 伤 r_hurt { on turn_start { damage(current(), 1) } }\n',
+}
+
+ODD_FINGERPRINT = r"""
+import hashlib, json, sys
+from sgsdsl import native
+from sgsdsl.api import check_paths, interpreted_program
+from sgsdsl.compiler.cache import compiled_program
+from sgsdsl.sim import play_one
+loaded = check_paths([sys.argv[1]])
+h = hashlib.sha256()
+for program in (compiled_program(loaded), interpreted_program(loaded)):
+    for seed in range(4):
+        try:
+            g = play_one(program, "identity", 4, seed, record=True)
+            h.update(json.dumps([g.result, g.log, g.hashes], sort_keys=True, default=str).encode())
+        except Exception as err:  # a rule error ends the game: the same one on both engines
+            h.update(f"{type(err).__name__}: {err}".encode())
+print(native.active(), h.hexdigest())
+"""
+
+
+@pytest.mark.parametrize("name", sorted(ODD_RULES))
+def test_odd_rules_play_the_same_games_on_both_engines(built: Path, tmp_path: Path, name: str) -> None:
+    rules = tmp_path / "odd.sgs"
+    rules.write_text(f'import "{(ROOT / "tests" / "fixtures" / "mini.sgs").as_posix()}"\n{ODD_RULES[name]}',
+                     encoding="utf-8")
+    fast = _run([sys.executable, "-c", ODD_FINGERPRINT, str(rules)], _env(built))
+    slow = _run([sys.executable, "-c", ODD_FINGERPRINT, str(rules)], _env(built, SGSDSL_NATIVE="0"))
+    assert fast.returncode == 0 and slow.returncode == 0, fast.stderr[-2000:] + slow.stderr[-2000:]
+    assert fast.stdout.split()[0] == "True" and slow.stdout.split()[0] == "False"
+    assert fast.stdout.split()[1] == slow.stdout.split()[1]

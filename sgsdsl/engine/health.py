@@ -42,9 +42,10 @@ class Health:
             ev.transferred = True
             self.game.emit_log("damage_redirected", old=target.label(),
                                new=ev.target.label() if ev.target is not None else None)
-        target, source = ev.target, ev.source
-        if ev.cancelled or target is None or not target.alive:
+        hit, source = ev.target, ev.source  # (a rule may have made it none: not `target`, typed a character)
+        if ev.cancelled or hit is None or not hit.alive:
             return 0
+        target = hit
         if source is not None and source.alive:
             self.dispatch.emit("causing_damage", ev)
         if not ev.cancelled:
