@@ -2,6 +2,7 @@
 """Runtime fuzz campaign: generated well-typed rules, each played for a game on both engines.
 
     python scripts/fuzz_runtime.py --inputs 500 [--seed 1] [--players 4] [--keep DIR]
+    python scripts/fuzz_runtime.py --inputs 500 --both-builds     # also: the native build against the Python engine
 
 Each input is the bundled test rules (tests/fixtures/mini.sgs) plus random `rule` triggers and random generals
 with random skills, built from the registry's vocabulary (timings and their event fields, actions and
@@ -13,14 +14,21 @@ Python exception from inside a primitive (`….sgs:3: AttributeError: …`), the
 over --limit seconds of CPU — is a failure, printed with its input (and written to --keep). The expressions
 include huge ranges (`1..1000000000`, comprehensions and `for` walks over them), so budgets and list limits are
 exercised too. Exit status 0 when nothing failed.
+
+`--both-builds` runs the same campaign twice, in a process on the native build (`sgsdsl native build` first) and in
+one on the Python engine, and compares every input's outcome (result or rule error, and the number of decisions):
+the native build must play the same games, also for rules nobody would write (a typed engine function that refuses
+a none where the Python one carries on shows up here, and only here). `--outcomes FILE` writes one line per input.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +49,7 @@ from sgsdsl.interp.build import build_program  # noqa: E402
 
 MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
 PYTHON_ERROR = re.compile(r"\.sgs:\d+: [A-Z]\w*(Error|Exception)\b")
+INPUT_PATH = re.compile(r"\S*/(in\d+\.sgs)")  # an input's file as a message names it (in a temporary folder)
 CARDS = ["杀", "闪", "桃", "无中生有", "无懈可击", "乐不思蜀"]
 # Expressions per type, for a scope where `owner` (a player) may be bound. `{P}` is replaced by a player.
 POOL: dict[str, list[str]] = {
@@ -104,7 +113,7 @@ def stmt(rng: random.Random, event_fields: dict[str, str], depth: int = 0) -> st
         return f"repeat {rng.randint(0, 3)} {{ {block(rng, event_fields, depth + 1)} }}"
     if depth < 2 and roll < 0.27:  # a walk over a huge range: the step budget (or a break) must end it
         return f"for i in 1..1000000000 {{ if i > {rng.choice([3, 10 ** 6])} {{ break }} }}"
-    mutable = [f for f in reg.TIMINGS[timing].mutable if f in event_fields] if timing in reg.TIMINGS else []
+    mutable = sorted(f for f in reg.TIMINGS[timing].mutable if f in event_fields) if timing in reg.TIMINGS else []
     if roll < 0.3 and mutable:
         f = rng.choice(mutable)
         value = expr(rng, event_fields[f], event_fields)
@@ -167,8 +176,36 @@ def play(prog: Any, seed: int, players: int) -> tuple[str, str]:
             raise AssertionError(f"unlocated engine error: {text}") from err
         if PYTHON_ERROR.search(text):  # located, but a Python error leaking out of a primitive, not a rule error
             raise AssertionError(f"a raw Python error: {text}") from err
-        return "error", str(err)
-    return "ok", repr(game.result)
+        return "error", f"{err} (after {game.decisions} decisions)"
+    return "ok", f"{game.result!r} (after {game.decisions} decisions)"
+
+
+def both_builds(argv: list[str]) -> int:
+    """The campaign on the native build and on the Python engine, in a process each; every outcome compared."""
+    from sgsdsl import native
+
+    if not native.status()[1]:
+        print("--both-builds needs a native build of this engine: run `sgsdsl native build` first")
+        return 2
+    rest = [a for a in argv if a != "--both-builds"]
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes, codes = [], []
+        for flag in ("1", "0"):
+            out = Path(tmp) / f"native{flag}.txt"
+            done = subprocess.run([sys.executable, __file__, *rest, "--outcomes", str(out)], check=False,
+                                  env={**os.environ, "SGSDSL_NATIVE": flag})
+            codes.append(done.returncode)
+            outcomes.append(out.read_text(encoding="utf-8").splitlines() if out.exists() else [])
+    engines = [o[0] if o else "" for o in outcomes]
+    if engines != ["engine\tnative", "engine\tpython"]:
+        print(f"the two runs did not run the native build and the Python engine: {engines}")
+        return 2
+    differ = [(a, b) for a, b in zip(outcomes[0][1:], outcomes[1][1:], strict=False) if a != b]
+    for a, b in differ:
+        print(f"--- native and Python engines differ:\n  native: {a}\n  python: {b}")
+    print(f"native build against the Python engine: {min(map(len, outcomes)) - 1} inputs compared, "
+          f"{len(differ)} differ")
+    return 1 if differ or any(codes) or len(outcomes[0]) != len(outcomes[1]) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,7 +217,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="write each failing input, and the slowest one, into this folder")
     ap.add_argument("--limit", type=float, default=20.0,
                     help="seconds of CPU one input (check + a game on each engine) may take (default 20)")
+    ap.add_argument("--outcomes", type=Path, default=None, help="write each input's outcome, a line each, here")
+    ap.add_argument("--both-builds", action="store_true",
+                    help="run on the native build and on the Python engine, and compare every outcome")
     args = ap.parse_args(argv)
+    if args.both_builds:
+        return both_builds(list(sys.argv[1:] if argv is None else argv))
+    from sgsdsl import native
+
+    lines = [f"engine\t{'native' if native.active() else 'python'}"]  # (which engine this process runs)
     rng = random.Random(args.seed)
     counts = {"refused": 0, "ok": 0, "error": 0, "failed": 0}
     start = time.monotonic()
@@ -198,16 +243,19 @@ def main(argv: list[str] | None = None) -> int:
                 loaded = check_paths([str(path)])
                 if not loaded.ok:
                     counts["refused"] += 1
+                    lines.append(f"{n}\trefused")
                     continue
                 results = [play(build_program(loaded.checked), n, args.players),
                            play(load_compiled(loaded, tmp, n), n, args.players)]
                 if results[0] != results[1]:
                     raise AssertionError(f"engines disagree: interpreted {results[0]} vs compiled {results[1]}")
                 counts[results[0][0]] += 1
+                lines.append(f"{n}\t{results[0][0]}\t" + INPUT_PATH.sub(r"\1", results[0][1]))
                 if time.process_time() - cpu0 > args.limit:
                     raise AssertionError(f"input took {time.process_time() - cpu0:.1f} s of CPU (limit {args.limit:g})")
             except Exception:  # noqa: BLE001 - every failure is reported with its input
                 counts["failed"] += 1
+                lines.append(f"{n}\tfailed")
                 print(f"--- input {n} FAILED:\n{text}\n{traceback.format_exc()}")
                 if args.keep is not None:
                     args.keep.mkdir(parents=True, exist_ok=True)
@@ -217,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                 slowest_cpu = time.process_time() - cpu0
                 slowest_input = (n, text)
     secs = time.monotonic() - start
+    if args.outcomes is not None:
+        args.outcomes.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     played = counts["ok"] + counts["error"]
     print(f"{args.inputs} inputs in {secs:.1f} s (slowest {slowest:.1f} s, {slowest_cpu:.1f} s CPU): {played} played "
           f"on both engines "

@@ -173,3 +173,10 @@ def test_odd_rules_play_the_same_games_on_both_engines(built: Path, tmp_path: Pa
     assert fast.returncode == 0 and slow.returncode == 0, fast.stderr[-2000:] + slow.stderr[-2000:]
     assert fast.stdout.split()[0] == "True" and slow.stdout.split()[0] == "False"
     assert fast.stdout.split()[1] == slow.stdout.split()[1]
+
+
+def test_the_runtime_fuzz_compares_the_native_build_with_the_python_engine(built: Path) -> None:
+    done = _run([sys.executable, "scripts/fuzz_runtime.py", "--inputs", "6", "--seed", "5", "--both-builds"],
+                _env(built))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "native build against the Python engine: 6 inputs compared, 0 differ" in done.stdout
