@@ -6,7 +6,8 @@
 
 Each input is the bundled test rules (tests/fixtures/mini.sgs) plus random `rule` triggers and random generals
 with random skills, built from the registry's vocabulary (timings and their event fields, actions and
-functions with arguments of the declared types). Inputs the checker refuses are counted and skipped (the
+functions with arguments of the declared types, and `modify` clauses on the engine's values, what cards count as
+among them). Inputs the checker refuses are counted and skipped (the
 campaign is about well-typed rules). Every accepted input is played for one game on the interpreter and on
 the compiled code: a game may end by the rules, by the round cap, or with a located engine error (a rule error
 naming the `.sgs` line); anything else — a Python traceback, an unlocated error, a located error that is only a
@@ -137,6 +138,30 @@ def trigger(rng: random.Random) -> tuple[str, dict[str, str]]:
     return tm.name, fields
 
 
+def modifier(rng: random.Random) -> str:
+    """A random `modify` clause on an engine value — distances, ranges, limits, and what cards count as (their
+    suit, colour or name: a card used as what it counted as in the hand is the path this exercises)."""
+    spec = rng.choice(list(reg.ENGINE_VALUES.values()))
+    names = [f"x{k}" for k in range(len(spec.params))]
+    conds = ["true"]
+    for name, typ in zip(names, spec.param_types, strict=True):
+        if typ == "player":
+            conds += [f"{name} == owner", f"{name} != owner", f"{name}.hp > 1"]
+        elif typ == "card":
+            conds += [f"holder_of({name}) == owner", f'zone_of({name}) == "hand"',
+                      f"{name}.suit == {rng.choice('♠♥♣♦')}"]
+    cond = " and ".join(rng.sample(conds, rng.randint(1, min(2, len(conds)))))
+    if spec.type == "int":
+        change = f"by {expr(rng, 'int', {})}"
+    elif spec.type in ("suit", "color"):
+        change = f"to {rng.choice(POOL[spec.type])}"
+    elif spec.type == "str":
+        change = f"to {rng.choice(CARDS)}"
+    else:
+        change = f"to {expr(rng, 'bool', {})}"
+    return f"modify {spec.name}({', '.join(names)}) {change} where {cond}"
+
+
 def make_input(rng: random.Random, n: int) -> str:
     parts = [f'import "{MINI.as_posix()}"']
     for i in range(rng.randint(1, 3)):
@@ -149,6 +174,8 @@ def make_input(rng: random.Random, n: int) -> str:
             name, fields = trigger(rng)
             opt = " optional" if rng.random() < 0.3 else ""
             skills.append(f"  skill 技{n}_{i}_{j} s{n}_{i}_{j} {{ on {name}{opt} {{ {block(rng, fields)} }} }}")
+        if rng.random() < 0.4:
+            skills.append(f"  skill 改{n}_{i} m{n}_{i} locked {{ {modifier(rng)} }}")
         parts.append(f"general 将{n}_{i} g{n}_{i} : 魏 male {rng.randint(1, 5)} {{\n" + "\n".join(skills) + "\n}")
     return "\n".join(parts) + "\n"
 

@@ -31,3 +31,17 @@ def test_the_same_seed_makes_the_same_inputs_whatever_the_hash_seed() -> None:
                               env={**os.environ, "PYTHONHASHSEED": seed, "SGSDSL_NATIVE": "0"}).stdout
                for seed in ("1", "2", "3")}
     assert len(digests) == 1, digests
+
+
+def test_the_inputs_modify_what_cards_count_as() -> None:
+    """Some generated skills make cards count as another suit, colour or name (the used-as paths get played)."""
+    import random
+
+    spec = importlib.util.spec_from_file_location("fuzz_runtime", ROOT / "scripts" / "fuzz_runtime.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rng = random.Random(5)
+    texts = [mod.make_input(rng, n) for n in range(200)]
+    for value in ("card_name", "card_suit", "card_color", "distance"):
+        assert any(f"modify {value}(" in t for t in texts), value
