@@ -11,6 +11,7 @@ from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule, ValueRule
 from .registry import ENGINE_VALUES
+from .registry.arguments import none_argument
 from .runtime import spend
 from .state import GameState
 
@@ -88,7 +89,7 @@ class Dispatch:
             heard.add(name)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
         self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name")) \
-            or self.game.used_as_kept
+            or self.game.used_face_kept
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
@@ -257,8 +258,8 @@ class Dispatch:
 
     def counted_rule(self, card: Card) -> CardRule:
         """The card a physical card counts as. One being used is the card it was used as (`Card.used_face`: a card
-        that counted as 杀 in a hand resolves as 杀). One in an equipment or judge area stays what it was placed as
-        (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
+        that counted as another only in a hand resolves as that one). One in an equipment or judge area stays what
+        it was placed as (a weapon in its slot, a delayed trick being judged), whatever `card_name` says elsewhere."""
         if card.used_face is not None:
             return card.used_face[0]
         if card.zone in ("equip", "judge"):
@@ -316,12 +317,12 @@ class Dispatch:
             finally:
                 g.emit_depth -= 1
         except (AttributeError, TypeError) as err:  # a rule asked with none where a character or card must be
-            if None not in args or not ("'NoneType'" in str(err) or str(err).endswith("expected; got None")):
+            if not ("'NoneType'" in str(err) or str(err).endswith("expected; got None")):
                 raise
             spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
             params = spec.params if spec is not None else rule.params if rule is not None else ()
-            i = args.index(None)
-            raise RuleError(f"argument '{params[i] if i < len(params) else i + 1}' of {name}() is none") from None
+            none_argument(name, tuple((p, i) for i, p in enumerate(params)), args, {})
+            raise
 
     def _value(self, rule: ValueRule | None, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
         g = self.game

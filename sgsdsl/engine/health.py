@@ -31,7 +31,7 @@ class Health:
     # ------------------------------------------------------------ damage, recovery, dying
     def damage(self, target: Player, amount: int, source: Player | None = None, card: Any = None,
                nature: str = "normal", chain: bool = False, use: Any = None, transferred: bool = False) -> int:
-        """Deal damage. At `creating_damage` rules may change its source (祸首) or redirect it to another target
+        """Deal damage. At `creating_damage` rules may change its source or redirect it to another target
         (which flags it `transferred`); the card, nature and use stay."""
         if not target.alive or amount <= 0:
             return 0
@@ -142,7 +142,7 @@ class Health:
         p.alive = False
         p.role_revealed = True
         self.game.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
-        # the death itself: the victim's cards are still in place and its own skills still answer (断肠, 行殇)
+        # the death itself: the victim's cards are still in place and its own skills still answer (at death)
         self.game.departing = p  # until its cards are discarded the dead victim still holds them (checked invariants)
         try:
             self.dispatch.emit("death", Event("death", victim=p, killer=killer), victim=p)

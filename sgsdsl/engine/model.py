@@ -33,7 +33,7 @@ class CardHome:
     instead of an attribute lookup by name, and cards read it thousands of times a game."""
 
     counts_as: bool
-    used_as_kept: bool  # some card has kept another face it was used with (Card.used_face): counts_as stays on
+    used_face_kept: bool  # some card has kept another face it was used with (Card.used_face): counts_as stays on
 
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:
         raise NotImplementedError
@@ -63,9 +63,10 @@ class Card(_RuleFace):
     then every rule that reads the card sees the changed one. The label always shows the printed face.
 
     `used_face`: (rule, suit, colour) it counted as when it was used, while that matters. It is used as that card
-    (a ♥ hand card counting as 杀 resolves as 杀, though it no longer counts so once it has left the hand) with that
-    suit and colour while it is being used; placed by that use in a judge or equipment area, it stays that card
-    (its suit and colour count afresh there) until it leaves. None otherwise, and whenever it moves on.
+    with that suit and colour while it is being used, even where it would count otherwise (a card that counts as
+    another only in its holder's hand resolves as that other card). Placed by that use in a judge or equipment
+    area, it stays that card (its suit and colour count afresh there) until it leaves. None otherwise, and
+    whenever it moves on.
     """
 
     __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_face")
@@ -243,7 +244,7 @@ class Player:
         self.hand: list[Card] = []
         self.equips: dict[str, Card] = {}
         self.judge: list[Any] = []  # cards or converted cards, in placement order; the last placed is judged first
-        # piles on the general (田, 化身…): name -> cards or general cards, in the order they were put there
+        # piles on the general (named): name -> cards or general cards, in the order they were put there
         self.piles: dict[str, list[Any]] = {}
         self.pile_public: dict[str, bool] = {}
         self.marks: dict[str, Any] = {}
@@ -251,7 +252,7 @@ class Player:
         self.skills: list[SkillRule] = []
         self.extra_skills: list[SkillRule] = []  # gained during play (gain_skill), in the order gained
         self.extra_scopes: dict[str, str] = {}  # ident of a gained skill -> phase | turn | round (absent: forever)
-        self.lost_skills: list[str] = []  # idents of the general's skills lost during play (lose_skill, 断肠)
+        self.lost_skills: list[str] = []  # idents of the general's skills lost during play (lose_skill …)
         # what its skills do, by timing and by value (kept with `skills` by Dispatch.refresh_skills)
         self.triggers: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
         self.modifiers: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}

@@ -1,4 +1,4 @@
-"""Piles on a general (田, 化身…): named, public or private, holding playing cards or general cards.
+"""Piles on a general (fields, general cards held…): named, public or private, holding playing cards or general cards.
 
 Playing cards in a pile have zone "pile" and the pile's owner as holder; they count in card conservation and
 leave the pile through any ordinary move (obtain, discard, use). General cards come out of the pool of

@@ -86,7 +86,7 @@ def _fits(typ: str, value: Any) -> bool:
         return isinstance(value, int) and INT_MIN <= value <= INT_MAX
     if typ == "bool":
         return isinstance(value, bool)
-    if typ == "player":  # none too: a damage may lose its source (祸首 with 孟获 dead)
+    if typ == "player":  # none too: a damage may lose its source (a rule making a dead character its source)
         return value is None or type(value) is Player
     if typ == "card":
         return type(value) in (Card, VirtualCard)

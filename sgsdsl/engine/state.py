@@ -107,7 +107,7 @@ class GameState(CardHome):
                                              if (d := self.plain_default(name)) is not None}
         self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
         self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
-        self.used_as_kept = False  # some card was used as another (Card.used_as): from then on counts_as stays on
+        self.used_face_kept = False  # some card was used with another face (Card.used_face): counts_as stays on
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
         for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):

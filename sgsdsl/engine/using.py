@@ -344,7 +344,7 @@ class CardUse:
         for c, face in faces:  # (nothing counts as another while counts_as is off)
             c.used_face = face  # (also when printed: a modifier that holds only out there changes it no more)
             if face[0] is not c.printed_rule or face[1:] != (c.printed_suit, color_of(c.printed_suit)):
-                g.used_as_kept = g.counts_as = True
+                g.used_face_kept = g.counts_as = True
 
     def nullify_window(self, card: Card | VirtualCard,
                        user: Player | None, target: Player | None, rec: UseRecord) -> bool:
@@ -452,8 +452,8 @@ class CardUse:
         """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given.
 
         When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged). `behalf`: the
-        character the cards are given for (激将, 护驾); the request is then a `respond_for` naming it, so that an
-        agent can tell a favour asked of it from an attack on itself."""
+        character the cards are given for (a lord asking others); the request is then a `respond_for` naming it, so
+        that an agent can tell a favour asked of it from an attack on itself."""
         for _ in range(max(0, times)):
             if not p.alive:
                 return False

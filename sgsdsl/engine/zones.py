@@ -67,7 +67,7 @@ class Zones:
             if holder is not None and old in ("hand", "equip"):
                 losses.setdefault((holder.seat, old), []).append(c)
             c.zone, c.holder = zone, to
-            c.used_face = None  # (a card used as another is that card only until it moves on: CardUse.use_card)
+            c.used_face = None  # (a card used as another is that card only until it moves on: CardUse._into_processing)
             if zone == "hand":
                 assert to is not None
                 to.hand.append(c)

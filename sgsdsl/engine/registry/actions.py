@@ -89,7 +89,7 @@ def _retrial(f, event, card):
            "player:player, family:family, times:int=1, play:bool=false, against:card=none, against_user:player=none, "
            "use:use=none, behalf:player=none", "bool",
            "ask the player for `times` cards of a family; true when all were given. `behalf`: the character they are "
-           "given for (激将, 护驾): agents are told, so they can weigh whom the card helps")
+           "given for (a lord asking its kingdom for a card): agents are told, so they can weigh whom the card helps")
 def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None, behalf=None):
     return f.game.use.respond(_need(player, "respond's player"), family, times, play, against, against_user, use,
                               behalf)
@@ -328,7 +328,7 @@ def _lose_skill(f, player, skill):
 
 
 @primitive("lose_all_skills", "action", "player:player",
-           doc="the player loses every skill of its own for the rest of the game (断肠): its general's, lord and "
+           doc="the player loses every skill of its own for the rest of the game: its general's, lord and "
                "gained ones; its equipment still works; skills gained later are had again")
 def _lose_all_skills(f, player):
     f.game.dispatch.lose_all_skills(_need(player, "lose_all_skills's player"))
@@ -336,7 +336,7 @@ def _lose_all_skills(f, player):
 
 @primitive("change_max_hp", "action", "player:player, n:int",
            doc="the player gains n max HP (HP unchanged), or loses -n: HP is cut to the new maximum and max HP 0 "
-               "kills at once, with no killer (an awakening's cost, 崩坏)")
+               "kills at once, with no killer (an awakening's cost, a locked skill's toll)")
 def _change_max_hp(f, player, n):
     f.game.health.change_max_hp(_need(player, "change_max_hp's player"), int(n))
 
@@ -344,7 +344,7 @@ def _change_max_hp(f, player, n):
 # ---------------------------------------------------------------- damage
 @primitive("transfer_damage", "action", "event:event, to:player",
            doc="at causing_damage or taking_damage: this damage is prevented and the same damage (amount, source, "
-               "card, nature) is dealt to `to` instead, flagged `transferred` (天香). To change only its target "
+               "card, nature) is dealt to `to` instead, flagged `transferred`. To change only its target "
                "before anything reacts, assign event.target at creating_damage")
 def _transfer_damage(f, event, to):
     ev = _need(event, "transfer_damage's event")

@@ -19,7 +19,7 @@ timing("pindian_done", "initiator:player, target:player, initiator_card:card, ta
            "discard pile after this timing")
 timing("skill_lost", "player:player, skill:skill",
        doc="a character has just lost a skill it had (lose_skill, lose_all_skills); the lost skill itself no longer "
-           "answers, so a `rule` reacts (化身's gender and kingdom revert)")
+           "answers, so a `rule` reacts (a borrowed general's gender and kingdom revert)")
 timing("discarded", "cards:cards, by:player",
        doc="cards were discarded (弃置) into the discard pile; by: who discarded them (none: a rule did)")
 
@@ -92,7 +92,7 @@ def _put_in_equip(f, player, card):
 
 
 @primitive("set_kingdom", "action", "player:player, kingdom:kingdom",
-           doc="the character's kingdom becomes this one (化身 takes its general's)")
+           doc="the character's kingdom becomes this one (a skill that borrows a general takes that general's)")
 def _set_kingdom(f, player, kingdom):
     player = _need(player, "set_kingdom's player")
     player.kingdom = str(kingdom)

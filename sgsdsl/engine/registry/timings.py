@@ -36,7 +36,7 @@ timing("answered", "player:player, family:str, against:card, against_user:player
        doc="a request for cards was answered in full (e.g. the card an attack asked for was given: it was dodged)")
 _DAMAGE = "source:player, target:player, amount:int, nature:nature, card:card, chain:bool, use:use, transferred:bool"
 timing("creating_damage", _DAMAGE, mutable="source,target,amount,nature", cancellable=True,
-       doc="damage is being created, before causing_damage: change its `source` (祸首: a dead source means none) or "
+       doc="damage is being created, before causing_damage: change its `source` (a dead source means none) or "
            "its `target` (redirected: it keeps its card and is flagged `transferred`)")
 for _t in ("causing_damage", "taking_damage", "damaged", "after_damage"):
     timing(_t, _DAMAGE,
