@@ -7,7 +7,7 @@ from typing import Any
 
 from .decisions import Decisions
 from .errors import RuleError
-from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
+from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, new_event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule, ValueRule
 from .registry import ENGINE_VALUES
@@ -126,7 +126,7 @@ class Dispatch:
             self.game.emit_log("lose_skill", player=p.label(), skill=skill.name)
         self.refresh_skills(p)
         if had:
-            self.emit("skill_lost", Event("skill_lost", player=p, skill=skill))
+            self.emit("skill_lost", new_event("skill_lost", {"player": p, "skill": skill}))
 
     def lose_all_skills(self, p: Player) -> None:
         """p loses every skill it has now (its general's, lord skills and gained ones; equipment keeps working)."""

@@ -20,7 +20,7 @@ from .carry import Carry
 from .decisions import Decisions
 from .dispatch import Dispatch
 from .errors import GameOver, RuleError
-from .events import Event, run_rule
+from .events import new_event, run_rule
 from .health import Health
 from .model import Card, Player
 from .piles import Piles
@@ -123,13 +123,13 @@ class Game(GameState):
             for p in self.players:
                 self.dispatch.refresh_skills(p)
             self.current = self.players[self.start_seat]
-            self.dispatch.emit("game_start", Event("game_start"))
+            self.dispatch.emit("game_start", new_event("game_start", {}))
             while True:
                 self.round += 1
                 if self.round > self.round_cap:
                     raise GameOver((), "round_cap")
                 self.emit_log("round", round=self.round)
-                self.dispatch.emit("round_start", Event("round_start", round=self.round))
+                self.dispatch.emit("round_start", new_event("round_start", {"round": self.round}))
                 if self.mode.turn_order is not None:
                     run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
                 else:

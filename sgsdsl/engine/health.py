@@ -7,7 +7,7 @@ from typing import Any
 from .decisions import Decisions
 from .dispatch import Dispatch
 from .errors import GameOver
-from .events import Event
+from .events import Event, new_event
 from .model import Card, Player
 from .piles import Piles
 from .program import Frame
@@ -35,8 +35,8 @@ class Health:
         (which flags it `transferred`); the card, nature and use stay."""
         if not target.alive or amount <= 0:
             return 0
-        ev = Event("damage", source=source, target=target, amount=amount, nature=nature, card=card,
-                   chain=chain, use=use, transferred=transferred)
+        ev = new_event("damage", {"source": source, "target": target, "amount": amount, "nature": nature, "card": card,
+                                  "chain": chain, "use": use, "transferred": transferred})
         self.dispatch.emit("creating_damage", ev)
         if ev.target is not target:
             ev.transferred = True
@@ -78,7 +78,7 @@ class Health:
             return
         p.hp -= n
         self.game.emit_log("lose_hp", player=p.label(), n=n, hp=p.hp)
-        self.dispatch.emit("lost_hp", Event("lost_hp", player=p, amount=n))
+        self.dispatch.emit("lost_hp", new_event("lost_hp", {"player": p, "amount": n}))
         if p.hp <= 0:
             self.enter_dying(p, None)
 
@@ -96,8 +96,8 @@ class Health:
     def recover(self, target: Player, amount: int, source: Player | None = None, card: Any = None) -> int:
         if not target.alive or amount <= 0:
             return 0
-        ev = self.dispatch.emit("recovering",
-                                Event("recovering", target=target, amount=amount, source=source, card=card))
+        ev = self.dispatch.emit("recovering", new_event("recovering", {"target": target, "amount": amount,
+                                                                       "source": source, "card": card}))
         if ev.cancelled:
             return 0
         gained = max(0, min(target.max_hp - target.hp, ev.amount))
@@ -108,8 +108,8 @@ class Health:
             self.game.recover_history.append((source.seat, target.seat, gained))
         self.game.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
         if self.dispatch.listens("recovered"):
-            self.dispatch.emit("recovered", Event("recovered", target=target, amount=gained, source=source,
-                                                  card=card))
+            self.dispatch.emit("recovered", new_event("recovered", {"target": target, "amount": gained,
+                                                                    "source": source, "card": card}))
         return gained
 
     def enter_dying(self, p: Player, killer: Player | None) -> None:
@@ -117,7 +117,7 @@ class Health:
             return
         p.dying = True
         self.game.emit_log("dying", player=p.label(), hp=p.hp)
-        ev = self.dispatch.emit("dying", Event("dying", player=p, source=killer))
+        ev = self.dispatch.emit("dying", new_event("dying", {"player": p, "source": killer}))
         for q in self.game.seat_order(self.game.current):
             while p.hp <= 0 and q.alive and p.alive:
                 offers = self.use.context_offers(q, "dying", p)
@@ -145,14 +145,14 @@ class Health:
         # the death itself: the victim's cards are still in place and its own skills still answer (at death)
         self.game.departing = p  # until its cards are discarded the dead victim still holds them (checked invariants)
         try:
-            self.dispatch.emit("death", Event("death", victim=p, killer=killer), victim=p)
+            self.dispatch.emit("death", new_event("death", {"victim": p, "killer": killer}), victim=p)
         finally:
             self.game.departing = None
         self.zones.discard(p.all_cards(), None)
         self.piles.clear_piles(p)
         self.dispatch.refresh_skills(p)  # (dead: none are left)
         self.check_wins()
-        self.dispatch.emit("died", Event("died", victim=p, killer=killer))
+        self.dispatch.emit("died", new_event("died", {"victim": p, "killer": killer}))
         if self.game.current is p:
             pass  # the turn loop notices the current player died
 
@@ -164,7 +164,7 @@ class Health:
     # ------------------------------------------------------------ judgement
     def judge(self, p: Player, reason: Any = None) -> Card:
         card = self.zones.reveal_top()
-        ev = Event("judging", player=p, card=card, reason=reason)
+        ev = new_event("judging", {"player": p, "card": card, "reason": reason})
         self.game.emit_log("judge", player=p.label(), card=card.label())
         self.dispatch.emit("judging", ev)
         self.dispatch.emit("judged", ev)

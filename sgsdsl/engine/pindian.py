@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .decisions import Decisions
 from .dispatch import Dispatch
-from .events import Event
+from .events import Event, new_event
 from .model import Card, Player
 from .state import GameState
 from .zones import Zones
@@ -39,8 +39,8 @@ class Pindian:
         mine: Card = self.choices.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}")[0]
         theirs: Card = self.choices.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}")[0]
         self.zones.move([mine, theirs], "processing", None)
-        ev = Event("pindian", initiator=a, target=b, initiator_card=mine, target_card=theirs, winner=None,
-                   won=False, reason=reason)
+        ev = new_event("pindian", {"initiator": a, "target": b, "initiator_card": mine, "target_card": theirs,
+                                   "winner": None, "won": False, "reason": reason})
         self.dispatch.emit("pindian_reveal", ev)
         ev.won = ev.initiator_card.rank > ev.target_card.rank
         ev.winner = a if ev.won else (b if ev.target_card.rank > ev.initiator_card.rank else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch
-from .events import MAX_PLAY_ACTIONS, Event
+from .events import MAX_PLAY_ACTIONS, new_event
 from .model import PHASES, Player
 from .state import GameState
 from .using import AIMED, CardUse
@@ -32,7 +32,7 @@ class TurnFlow:
             return
         p.face_down = not p.face_down
         self.game.emit_log("turn_over", player=p.label(), face_down=p.face_down)
-        self.dispatch.emit("turned_over", Event("turned_over", player=p, face_down=p.face_down))
+        self.dispatch.emit("turned_over", new_event("turned_over", {"player": p, "face_down": p.face_down}))
 
     def queue_extra_turn(self, p: Player) -> None:
         self.game.extra_queue.append(p)
@@ -112,7 +112,7 @@ class TurnFlow:
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("turn", player=p.label(), turn=self.game.turns)
         if phases[:1] == PHASES[:1] and self.dispatch.listens("turn_start"):
-            self.dispatch.emit("turn_start", Event("turn_start", player=p))
+            self.dispatch.emit("turn_start", new_event("turn_start", {"player": p}))
         for phase in phases:
             if not p.alive:
                 break
@@ -124,7 +124,7 @@ class TurnFlow:
             return
         self.game.phase = "none"
         if p.alive and self.dispatch.listens("turn_end"):
-            self.dispatch.emit("turn_end", Event("turn_end", player=p))
+            self.dispatch.emit("turn_end", new_event("turn_end", {"player": p}))
         self.clear_scope("turn")
 
     def _play_phase(self, p: Player, phase: str) -> None:
@@ -134,15 +134,15 @@ class TurnFlow:
             return
         heard = self.game.heard  # (an event nobody listens to is not even made: Dispatch.listens)
         if "before_phase" in heard and \
-                self.dispatch.emit("before_phase", Event("before_phase", player=p, phase=phase)).cancelled:
+                self.dispatch.emit("before_phase", new_event("before_phase", {"player": p, "phase": phase})).cancelled:
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
         if "phase_start" in heard:
-            self.dispatch.emit("phase_start", Event("phase_start", player=p, phase=phase))
+            self.dispatch.emit("phase_start", new_event("phase_start", {"player": p, "phase": phase}))
         if p.alive:
             getattr(self, "_phase_" + phase)(p)
         if p.alive and "phase_end" in heard:
-            self.dispatch.emit("phase_end", Event("phase_end", player=p, phase=phase))
+            self.dispatch.emit("phase_end", new_event("phase_end", {"player": p, "phase": phase}))
 
     def _phase_prepare(self, p: Player) -> None:
         pass
@@ -157,7 +157,8 @@ class TurnFlow:
             self.use.resolve_delayed(p, entry)
 
     def _phase_draw(self, p: Player) -> None:
-        ev = self.dispatch.emit("drawing", Event("drawing", player=p, amount=self.dispatch.value("draw_count", p)))
+        ev = self.dispatch.emit("drawing", new_event("drawing", {"player": p,
+                                                                 "amount": self.dispatch.value("draw_count", p)}))
         if not ev.cancelled and ev.amount > 0:
             self.zones.draw(p, ev.amount)
 

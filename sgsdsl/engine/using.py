@@ -7,7 +7,7 @@ from typing import Any
 from .decisions import Decisions
 from .dispatch import Dispatch
 from .errors import RuleError
-from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, Event, run_rule
+from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, new_event, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
 from .program import Frame, SkillRule, UseRule
 from .state import GameState
@@ -274,7 +274,8 @@ class CardUse:
             self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                                context=context)
         if self.dispatch.listens("card_used"):
-            self.dispatch.emit("card_used", Event("card_used", user=user, card=card, targets=targets, context=context))
+            self.dispatch.emit("card_used", new_event("card_used", {"user": user, "card": card, "targets": targets,
+                                                                    "context": context}))
         if card.category == "delayed":
             if targets and targets[0].alive:
                 self.place_judge(card, targets[0])
@@ -288,7 +289,8 @@ class CardUse:
         for t in targets:
             rec = UseRecord(user, card, t, targets, context, nullifiable=nullifiable)
             if self.dispatch.listens("targeted"):
-                ev = self.dispatch.emit("targeted", Event("targeted", user=user, card=card, target=t, use=rec))
+                ev = self.dispatch.emit("targeted", new_event("targeted", {"user": user, "card": card, "target": t,
+                                                                           "use": rec}))
                 rec.target = ev.target
                 if ev.cancelled:
                     continue
@@ -311,7 +313,7 @@ class CardUse:
             t = aimed
             own_check = card.rule.hooks.get("before_effect")
             if own_check is not None or "before_effect" in self.game.heard:  # (else nothing could cancel it)
-                ev = Event("before_effect", user=user, card=card, target=t, use=rec)
+                ev = new_event("before_effect", {"user": user, "card": card, "target": t, "use": rec})
                 if own_check is not None:  # the card's own condition (e.g. no effect on an unwounded target)
                     run_rule(own_check, Frame(self.game, {**base, "target": t, "use": rec, "event": ev}))
                 if not ev.cancelled:
@@ -328,7 +330,7 @@ class CardUse:
         if "finish" in card.rule.hooks:
             run_rule(card.rule.hooks["finish"], Frame(self.game, dict(base)))
         if self.dispatch.listens("card_done"):
-            self.dispatch.emit("card_done", Event("card_done", user=user, card=card, targets=targets))
+            self.dispatch.emit("card_done", new_event("card_done", {"user": user, "card": card, "targets": targets}))
         left = [c for c in physical if c.zone == "processing"]
         if left:
             self.zones.move(left, "discard", None)
@@ -364,7 +366,7 @@ class CardUse:
 
     def _nullify_window(self, card: Card | VirtualCard,
                         user: Player | None, target: Player | None, rec: UseRecord) -> bool:
-        pending = Event("nullify", card=card, user=user, target=target, use=rec)
+        pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
         asked = 0
         while asked < 40 and not pending.cancelled:
             asked += 1
@@ -462,14 +464,15 @@ class CardUse:
                 return False
             if not self.dispatch.listens("responded"):  # (nobody could negate it)
                 continue
-            ev = self.dispatch.emit("responded", Event("responded", player=p, card=given, family=family,
-                                                       against=against, against_user=against_user, negated=False,
-                                                       play=play, use=use))
+            ev = self.dispatch.emit("responded", new_event("responded", {
+                "player": p, "card": given, "family": family, "against": against, "against_user": against_user,
+                "negated": False, "play": play, "use": use}))
             if ev.negated:
                 return False
         if times > 0 and self.dispatch.listens("answered"):
-            self.dispatch.emit("answered", Event("answered", player=p, family=family, against=against,
-                                                 against_user=against_user, use=use, play=play))
+            self.dispatch.emit("answered", new_event("answered", {"player": p, "family": family, "against": against,
+                                                                  "against_user": against_user, "use": use,
+                                                                  "play": play}))
         return True
 
     def _respond_offers(self, p: Player, family: str, play: bool,

@@ -7,7 +7,7 @@ from typing import Any
 
 from .dispatch import Dispatch
 from .errors import EngineError, GameOver, RuleError
-from .events import Event
+from .events import new_event
 from .model import EQUIP_SLOTS, Card, Player, VirtualCard
 from .state import GameState
 
@@ -89,7 +89,8 @@ class Zones:
             if old == "equip":
                 self.dispatch.refresh_skills(holder, keep=[c.rule for c in lost])
             if self.dispatch.listens("lost_cards"):
-                self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=lost, zone=old))
+                self.dispatch.emit("lost_cards", new_event("lost_cards", {"player": holder, "cards": lost,
+                                                                          "zone": old}))
             if old == "equip":
                 self.dispatch.refresh_skills(holder)
 
@@ -135,7 +136,7 @@ class Zones:
                 self.game.emit_log("discard", cards=[c.label() for c in phys], by=by.label() if by else None)
             self.move(phys, "discard", None)
             if self.dispatch.listens("discarded"):
-                self.dispatch.emit("discarded", Event("discarded", cards=phys, by=by))
+                self.dispatch.emit("discarded", new_event("discarded", {"cards": phys, "by": by}))
 
     def obtain(self, p: Player, cards: Iterable[Any]) -> None:
         phys: list[Card] = []
@@ -163,7 +164,7 @@ class Zones:
         if holder is not None and zone in ("hand", "equip"):
             if zone == "equip":
                 self.dispatch.refresh_skills(holder)
-            self.dispatch.emit("lost_cards", Event("lost_cards", player=holder, cards=[phys], zone=zone))
+            self.dispatch.emit("lost_cards", new_event("lost_cards", {"player": holder, "cards": [phys], "zone": zone}))
         self.dispatch.refresh_skills(p)
 
 
