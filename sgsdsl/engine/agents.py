@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import ScriptExhausted
 
 
-@dataclass(frozen=True, init=False)
-class Request:
-    """One decision: pick between `low` and `high` of `options` (indices into the list)."""
+class Request(NamedTuple):
+    """One decision: pick between `low` and `high` of `options` (indices into the list). A named tuple: read-only
+    for the agent it is given to, and made in one call for each of the hundreds of decisions of a game."""
 
     seat: int
     kind: str
@@ -29,16 +28,6 @@ class Request:
     # per play-menu option, the seats a card aimed at chosen targets could be aimed at now (None: not known),
     # filled only for agents that read views
     option_reach: tuple[tuple[int, ...] | None, ...] = ()
-
-    def __init__(self, seat: int, kind: str, prompt: str, options: tuple[str, ...], low: int = 1, high: int = 1,
-                 about: tuple[str, ...] = (), subject: int | None = None, option_seats: tuple[int | None, ...] = (),
-                 option_tags: tuple[tuple[str, ...], ...] = (),
-                 option_reach: tuple[tuple[int, ...] | None, ...] = ()) -> None:
-        # the dataclass's own __init__ of a frozen class sets each field through object.__setattr__, which costs
-        # more than the rest of a decision; filling the instance dict is the same, once per request
-        self.__dict__.update(seat=seat, kind=kind, prompt=prompt, options=options, low=low, high=high, about=about,
-                             subject=subject, option_seats=option_seats, option_tags=option_tags,
-                             option_reach=option_reach)
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"
@@ -75,7 +64,13 @@ class RandomAgent(Agent):
 
     def decide(self, request: Request, view: Any) -> list[int]:
         n = len(request.options)
-        hi = min(request.high, n)
+        hi = request.high if request.high < n else n
+        if hi == 1 and request.low >= 1:  # the usual request, one of n: uniform_below(n) spelled out in place
+            bits, k = self._bits, n.bit_length()
+            r = bits(k)
+            while r >= n:
+                r = bits(k)
+            return [r]
         lo = min(request.low, hi)
         k = lo if lo == hi else lo + self.below(hi - lo + 1)  # = randint(lo, hi)
         if k == 1:  # the usual answer: sample(range(n), 1) draws exactly this one number (tests/test_agents_fast.py)

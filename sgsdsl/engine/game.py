@@ -128,7 +128,8 @@ class Game(GameState):
                 self.round += 1
                 if self.round > self.round_cap:
                     raise GameOver((), "round_cap")
-                self.emit_log("round", round=self.round)
+                if self.record:  # (the labels are made only for a log that is kept)
+                    self.emit_log("round", round=self.round)
                 self.dispatch.emit("round_start", new_event("round_start", {"round": self.round}))
                 if self.mode.turn_order is not None:
                     run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
@@ -210,4 +211,5 @@ class Game(GameState):
             p.hp = p.max_hp = g.hp
             p.kingdom, p.gender = g.kingdom, g.gender
         self.dispatch.refresh_skills(p)
-        self.emit_log("general", player=p.label(), general=g.name if g else None)
+        if self.record:  # (the labels are made only for a log that is kept)
+            self.emit_log("general", player=p.label(), general=g.name if g else None)

@@ -106,7 +106,8 @@ class Health:
         target.hp += gained
         if source is not None and source is not target:
             self.game.recover_history.append((source.seat, target.seat, gained))
-        self.game.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("recover", target=target.label(), amount=gained, hp=target.hp)
         if self.dispatch.listens("recovered"):
             self.dispatch.emit("recovered", new_event("recovered", {"target": target, "amount": gained,
                                                                     "source": source, "card": card}))
@@ -116,7 +117,8 @@ class Health:
         if p.dying or not p.alive:
             return
         p.dying = True
-        self.game.emit_log("dying", player=p.label(), hp=p.hp)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("dying", player=p.label(), hp=p.hp)
         ev = self.dispatch.emit("dying", new_event("dying", {"player": p, "source": killer}))
         for q in self.game.seat_order(self.game.current):
             while p.hp <= 0 and q.alive and p.alive:
@@ -141,7 +143,8 @@ class Health:
         self.game.deaths.append((p, killer, len(self.game.alive())))
         p.alive = False
         p.role_revealed = True
-        self.game.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
         # the death itself: the victim's cards are still in place and its own skills still answer (at death)
         self.game.departing = p  # until its cards are discarded the dead victim still holds them (checked invariants)
         try:
@@ -165,7 +168,8 @@ class Health:
     def judge(self, p: Player, reason: Any = None) -> Card:
         card = self.zones.reveal_top()
         ev = new_event("judging", {"player": p, "card": card, "reason": reason})
-        self.game.emit_log("judge", player=p.label(), card=card.label())
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("judge", player=p.label(), card=card.label())
         self.dispatch.emit("judging", ev)
         self.dispatch.emit("judged", ev)
         result = ev.card

@@ -390,7 +390,8 @@ class CardUse:
                 break
         if pending.cancelled:
             rec.nullified = True
-            self.game.emit_log("nullified", card=card.label(), target=target.label() if target else None)
+            if self.game.record:  # (the labels are made only for a log that is kept)
+                self.game.emit_log("nullified", card=card.label(), target=target.label() if target else None)
         return pending.cancelled
 
     def context_offers(self, p: Player, context: str, fixed_target: Player | None) -> list[tuple[str, tuple]]:
@@ -539,13 +540,15 @@ class CardUse:
                     card = frame.supplied
                     if isinstance(card, VirtualCard) and not card.subcards:
                         self._count_use(p, ("respond", card.family), None)
-                        self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                        if self.game.record:  # (the labels are made only for a log that is kept)
+                            self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                         return card
                 if card is None:
                     return None
                 self._into_processing(card)
                 self._count_use(p, ("respond", card.family), None)
-                self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
+                if self.game.record:  # (the labels are made only for a log that is kept)
+                    self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                 left = [c for c in card.physical if c.zone == "processing"]
                 if left:
                     self.zones.move(left, "discard", None)
@@ -560,7 +563,8 @@ class CardUse:
             self.zones.take_out(c)
             c.zone, c.holder = "judge", target
         target.judge.append(entry)
-        self.game.emit_log("judge_area", card=card.label(), player=target.label())
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("judge_area", card=card.label(), player=target.label())
 
     def move_judge(self, entry, target: Player) -> None:
         """Move a judge-area card (e.g. one that passes on) to another player's judge area."""
@@ -570,12 +574,14 @@ class CardUse:
         for c in entry.physical:
             c.zone, c.holder = "judge", target
         target.judge.append(entry)
-        self.game.emit_log("judge_area", card=entry.label(), player=target.label())
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("judge_area", card=entry.label(), player=target.label())
 
     def resolve_delayed(self, p: Player, entry) -> None:
         rec = UseRecord(None, entry, p, [p], "judge")
         base = {"card": entry, "target": p, "owner": p, "user": None, "use": rec, "targets": [p], "event": None}
-        self.game.emit_log("delayed", card=entry.label(), player=p.label())
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("delayed", card=entry.label(), player=p.label())
         if self.nullify_window(entry, None, p, rec):
             hook = entry.rule.hooks.get("nullified")
             if hook is not None:
@@ -595,5 +601,6 @@ class CardUse:
         self.zones.take_out(phys)
         phys.zone, phys.holder = "equip", p
         p.equips[slot] = phys
-        self.game.emit_log("equip", player=p.label(), card=phys.label())
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("equip", player=p.label(), card=phys.label())
         self.dispatch.refresh_skills(p)

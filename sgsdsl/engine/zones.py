@@ -160,7 +160,8 @@ class Zones:
         self.take_out(phys)
         phys.zone, phys.holder = "equip", p
         p.equips[card.category] = phys
-        self.game.emit_log("equip", player=p.label(), card=phys.label(), placed=True)
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("equip", player=p.label(), card=phys.label(), placed=True)
         if holder is not None and zone in ("hand", "equip"):
             if zone == "equip":
                 self.dispatch.refresh_skills(holder)
