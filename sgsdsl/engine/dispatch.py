@@ -225,7 +225,7 @@ class Dispatch:
                 if trig.optional and not self.choices.confirm(p, f"use {skill.name}?", about=skill):
                     continue
                 if limit is not None:
-                    self.count_skill_use(p, ("trigger", skill.ident, trig.index))
+                    self.count_use(p, ("trigger", skill.ident, trig.index))
                 self.skill_fired(p, skill, timing)
                 spend(g, trig.line or timing)
                 run_rule(trig.body, frame)
@@ -270,15 +270,18 @@ class Dispatch:
         return self.game.program.card_by_name(name) or card.printed_rule
 
     # ------------------------------------------------------------ skill uses (limits, limited, awakening)
-    def count_skill_use(self, p: Player, key: tuple) -> None:
-        for scope in self.game.usage:
-            self.game.usage[scope][(p.seat, key)] = self.game.usage[scope].get((p.seat, key), 0) + 1
+    def count_use(self, p: Player, key: tuple) -> None:
+        """Count one use by p of what KEY names (a card family, a skill, a trigger) in every scope at once: each
+        limit reads the count of its own scope, and each scope's counts are cleared when it ends."""
+        counted = (p.seat, key)
+        for counts in self.game.usage.values():
+            counts[counted] = counts.get(counted, 0) + 1
 
     def skill_fired(self, p: Player, skill: SkillRule, timing: str | None = None) -> None:
         """Count a skill's firing (simulate reports firings per game; skill_uses() per owner and scope; a limited
         or awakening skill is spent for the rest of the game) and log it."""
         self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1
-        self.count_skill_use(p, ("fired", skill.ident))
+        self.count_use(p, ("fired", skill.ident))
         if skill.once_per_game:
             self.game.emit_log("awaken" if skill.awakening else "limited", player=p.label(), skill=skill.name)
         if not self.game.record:  # (the labels are made only for a log that is kept)

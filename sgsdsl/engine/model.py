@@ -6,7 +6,7 @@ a card's behaviour comes from its rule object (`program.CardRule`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ class VirtualCard(_RuleFace):
         return f"{self.rule.name}[{inner}]"
 
 
-@dataclass
+@dataclass(init=False)
 class UseRecord:
     """One card use against one target: the per-target state skills may read and change."""
 
@@ -212,9 +212,21 @@ class UseRecord:
     target: Player | None
     targets: list[Player]
     context: str
-    marks: dict[str, Any] = field(default_factory=dict)
-    nullified: bool = False
-    nullifiable: bool = True  # false: no nullify window opens for this use (e.g. a skill says it cannot be nullified)
+    marks: dict[str, Any]
+    nullified: bool
+    nullifiable: bool  # false: no nullify window opens for this use (e.g. a skill says it cannot be nullified)
+
+    def __init__(self, user: Player | None, card: Any, target: Player | None, targets: list[Player], context: str,
+                 marks: dict[str, Any] | None = None, nullified: bool = False, nullifiable: bool = True) -> None:
+        # (written out: a dataclass's own __init__ is Python code even in the native build, made once a target)
+        self.user = user
+        self.card = card
+        self.target = target
+        self.targets = targets
+        self.context = context
+        self.marks = {} if marks is None else marks
+        self.nullified = nullified
+        self.nullifiable = nullifiable
 
 
 class Player:

@@ -15,6 +15,9 @@ from .state import GameState
 from .using import AIMED, CardUse
 from .zones import Zones
 
+# the mark that skips each phase (made once, not once a phase)
+SKIP_MARKS = {phase: "skip_" + phase for phase in PHASES}
+
 
 class TurnFlow:
     """Turns and their phases, face up / face down, extra turns and skipped turns."""
@@ -25,6 +28,8 @@ class TurnFlow:
         self.dispatch = dispatch
         self.zones = zones
         self.use = use
+        # each phase's own part, looked up once (not by name at every phase of every turn)
+        self._phase_bodies = {phase: getattr(self, "_phase_" + phase) for phase in PHASES}
 
     def turn_over(self, p: Player) -> None:
         """Toggle face up / face down (a dead character is not turned)."""
@@ -129,7 +134,7 @@ class TurnFlow:
 
     def _play_phase(self, p: Player, phase: str) -> None:
         """One phase of p's turn, unless it is skipped (by a mark or by cancelling before_phase)."""
-        if p.marks.get("skip_" + phase):
+        if p.marks.get(SKIP_MARKS[phase]):
             self.game.emit_log("phase_skipped", player=p.label(), phase=phase)
             return
         heard = self.game.heard  # (an event nobody listens to is not even made: Dispatch.listens)
@@ -140,7 +145,7 @@ class TurnFlow:
         if "phase_start" in heard:
             self.dispatch.emit("phase_start", new_event("phase_start", {"player": p, "phase": phase}))
         if p.alive:
-            getattr(self, "_phase_" + phase)(p)
+            self._phase_bodies[phase](p)
         if p.alive and "phase_end" in heard:
             self.dispatch.emit("phase_end", new_event("phase_end", {"player": p, "phase": phase}))
 

@@ -7,7 +7,7 @@ from typing import Any
 from .decisions import Decisions
 from .dispatch import Dispatch
 from .errors import RuleError
-from .events import MAX_EVENT_DEPTH, NULLIFIABLE, SCOPES, new_event, run_rule
+from .events import MAX_EVENT_DEPTH, NULLIFIABLE, new_event, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
 from .program import Frame, SkillRule, UseRule
 from .state import GameState
@@ -93,13 +93,13 @@ class CardUse:
             self.recast(p, card, use)
         elif kind == "granted":
             _, skill, act, i, owner = option
-            self._count_use(p, ("granted", skill.ident, owner.seat, i), act.limit_scope)
+            self.dispatch.count_use(p, ("granted", skill.ident, owner.seat, i))
             self.game.emit_log("skill", player=p.label(), skill=skill.name, owner=owner.label())
             run_rule(act.body, Frame(self.game, {"owner": owner, "user": p, "skill": skill}))
         else:
             _, skill, act, i = option
             key = ("skill", skill.ident, i)
-            self._count_use(p, key, act.limit_scope)
+            self.dispatch.count_use(p, key)
             self.dispatch.skill_fired(p, skill)
             run_rule(act.body, Frame(self.game, {"owner": p, "skill": skill}))
 
@@ -154,10 +154,6 @@ class CardUse:
         if use.effect is not None:
             run_rule(use.effect, Frame(self.game, {"user": p, "card": card, "targets": [], "owner": p, "event": None,
                                               "target": None, "use": None}))
-
-    def _count_use(self, p: Player, key: Any, scope: str | None) -> None:
-        for s in SCOPES:
-            self.game.usage[s][(p.seat, key)] = self.game.usage[s].get((p.seat, key), 0) + 1
 
     def _within_limit(self, p: Player, card: Card | VirtualCard, use: UseRule) -> bool:
         """Whether p has uses of this clause left (its `limit … per SCOPE`; a clause without one always has)."""
@@ -269,7 +265,7 @@ class CardUse:
         `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
         physical = card.physical
         self._into_processing(card)
-        self._count_use(user, self.use_key(card.family, use.context), use.limit_scope)
+        self.dispatch.count_use(user, self.use_key(card.family, use.context))
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                                context=context)
@@ -539,14 +535,14 @@ class CardUse:
                         continue
                     card = frame.supplied
                     if isinstance(card, VirtualCard) and not card.subcards:
-                        self._count_use(p, ("respond", card.family), None)
+                        self.dispatch.count_use(p, ("respond", card.family))
                         if self.game.record:  # (the labels are made only for a log that is kept)
                             self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                         return card
                 if card is None:
                     return None
                 self._into_processing(card)
-                self._count_use(p, ("respond", card.family), None)
+                self.dispatch.count_use(p, ("respond", card.family))
                 if self.game.record:  # (the labels are made only for a log that is kept)
                     self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                 left = [c for c in card.physical if c.zone == "processing"]

@@ -110,7 +110,7 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
                 raise RuleError(f"argument '{pname}' of {name}() is a range of {len(v)} numbers; a list holds at "
                                 f"most {MAX_ITEMS} items")
         try:
-            return fn(f, *args, **kwargs)
+            return fn(f, *args, **kwargs) if kwargs else fn(f, *args)
         except TypeError as err:
             if err.__traceback__ is not None and err.__traceback__.tb_next is None:  # the call itself: bad names
                 raise RuleError(f"{name}(): {err}") from None
