@@ -9,7 +9,7 @@ from .decisions import Decisions
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, new_event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
-from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule, ValueRule
+from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
 from .registry.arguments import none_argument
 from .runtime import spend
@@ -304,8 +304,9 @@ class Dispatch:
             if plain is not None:  # the common case: an engine value nobody modifies is its default, in one call
                 return plain(g, *args)
             rule = g.program.values.get(name)
-            spec = ENGINE_VALUES.get(name)
-            if rule is None and not g.value_chains.get(name):  # unmodified, but clamped (or unknown)
+            spec: Any = ENGINE_VALUES.get(name)
+            chain = g.value_chains.get(name)
+            if rule is None and not chain:  # unmodified, but clamped (or unknown)
                 if spec is None:
                     raise RuleError(f"unknown value '{name}'")
                 if spec.clamp is None:
@@ -314,9 +315,63 @@ class Dispatch:
             if g.emit_depth >= MAX_EVENT_DEPTH:
                 raise RuleError(f"value '{name}' is computed from itself more than {MAX_EVENT_DEPTH} deep (events "
                                 "and values nest at most that deep)")
+            if g.steps < g.step_budget:  # spend() without formatting its message on every call
+                g.steps += 1
+            else:
+                spend(g, f"value {name}")
             g.emit_depth += 1
-            try:
-                return self._value(rule, spec, name, args)
+            try:  # (one function with its chain walk below: a value is asked hundreds of times a game)
+                n = len(args)
+                if rule is not None and rule.base_direct is not None and n == len(rule.params):
+                    frame = None  # (compiled) every part of the rule is called direct
+                    base = rule.base_direct(g.bare_frame, *args)
+                    params = rule.params
+                elif rule is not None:
+                    frame = Frame(g, dict(zip(rule.params, args, strict=False)))
+                    base = rule.base(frame)
+                    params = rule.params
+                else:
+                    base = spec.default(g, *args)
+                    params = spec.params
+                    frame = None
+                override = None
+                for p, skill, m in chain or ():
+                    if not p.alive:
+                        continue
+                    at = m.owner_arg
+                    if at is not None and at < n and args[at] is not p:
+                        continue  # its condition starts `arg == owner`: false, and nothing else would run
+                    value = m.value_direct
+                    if value is not None and n == len(m.params):  # (compiled) no bindings to build
+                        cond = m.condition_direct  # (compiled with the value: None only when there is no condition)
+                        if cond is not None and not cond(g.bare_frame, p, skill, *args):
+                            continue
+                        v = value(g.bare_frame, p, skill, *args)
+                    else:
+                        bindings = {"owner": p, "skill": skill}
+                        bindings.update(zip(m.params or params, args, strict=False))
+                        f = Frame(g, bindings)
+                        if m.condition is not None and not m.condition(f):
+                            continue
+                        v = m.value(f)
+                    if m.op == "to":
+                        override = v
+                    else:
+                        base = base + v
+                result = override if override is not None else base
+                if rule is not None and frame is None:  # (compiled: its bounds are direct like its base)
+                    if rule.lower_direct is not None:
+                        result = max(result, rule.lower_direct(g.bare_frame, *args))
+                    if rule.upper_direct is not None:
+                        result = min(result, rule.upper_direct(g.bare_frame, *args))
+                elif rule is not None and frame is not None:
+                    if rule.lower is not None:
+                        result = max(result, rule.lower(frame))
+                    if rule.upper is not None:
+                        result = min(result, rule.upper(frame))
+                if spec is not None and spec.clamp is not None:
+                    result = spec.clamp(g, result, *args)
+                return result
             finally:
                 g.emit_depth -= 1
         except (AttributeError, TypeError) as err:  # a rule asked with none where a character or card must be
@@ -326,64 +381,6 @@ class Dispatch:
             params = spec.params if spec is not None else rule.params if rule is not None else ()
             none_argument(name, tuple((p, i) for i, p in enumerate(params)), args, {})
             raise
-
-    def _value(self, rule: ValueRule | None, spec: Any, name: str, args: tuple[Any, ...]) -> Any:
-        g = self.game
-        if g.steps < g.step_budget:  # spend() without formatting its message on every call
-            g.steps += 1
-        else:
-            spend(g, f"value {name}")
-        n = len(args)
-        if rule is not None and rule.base_direct is not None and n == len(rule.params):
-            frame = None  # (compiled) every part of the rule is called direct
-            base = rule.base_direct(g.bare_frame, *args)
-            params = rule.params
-        elif rule is not None:
-            frame = Frame(self.game, dict(zip(rule.params, args, strict=False)))
-            base = rule.base(frame)
-            params = rule.params
-        else:
-            base = spec.default(self.game, *args)
-            params = spec.params
-            frame = None
-        override = None
-        for p, skill, m in g.value_chains.get(name, ()):
-            if not p.alive:
-                continue
-            at = m.owner_arg
-            if at is not None and at < n and args[at] is not p:
-                continue  # its condition starts `arg == owner`: false, and nothing else would run
-            value = m.value_direct
-            if value is not None and n == len(m.params):  # (compiled) no bindings to build
-                cond = m.condition_direct  # (compiled with the value: None only when there is no condition)
-                if cond is not None and not cond(g.bare_frame, p, skill, *args):
-                    continue
-                v = value(g.bare_frame, p, skill, *args)
-            else:
-                bindings = {"owner": p, "skill": skill}
-                bindings.update(zip(m.params or params, args, strict=False))
-                f = Frame(self.game, bindings)
-                if m.condition is not None and not m.condition(f):
-                    continue
-                v = m.value(f)
-            if m.op == "to":
-                override = v
-            else:
-                base = base + v
-        result = override if override is not None else base
-        if rule is not None and frame is None:  # (compiled: its bounds are direct like its base)
-            if rule.lower_direct is not None:
-                result = max(result, rule.lower_direct(g.bare_frame, *args))
-            if rule.upper_direct is not None:
-                result = min(result, rule.upper_direct(g.bare_frame, *args))
-        elif rule is not None and frame is not None:
-            if rule.lower is not None:
-                result = max(result, rule.lower(frame))
-            if rule.upper is not None:
-                result = min(result, rule.upper(frame))
-        if spec is not None and spec.clamp is not None:
-            result = spec.clamp(self.game, result, *args)
-        return result
 
     def seat_distance(self, a: Player, b: Player) -> int:
         if a is b:
@@ -398,6 +395,9 @@ class Dispatch:
     def distance(self, a: Player, b: Player) -> int:
         if a is b:
             return 0
+        g = self.game
+        if not g.value_chains.get("distance") and "distance" not in g.program.values:
+            return max(1, self.seat_distance(a, b))  # (what value() gives unmodified: the clamped seat distance)
         return max(1, self.value("distance", a, b))
 
     # ------------------------------------------------------------ marks

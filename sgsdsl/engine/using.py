@@ -200,6 +200,8 @@ class CardUse:
         elif use.filter is not None and not use.filter(Frame(self.game, {"user": p, "card": card, "it": t,
                                                                          "owner": p})):
             return False
+        if "targetable" in self.game.plain_values:  # nobody modifies it: its default, true (no call needed)
+            return True
         return bool(self.dispatch.value("targetable", p, card, t))
 
     def legal_targets(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:

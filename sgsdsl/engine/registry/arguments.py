@@ -59,6 +59,17 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 for _t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit", "zone"):
     _CHECKS[_t] = (lambda v: v is None or isinstance(v, str), "a name or text")
+_TEXT_TYPES: frozenset[type] = frozenset({type(None), str})
+# declared type -> the exact types its test above always accepts: one set lookup answers most arguments, and only
+# the rest (numbers, whose range counts, lists, subclasses) run the test
+_PASSING: dict[str, frozenset[type]] = {
+    "player": frozenset({type(None), Player}), "card": frozenset({type(None), Card, VirtualCard}),
+    "general": frozenset({type(None), GeneralRule}), "event": frozenset({type(None), Event}),
+    "use": frozenset({type(None), UseRecord}), "skill": frozenset({type(None), SkillRule, str}),
+    "cards": frozenset({type(None), Card, VirtualCard}),
+    **{t: _TEXT_TYPES for t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category",
+                                "suit", "zone")},
+}
 
 
 def kind_of(v: Any) -> str:
@@ -83,7 +94,8 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
         return fn
     by_name = {pname: (i, check) for i, pname, check in checks}
     count = len(params)
-    tests = tuple((i, check[0]) for i, _, check in checks)  # the hot loop: position and test only
+    # the hot loop: position, the types that pass at once, and the test for the others
+    tests = tuple((i, _PASSING.get(params[i].type, frozenset()), check[0]) for i, _, check in checks)
     ranges = tuple(lists.items())
     entities = tuple((p.name, i) for i, p in enumerate(params) if p.type in _ENTITIES)
 
@@ -96,8 +108,8 @@ def validated(name: str, params: tuple[Any, ...], fn: Callable[..., Any], variad
         n = len(args)
         if n > count and not variadic:
             raise RuleError(f"{name}() takes at most {count} arguments, got {n}")
-        for i, test in tests:
-            if i < n and not test(args[i]):
+        for i, passing, test in tests:
+            if i < n and type(args[i]) not in passing and not test(args[i]):
                 raise refuse(i, args[i])
         if kwargs:
             for k, v in kwargs.items():
