@@ -81,9 +81,13 @@ class TurnFlow:
 
     # ------------------------------------------------------------ turns and phases
     def clear_scope(self, scope: str) -> None:
-        self.game.usage[scope].clear()
-        self.dispatch.expire_skills(scope)
-        scoped = self.game.scoped_holders  # (only they can hold a mark that ends now)
+        g = self.game
+        counts = g.usage[scope]
+        if counts:
+            counts.clear()
+        if g.skills_scoped:  # (some skill was gained for less than the game: it may end now)
+            self.dispatch.expire_skills(scope)
+        scoped = g.scoped_holders  # (only they can hold a mark that ends now)
         if not scoped:
             return
         for holder in scoped:

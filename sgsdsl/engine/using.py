@@ -36,8 +36,9 @@ class CardUse:
         is shown each card's legal targets (`menu_reach`), so a card aimed at chosen targets is tried on all of
         them at once (the same answer as can_use, which stops at the first) and they are kept for the showing."""
         opts: list[tuple[str, tuple]] = []
+        printed = not self.game.counts_as  # (every card is its printed one: its rule read straight)
         for card in p.hand:
-            for i, use in card.rule.menu:
+            for i, use in (card.printed_rule if printed else card.rule).menu:
                 if use.context == "play":
                     if self._reachable(p, card, use) if reach and use.target_kind in AIMED else \
                             self.can_use(p, card, use):
@@ -397,8 +398,9 @@ class CardUse:
         when someone will read the labels: `Decisions.blind`)."""
         out: list[tuple[str, tuple]] = []
         labelled: bool | None = None  # (asked only once something is on offer: most windows offer nothing)
+        printed = not self.game.counts_as  # (every card is its printed one: its rule read straight, in every window)
         for card in p.hand:
-            for use in card.rule.by_context.get(context, ()):
+            for use in (card.printed_rule if printed else card.rule).by_context.get(context, ()):
                 if self.can_use(p, card, use, fixed_target):
                     if labelled is None:
                         labelled = not self.choices.blind(p)
@@ -478,8 +480,9 @@ class CardUse:
                         tried: list[tuple[str, int]]) -> list[tuple[str, tuple]]:
         options: list[tuple[str, tuple]] = []
         labelled = not self.choices.blind(p)  # (labels only for someone who reads them)
+        printed = not self.game.counts_as  # (every card is its printed one: its family read straight)
         for card in p.hand:
-            if card.family == family:
+            if (card.printed_rule.family if printed else card.family) == family:
                 options.append((f"{'play' if play else 'use'} {card.label()}" if labelled else "", ("card", card)))
         for skill in p.skills:
             for va in skill.view_as:

@@ -84,7 +84,7 @@ class Zones:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
         if not losses:
             return
-        for (seat, old), lost in sorted(losses.items()):
+        for (seat, old), lost in sorted(losses.items()) if len(losses) > 1 else losses.items():
             holder = self.game.players[seat]
             if old == "equip":
                 self.dispatch.refresh_skills(holder, keep=[c.rule for c in lost])
