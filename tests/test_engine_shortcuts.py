@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from helpers import ROOT, program
-from sgsdsl.engine.events import Event, new_event
+from sgsdsl.engine.dispatch import new_event
+from sgsdsl.engine.events import Event
 from sgsdsl.engine.model import Card, Player, UseRecord, VirtualCard
 from sgsdsl.engine.registry import ENGINE_VALUES
 from sgsdsl.engine.registry.arguments import _CHECKS, _PASSING

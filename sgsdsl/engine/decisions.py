@@ -12,6 +12,8 @@ from .model import Card, Player
 from .program import GeneralRule, SkillRule
 from .state import GameState
 
+_tuple_new = tuple.__new__
+
 
 class Decisions:
     """Every request to an agent goes through here: validated, counted, hashed and logged."""
@@ -27,9 +29,10 @@ class Decisions:
             option_reach: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
         agent = self.game.agents[p.seat]
         hints = hints_of(about) if agent.reads_options or self.game.record else ()
-        req = Request(p.seat, kind, prompt, tuple(labels), low, high, hints,
-                      subject.seat if subject is not None else None, tuple(option_seats), tuple(option_tags),
-                      tuple(option_reach))
+        # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
+        req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
+                                            subject.seat if subject is not None else None, tuple(option_seats),
+                                            tuple(option_tags), tuple(option_reach)))
         h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND

@@ -35,20 +35,6 @@ class Event:
         def __setattr__(self, name: str, value: Any) -> None: ...
 
 
-_blank_event = object.__new__
-
-
-def new_event(name: str, fields: dict[str, Any]) -> Event:
-    """An event whose fields are FIELDS, a dict the caller made for it and gives up (it becomes the event's own).
-    The engine makes hundreds of events a game: this costs a third of `Event(name, **fields)`, which builds a
-    keyword dict, runs a Python `__init__` and copies the dict again, even when the caller is native code."""
-    fields["name"] = name
-    fields["cancelled"] = False
-    ev = _blank_event(Event)
-    ev.__dict__ = fields
-    return ev
-
-
 def truthy(v: Any) -> bool:
     """What counts as true in the language: a non-empty list, a non-zero number, a non-empty text, any entity."""
     if isinstance(v, (list, tuple, range)):

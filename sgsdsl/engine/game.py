@@ -18,9 +18,9 @@ from . import collector
 from .agents import Agent
 from .carry import Carry
 from .decisions import Decisions
-from .dispatch import Dispatch
+from .dispatch import Dispatch, new_event
 from .errors import GameOver, RuleError
-from .events import new_event, run_rule
+from .events import run_rule
 from .health import Health
 from .model import Card, Player
 from .piles import Piles

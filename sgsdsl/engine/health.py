@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import Decisions
-from .dispatch import Dispatch
+from .dispatch import Dispatch, new_event
 from .errors import GameOver
-from .events import Event, new_event
+from .events import Event
 from .model import Card, Player
 from .piles import Piles
 from .program import Frame

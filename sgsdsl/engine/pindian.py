@@ -8,8 +8,8 @@ cards may still be replaced), and `pindian_done` with the result, while the card
 from __future__ import annotations
 
 from .decisions import Decisions
-from .dispatch import Dispatch
-from .events import Event, new_event
+from .dispatch import Dispatch, new_event
+from .events import Event
 from .model import Card, Player
 from .state import GameState
 from .zones import Zones

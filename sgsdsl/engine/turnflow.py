@@ -8,8 +8,8 @@ queued and played right after the turn in progress, one after another.
 from __future__ import annotations
 
 from .decisions import Decisions, blank, hints_of
-from .dispatch import Dispatch
-from .events import MAX_PLAY_ACTIONS, new_event
+from .dispatch import Dispatch, new_event
+from .events import MAX_PLAY_ACTIONS
 from .model import PHASES, Player
 from .state import GameState
 from .using import AIMED, CardUse

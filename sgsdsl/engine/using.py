@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .decisions import Decisions
-from .dispatch import Dispatch
+from .dispatch import Dispatch, new_event
 from .errors import RuleError
-from .events import MAX_EVENT_DEPTH, NULLIFIABLE, new_event, run_rule
+from .events import MAX_EVENT_DEPTH, NULLIFIABLE, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
 from .program import Frame, SkillRule, UseRule
 from .state import GameState

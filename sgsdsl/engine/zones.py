@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .dispatch import Dispatch
+from .dispatch import Dispatch, new_event
 from .errors import EngineError, GameOver, RuleError
-from .events import new_event
 from .model import EQUIP_SLOTS, Card, Player, VirtualCard
 from .state import GameState
 
