@@ -20,8 +20,9 @@ def shape(o: Any, path: str, out: list[tuple[str, Any]], seen: dict[int, str]) -
             return
         seen[id(o)] = path
         for f in dataclasses.fields(o):
-            # (`*_direct`: the compiler's second form of a rule function, absent from interpreted programs)
-            if f.name != "source_hash" and not f.name.endswith("_direct"):
+            # (`*_direct`: the compiler's second form of a rule function, absent from interpreted programs; a
+            # modifier's owner constant is likewise worked out for compiled programs only)
+            if f.name not in ("source_hash", "owner_constant", "constant") and not f.name.endswith("_direct"):
                 shape(getattr(o, f.name), f"{path}.{f.name}", out, seen)
     elif isinstance(o, dict):
         out.append((path, f"<dict {list(o)}>"))

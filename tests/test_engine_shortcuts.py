@@ -36,3 +36,52 @@ def test_new_event_is_an_event_of_its_fields() -> None:
     assert type(ev) is Event and ev.name == "drawing" and ev.amount == 2 and ev.cancelled is False
     slow = Event("drawing", player=None, amount=2)
     assert vars(ev) == vars(slow)
+
+
+ALL41 = str(ROOT / "tests" / "fixtures" / "all41.sgs")
+
+
+def _modifiers(prog, general: str) -> list:
+    return [m for s in prog.generals[general].skills for m in s.modifiers]
+
+
+def test_compiled_owner_constants_are_marked_and_interpreted_ones_are_not() -> None:
+    compiled, interpreted = program(ALL41, "compiled"), program(ALL41, "interpreted")
+    (mashu,) = _modifiers(compiled, "machao")  # by -1 where a == owner
+    assert mashu.owner_constant and mashu.constant == -1 and mashu.owner_arg == 0
+    horse = next(m for s in compiled.cards["dilu"].skills for m in s.modifiers)  # by 1 where b == owner
+    assert horse.owner_constant and horse.constant == 1 and horse.owner_arg == 1
+    zhuge = next(m for s in compiled.cards["zhuge"].skills for m in s.modifiers)  # to unlimited where u == owner
+    assert zhuge.owner_constant and zhuge.op == "to" and zhuge.constant == 1_000_000
+    tuntian = [m for m in _modifiers(compiled, "dengai") if m.quantity == "distance"]
+    assert tuntian and not any(m.owner_constant for m in tuntian)  # its value counts a pile: not a constant
+    assert not any(m.owner_constant for g in interpreted.generals.values() for s in g.skills for m in s.modifiers)
+
+
+def _table(engine: str, with_tuntian: bool) -> list[list[int]]:
+    from sgsdsl.engine.agents import RandomAgent
+    from sgsdsl.engine.game import Game
+
+    prog = program(ALL41, engine)
+    g = Game(prog, "identity", 5, 7, [RandomAgent(i) for i in range(5)])
+    for p, ident in zip(g.players, ["machao", "dengai" if with_tuntian else None, None, None, None], strict=True):
+        g.set_general(p, prog.generals[ident] if ident else None)
+    g.current = g.players[0]
+    free = [c for c in g.cards if c.zone == "draw"]
+    for seat, name in ((2, "的卢"), (3, "赤兔"), (4, "绝影")):
+        g.use.equip(g.players[seat], next(c for c in free if c.name == name))
+    if with_tuntian:  # 邓艾's 田 pile of two: his distances shrink by two (a modifier that is no constant)
+        tian = [c for c in free if c.zone == "draw"][:2]
+        for c in tian:
+            g.zones.take_out(c)
+            c.zone, c.holder = "pile", g.players[1]
+        g.players[1].piles["田"] = tian
+    return [[g.dispatch.distance(a, b) for b in g.players] for a in g.players]
+
+
+def test_distance_fast_path_gives_what_the_reference_gives() -> None:
+    for with_tuntian in (False, True):
+        assert _table("compiled", with_tuntian) == _table("interpreted", with_tuntian)
+    table = _table("compiled", False)
+    assert table[0][1] == 1 and table[1][2] == 2 and table[3][1] == 1  # 马术; 的卢 +1; 赤兔 -1
+    assert _table("compiled", True)[1][3] == 1 and table[1][3] == 2  # 屯田's pile of two

@@ -356,7 +356,9 @@ class Dispatch:
                     if at is not None and at < n and args[at] is not p:
                         continue  # its condition starts `arg == owner`: false, and nothing else would run
                     value = m.value_direct
-                    if value is not None and n == len(m.params):  # (compiled) no bindings to build
+                    if m.owner_constant and n == len(m.params):  # (compiled) that was its whole condition
+                        v = m.constant
+                    elif value is not None and n == len(m.params):  # (compiled) no bindings to build
                         cond = m.condition_direct  # (compiled with the value: None only when there is no condition)
                         if cond is not None and not cond(g.bare_frame, p, skill, *args):
                             continue
@@ -410,9 +412,29 @@ class Dispatch:
         if a is b:
             return 0
         g = self.game
-        if not g.value_chains.get("distance") and "distance" not in g.program.values:
+        chain = g.value_chains.get("distance")
+        if "distance" in g.program.values or a is None or b is None or g.emit_depth >= MAX_EVENT_DEPTH:
+            return max(1, self.value("distance", a, b))  # (the whole way: a rule's base and bounds, or an error)
+        if not chain:
             return max(1, self.seat_distance(a, b))  # (what value() gives unmodified: the clamped seat distance)
-        return max(1, self.value("distance", a, b))
+        # (compiled) a chain of modifiers that each add or set a constant for their owner (horses, 马术-like
+        # skills) is walked here without a call; any other modifier takes value()'s way
+        pair = (a, b)
+        total, override = self.seat_distance(a, b), None
+        for p, _, m in chain:
+            at = m.owner_arg
+            if not m.owner_constant or at is None or len(m.params) != 2:
+                return max(1, self.value("distance", a, b))
+            if p.alive and pair[at] is p:
+                if m.op == "to":
+                    override = m.constant
+                else:
+                    total += m.constant
+        if g.steps < g.step_budget:  # (counted as value() counts a modified value)
+            g.steps += 1
+        else:
+            spend(g, "value distance")
+        return max(1, override if override is not None else total)
 
     # ------------------------------------------------------------ marks
     def set_mark(self, holder: Any, name: str, value: Any, until: str) -> None:

@@ -104,6 +104,10 @@ class ModifierRule:
     # exactly `params` arguments, the frame carrying only the game
     condition_direct: Callable[..., Any] | None = None
     value_direct: Callable[..., Any] | None = None
+    # Compiled rules only: the condition is `P == owner` and nothing else, and the value a literal (a horse's
+    # `by 1 where b == owner`): once the owner test passed, the value is `constant`, with no call at all
+    owner_constant: bool = False
+    constant: Any = None
 
 
 @dataclass

@@ -88,6 +88,18 @@ def owner_arg(where: ast.Expr | None, params: tuple[str, ...]) -> int | None:
     return params.index(other) if other in params else None
 
 
+def literal_value(e: ast.Expr) -> tuple[Any] | None:
+    """(v,) when the expression is a literal number or truth value (or its negation): what it always evaluates to."""
+    if isinstance(e, ast.Lit) and e.kind in ("int", "bool") and type(e.value) in (int, bool):
+        return (e.value,)
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.Lit) and e.operand.kind == "int" \
+            and type(e.operand.value) is int:
+        return (-e.operand.value,)
+    if isinstance(e, ast.Name) and e.ref is not None and e.ref[0] == "const" and type(e.ref[1]) in (int, bool):
+        return (e.ref[1],)  # a named constant (`unlimited`)
+    return None
+
+
 def _first_equality(where: ast.Expr | None) -> ast.BinOp | None:
     """The condition's first conjunct (evaluated first), when it is an `==`."""
     e = where
@@ -162,11 +174,15 @@ class StructureBuilder:
             where_d = self.direct(m.where, own, f"modifier{i}_where", "modifier", names, params)
             value_d = self.direct(m.value, own, f"modifier{i}_value", "modifier", names, params)
             both = value_d is not None and (m.where is None or where_d is not None)  # direct as a whole or not
+            at = owner_arg(m.where, params)
+            fixed = literal_value(m.value)  # (compiled rules only, like the direct functions)
             modifiers.append(ModifierRule(
                 m.quantity.text, params, m.op,
                 self.fn(m.value, own, f"modifier{i}_value", "modifier", params),
-                self.fn(m.where, own, f"modifier{i}_where", "modifier", params), owner_arg(m.where, params),
-                where_d if both else None, value_d if both else None))
+                self.fn(m.where, own, f"modifier{i}_where", "modifier", params), at,
+                where_d if both else None, value_d if both else None,
+                both and at is not None and _first_equality(m.where) is m.where and fixed is not None,
+                fixed[0] if both and fixed is not None else None))
         return SkillRule(
             ident=s.ident.text,
             name=s.name.text,
