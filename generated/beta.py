@@ -54,34 +54,36 @@ _P_draw = _rt.primitive('draw')
 _P_first = _rt.primitive('first')
 _P_hand = _rt.primitive('hand')
 _P_is_wounded = _rt.primitive('is_wounded')
-_P_judge = _rt.primitive('judge')
-_P_lose_hp = _rt.primitive('lose_hp')
 _P_mark = _rt.primitive('mark')
 _P_mark_value = _rt.primitive('mark_value')
 _P_move_to_judge = _rt.primitive('move_to_judge')
-_P_next_alive = _rt.primitive('next_alive')
 _P_obtain = _rt.primitive('obtain')
 _P_others = _rt.primitive('others')
-_P_recover = _rt.primitive('recover')
 _P_respond = _rt.primitive('respond')
 _P_return_generals = _rt.primitive('return_generals')
 _P_reveal = _rt.primitive('reveal')
 _P_set_general = _rt.primitive('set_general')
 _P_set_max_hp = _rt.primitive('set_max_hp')
-_P_skip_phase = _rt.primitive('skip_phase')
 _P_take_generals = _rt.primitive('take_generals')
 _P_unmark = _rt.primitive('unmark')
 _P_without = _rt.primitive('without')
 _D_alive_with_role = _rt.unchecked('alive_with_role')
 _D_count = _rt.unchecked('count')
+_D_damage = _rt.unchecked('damage')
 _D_deal_roles = _rt.unchecked('deal_roles')
+_D_draw = _rt.unchecked('draw')
 _D_equips = _rt.unchecked('equips')
 _D_hand = _rt.unchecked('hand')
 _D_in_attack_range = _rt.unchecked('in_attack_range')
 _D_is_wounded = _rt.unchecked('is_wounded')
 _D_judge = _rt.unchecked('judge')
+_D_lose_hp = _rt.unchecked('lose_hp')
+_D_next_alive = _rt.unchecked('next_alive')
 _D_players = _rt.unchecked('players')
 _D_random_generals = _rt.unchecked('random_generals')
+_D_recover = _rt.unchecked('recover')
+_D_respond = _rt.unchecked('respond')
+_D_skip_phase = _rt.unchecked('skip_phase')
 _D_supply = _rt.unchecked('supply')
 _D_with_role = _rt.unchecked('with_role')
 
@@ -142,8 +144,8 @@ class Card_sha:
             v_card = _v.get('card', _U)
             v_user = _v.get('user', _U)
             v_use = _v.get('use', _U)
-            if (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:45', 'target')), '闪', against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:45', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:45', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:45', 'use')))):  # rules/beta.sgs:45
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:46', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:46', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:46', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:46', 'use')))  # rules/beta.sgs:46
+            if (not _D_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:45', 'target')), '闪', against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:45', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:45', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:45', 'use')))):  # rules/beta.sgs:45
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:46', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:46', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:46', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:46', 'use')))  # rules/beta.sgs:46
         except _FLOW:
             raise
         except Exception as _e:
@@ -210,7 +212,7 @@ class Card_tao:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            _P_recover(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:63', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:63', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:63', 'card')))  # rules/beta.sgs:63
+            _D_recover(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:63', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:63', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:63', 'card')))  # rules/beta.sgs:63
         except _FLOW:
             raise
         except Exception as _e:
@@ -231,7 +233,7 @@ class Card_tingtai:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            _P_recover(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:73', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:73', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:73', 'card')))  # rules/beta.sgs:73
+            _D_recover(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:73', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:73', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:73', 'card')))  # rules/beta.sgs:73
         except _FLOW:
             raise
         except Exception as _e:
@@ -266,8 +268,8 @@ class Card_huoniu:
             v_card = _v.get('card', _U)
             v_user = _v.get('user', _U)
             v_use = _v.get('use', _U)
-            if (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:82', 'target')), '闪', play=True, against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:82', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:82', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:82', 'use')))):  # rules/beta.sgs:82
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:83', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:83', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:83', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:83', 'use')))  # rules/beta.sgs:83
+            if (not _D_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:82', 'target')), '闪', play=True, against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:82', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:82', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:82', 'use')))):  # rules/beta.sgs:82
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:83', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:83', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:83', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:83', 'use')))  # rules/beta.sgs:83
         except _FLOW:
             raise
         except Exception as _e:
@@ -326,8 +328,8 @@ class Card_nanman:
             v_card = _v.get('card', _U)
             v_user = _v.get('user', _U)
             v_use = _v.get('use', _U)
-            if (not _P_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:114', 'target')), '杀', play=True, against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:114', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:114', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:114', 'use')))):  # rules/beta.sgs:114
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:115', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:115', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:115', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:115', 'use')))  # rules/beta.sgs:115
+            if (not _D_respond(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:114', 'target')), '杀', play=True, against=(v_card if v_card is not _U else _unbound('rules/beta.sgs:114', 'card')), against_user=(v_user if v_user is not _U else _unbound('rules/beta.sgs:114', 'user')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:114', 'use')))):  # rules/beta.sgs:114
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:115', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/beta.sgs:115', 'user')), card=(v_card if v_card is not _U else _unbound('rules/beta.sgs:115', 'card')), use=(v_use if v_use is not _U else _unbound('rules/beta.sgs:115', 'use')))  # rules/beta.sgs:115
         except _FLOW:
             raise
         except Exception as _e:
@@ -475,7 +477,7 @@ class Card_caomu:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/beta.sgs:167', 'user')), 2)  # rules/beta.sgs:167
+            _D_draw(frame, (v_user if v_user is not _U else _unbound('rules/beta.sgs:167', 'user')), 2)  # rules/beta.sgs:167
         except _FLOW:
             raise
         except Exception as _e:
@@ -494,7 +496,7 @@ class Card_zhigao:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/beta.sgs:175', 'user')), 3)  # rules/beta.sgs:175
+            _D_draw(frame, (v_user if v_user is not _U else _unbound('rules/beta.sgs:175', 'user')), 3)  # rules/beta.sgs:175
         except _FLOW:
             raise
         except Exception as _e:
@@ -514,13 +516,13 @@ class Card_shandian:
             _v = frame.vars
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
-            v_j = _P_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:185', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:185', 'card')))  # rules/beta.sgs:185
+            v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:185', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:185', 'card')))  # rules/beta.sgs:185
             if ((_get_attr(v_j, 'suit', 'rules/beta.sgs:186') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/beta.sgs:186'), _inclusive_range(2, 9, 'rules/beta.sgs:186'))):  # rules/beta.sgs:186
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/beta.sgs:187', 'card')))  # rules/beta.sgs:187
-                _P_lose_hp(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:188', 'target')), 3)  # rules/beta.sgs:188
+                _D_lose_hp(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:188', 'target')), 3)  # rules/beta.sgs:188
             else:
-                v_next = _P_next_alive(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:190', 'target')))  # rules/beta.sgs:190
-                if (not _equals(v_next, (v_target if v_target is not _U else _unbound('rules/beta.sgs:191', 'target')))):  # rules/beta.sgs:191
+                v_next = _D_next_alive(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:190', 'target')))  # rules/beta.sgs:190
+                if (v_next is not (v_target if v_target is not _U else _unbound('rules/beta.sgs:191', 'target'))):  # rules/beta.sgs:191
                     _P_move_to_judge(frame, (v_card if v_card is not _U else _unbound('rules/beta.sgs:191', 'card')), v_next)  # rules/beta.sgs:191
         except _FLOW:
             raise
@@ -561,11 +563,11 @@ class Card_le:
             _v = frame.vars
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
-            v_j = _P_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:203', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:203', 'card')))  # rules/beta.sgs:203
+            v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:203', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:203', 'card')))  # rules/beta.sgs:203
             _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/beta.sgs:204', 'card')))  # rules/beta.sgs:204
             if (not (_get_attr(v_j, 'suit', 'rules/beta.sgs:205') == '♥')):  # rules/beta.sgs:205
-                _P_skip_phase(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:206', 'target')), 'draw')  # rules/beta.sgs:206
-                _P_skip_phase(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:207', 'target')), 'play')  # rules/beta.sgs:207
+                _D_skip_phase(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:206', 'target')), 'draw')  # rules/beta.sgs:206
+                _D_skip_phase(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:207', 'target')), 'play')  # rules/beta.sgs:207
         except _FLOW:
             raise
         except Exception as _e:

@@ -66,7 +66,6 @@ _P_having_cards = _rt.primitive('having_cards')
 _P_having_hand = _rt.primitive('having_hand')
 _P_is_winner = _rt.primitive('is_winner')
 _P_is_wounded = _rt.primitive('is_wounded')
-_P_judge = _rt.primitive('judge')
 _P_judge_cards = _rt.primitive('judge_cards')
 _P_kills = _rt.primitive('kills')
 _P_mark = _rt.primitive('mark')
@@ -91,7 +90,6 @@ _P_return_generals = _rt.primitive('return_generals')
 _P_reveal = _rt.primitive('reveal')
 _P_set_general = _rt.primitive('set_general')
 _P_set_max_hp = _rt.primitive('set_max_hp')
-_P_skip_phase = _rt.primitive('skip_phase')
 _P_subcards = _rt.primitive('subcards')
 _P_take_generals = _rt.primitive('take_generals')
 _P_targetable_among = _rt.primitive('targetable_among')
@@ -107,10 +105,12 @@ _D_alive_with_role = _rt.unchecked('alive_with_role')
 _D_all_players = _rt.unchecked('all_players')
 _D_cancel = _rt.unchecked('cancel')
 _D_cards_of = _rt.unchecked('cards_of')
+_D_choose_card_from = _rt.unchecked('choose_card_from')
 _D_confirm = _rt.unchecked('confirm')
 _D_could_use = _rt.unchecked('could_use')
 _D_count = _rt.unchecked('count')
 _D_current = _rt.unchecked('current')
+_D_damage = _rt.unchecked('damage')
 _D_deal_roles = _rt.unchecked('deal_roles')
 _D_draw = _rt.unchecked('draw')
 _D_equip_in = _rt.unchecked('equip_in')
@@ -123,13 +123,16 @@ _D_judge = _rt.unchecked('judge')
 _D_lose_hp = _rt.unchecked('lose_hp')
 _D_mark = _rt.unchecked('mark')
 _D_mark_value = _rt.unchecked('mark_value')
+_D_next_alive = _rt.unchecked('next_alive')
 _D_others = _rt.unchecked('others')
 _D_phase = _rt.unchecked('phase')
 _D_player_count = _rt.unchecked('player_count')
 _D_players = _rt.unchecked('players')
 _D_random_generals = _rt.unchecked('random_generals')
 _D_recover = _rt.unchecked('recover')
+_D_respond = _rt.unchecked('respond')
 _D_shuffle_seats = _rt.unchecked('shuffle_seats')
+_D_skip_phase = _rt.unchecked('skip_phase')
 _D_suits = _rt.unchecked('suits')
 _D_supply = _rt.unchecked('supply')
 _D_targets_for = _rt.unchecked('targets_for')
@@ -241,7 +244,7 @@ class Card_sha:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            if ((_P_has_mark(frame, (v_use if v_use is not _U else _unbound('standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:24', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:24', 'use'))))) or _P_has_mark(frame, (v_use if v_use is not _U else _unbound('standard.sgs:25', 'use')), 'hit')):  # standard.sgs:23
+            if ((_D_has_mark(frame, (v_use if v_use is not _U else _unbound('standard.sgs:23', 'use')), 'unanswerable') or (not _P_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:24', 'target')), '闪', times=frame.game.dispatch.value('responses_needed', (v_user if v_user is not _U else _unbound('standard.sgs:24', 'user')), (v_card if v_card is not _U else _unbound('standard.sgs:24', 'card')), (v_target if v_target is not _U else _unbound('standard.sgs:24', 'target'))), against=(v_card if v_card is not _U else _unbound('standard.sgs:24', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:24', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:24', 'use'))))) or _D_has_mark(frame, (v_use if v_use is not _U else _unbound('standard.sgs:25', 'use')), 'hit')):  # standard.sgs:23
                 _P_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:26', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:26', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:26', 'card')), nature=_get_attr((v_card if v_card is not _U else _unbound('standard.sgs:26', 'card')), 'nature', 'standard.sgs:26'), use=(v_use if v_use is not _U else _unbound('standard.sgs:26', 'use')))  # standard.sgs:26
         except _FLOW:
             raise
@@ -291,7 +294,7 @@ class Card_tao:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            _P_recover(frame, (v_target if v_target is not _U else _unbound('standard.sgs:43', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:43', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:43', 'card')))  # standard.sgs:43
+            _D_recover(frame, (v_target if v_target is not _U else _unbound('standard.sgs:43', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:43', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:43', 'card')))  # standard.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -331,7 +334,7 @@ class Card_guohe:
             _v = frame.vars
             v_user = _v.get('user', _U)
             v_target = _v.get('target', _U)
-            v_c = _P_choose_card_from(frame, (v_user if v_user is not _U else _unbound('standard.sgs:53', 'user')), (v_target if v_target is not _U else _unbound('standard.sgs:53', 'target')))  # standard.sgs:53
+            v_c = _D_choose_card_from(frame, (v_user if v_user is not _U else _unbound('standard.sgs:53', 'user')), (v_target if v_target is not _U else _unbound('standard.sgs:53', 'target')))  # standard.sgs:53
             if (v_c is not None):  # standard.sgs:54
                 _P_discard(frame, v_c, by=(v_user if v_user is not _U else _unbound('standard.sgs:54', 'user')))  # standard.sgs:54
         except _FLOW:
@@ -375,7 +378,7 @@ class Card_shunshou:
             _v = frame.vars
             v_user = _v.get('user', _U)
             v_target = _v.get('target', _U)
-            v_c = _P_choose_card_from(frame, (v_user if v_user is not _U else _unbound('standard.sgs:64', 'user')), (v_target if v_target is not _U else _unbound('standard.sgs:64', 'target')))  # standard.sgs:64
+            v_c = _D_choose_card_from(frame, (v_user if v_user is not _U else _unbound('standard.sgs:64', 'user')), (v_target if v_target is not _U else _unbound('standard.sgs:64', 'target')))  # standard.sgs:64
             if (v_c is not None):  # standard.sgs:65
                 _P_obtain(frame, (v_user if v_user is not _U else _unbound('standard.sgs:65', 'user')), v_c)  # standard.sgs:65
         except _FLOW:
@@ -456,7 +459,7 @@ class Card_jiedao:
             v_user = _v.get('user', _U)
             v_victim = _P_mark_value(frame, None, 'jiedao_victim')  # standard.sgs:99
             if (((v_victim is None) or (not _get_attr(v_victim, 'alive', 'standard.sgs:100'))) or (not _P_use_card_on(frame, (v_target if v_target is not _U else _unbound('standard.sgs:100', 'target')), '杀', v_victim))):  # standard.sgs:100
-                v_w = _P_equip_in(frame, (v_target if v_target is not _U else _unbound('standard.sgs:101', 'target')), 'weapon')  # standard.sgs:101
+                v_w = _D_equip_in(frame, (v_target if v_target is not _U else _unbound('standard.sgs:101', 'target')), 'weapon')  # standard.sgs:101
                 if (v_w is not None):  # standard.sgs:102
                     _P_obtain(frame, (v_user if v_user is not _U else _unbound('standard.sgs:102', 'user')), v_w)  # standard.sgs:102
         except _FLOW:
@@ -498,7 +501,7 @@ class Card_wuzhong:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            _P_draw(frame, (v_user if v_user is not _U else _unbound('standard.sgs:113', 'user')), 2)  # standard.sgs:113
+            _D_draw(frame, (v_user if v_user is not _U else _unbound('standard.sgs:113', 'user')), 2)  # standard.sgs:113
         except _FLOW:
             raise
         except Exception as _e:
@@ -539,8 +542,8 @@ class Card_nanman:
             v_card = _v.get('card', _U)
             v_user = _v.get('user', _U)
             v_use = _v.get('use', _U)
-            if (not _P_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:129', 'target')), '杀', play=True, against=(v_card if v_card is not _U else _unbound('standard.sgs:129', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:129', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:129', 'use')))):  # standard.sgs:129
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:130', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:130', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:130', 'card')), use=(v_use if v_use is not _U else _unbound('standard.sgs:130', 'use')))  # standard.sgs:130
+            if (not _D_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:129', 'target')), '杀', play=True, against=(v_card if v_card is not _U else _unbound('standard.sgs:129', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:129', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:129', 'use')))):  # standard.sgs:129
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:130', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:130', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:130', 'card')), use=(v_use if v_use is not _U else _unbound('standard.sgs:130', 'use')))  # standard.sgs:130
         except _FLOW:
             raise
         except Exception as _e:
@@ -562,8 +565,8 @@ class Card_wanjian:
             v_card = _v.get('card', _U)
             v_user = _v.get('user', _U)
             v_use = _v.get('use', _U)
-            if (not _P_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:141', 'target')), '闪', play=True, against=(v_card if v_card is not _U else _unbound('standard.sgs:141', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:141', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:141', 'use')))):  # standard.sgs:141
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:142', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:142', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:142', 'card')), use=(v_use if v_use is not _U else _unbound('standard.sgs:142', 'use')))  # standard.sgs:142
+            if (not _D_respond(frame, (v_target if v_target is not _U else _unbound('standard.sgs:141', 'target')), '闪', play=True, against=(v_card if v_card is not _U else _unbound('standard.sgs:141', 'card')), against_user=(v_user if v_user is not _U else _unbound('standard.sgs:141', 'user')), use=(v_use if v_use is not _U else _unbound('standard.sgs:141', 'use')))):  # standard.sgs:141
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:142', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:142', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:142', 'card')), use=(v_use if v_use is not _U else _unbound('standard.sgs:142', 'use')))  # standard.sgs:142
         except _FLOW:
             raise
         except Exception as _e:
@@ -584,7 +587,7 @@ class Card_taoyuan:
             v_target = _v.get('target', _U)
             v_user = _v.get('user', _U)
             v_card = _v.get('card', _U)
-            _P_recover(frame, (v_target if v_target is not _U else _unbound('standard.sgs:154', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:154', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:154', 'card')))  # standard.sgs:154
+            _D_recover(frame, (v_target if v_target is not _U else _unbound('standard.sgs:154', 'target')), 1, source=(v_user if v_user is not _U else _unbound('standard.sgs:154', 'user')), card=(v_card if v_card is not _U else _unbound('standard.sgs:154', 'card')))  # standard.sgs:154
         except _FLOW:
             raise
         except Exception as _e:
@@ -661,14 +664,14 @@ class Card_shandian:
             _v = frame.vars
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
-            v_j = _P_judge(frame, (v_target if v_target is not _U else _unbound('standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('standard.sgs:184', 'card')))  # standard.sgs:184
+            v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('standard.sgs:184', 'card')))  # standard.sgs:184
             if ((_get_attr(v_j, 'suit', 'standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'standard.sgs:185'), _inclusive_range(2, 9, 'standard.sgs:185'))):  # standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('standard.sgs:186', 'card')))  # standard.sgs:186
-                _P_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('standard.sgs:187', 'card')), nature='thunder')  # standard.sgs:187
+                _D_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('standard.sgs:187', 'card')), nature='thunder')  # standard.sgs:187
             else:
-                v_next = _P_next_alive(frame, (v_target if v_target is not _U else _unbound('standard.sgs:189', 'target')))  # standard.sgs:189
+                v_next = _D_next_alive(frame, (v_target if v_target is not _U else _unbound('standard.sgs:189', 'target')))  # standard.sgs:189
                 _t3 = 0  # standard.sgs:190
-                while ((not _equals(v_next, (v_target if v_target is not _U else _unbound('standard.sgs:190', 'target')))) and ((_none_operand('standard.sgs:190', '>') if ((_t1 := _D_count(frame, _P_filter_family(frame, _P_judge_cards(frame, v_next), '闪电'))) is None) else _t1 > 0) or (_D_count(frame, _P_targetable_among(frame, v_next, (v_card if v_card is not _U else _unbound('standard.sgs:191', 'card')), [v_next])) == 0))):  # standard.sgs:190
+                while ((v_next is not (v_target if v_target is not _U else _unbound('standard.sgs:190', 'target'))) and ((_none_operand('standard.sgs:190', '>') if ((_t1 := _D_count(frame, _P_filter_family(frame, _P_judge_cards(frame, v_next), '闪电'))) is None) else _t1 > 0) or (_D_count(frame, _P_targetable_among(frame, v_next, (v_card if v_card is not _U else _unbound('standard.sgs:191', 'card')), [v_next])) == 0))):  # standard.sgs:190
                     _t3 += 1  # standard.sgs:190
                     _loop_guard(_t3, 'standard.sgs:190')  # standard.sgs:190
                     _step(frame, 'standard.sgs:190')
@@ -676,7 +679,7 @@ class Card_shandian:
                         v_next = _P_next_alive(frame, v_next)  # standard.sgs:191
                     except _BreakLoop:
                         break
-                if (not _equals(v_next, (v_target if v_target is not _U else _unbound('standard.sgs:192', 'target')))):  # standard.sgs:192
+                if (v_next is not (v_target if v_target is not _U else _unbound('standard.sgs:192', 'target'))):  # standard.sgs:192
                     _P_move_to_judge(frame, (v_card if v_card is not _U else _unbound('standard.sgs:192', 'card')), v_next)  # standard.sgs:192
         except _FLOW:
             raise
@@ -720,10 +723,10 @@ class Card_le:
             _v = frame.vars
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
-            v_j = _P_judge(frame, (v_target if v_target is not _U else _unbound('standard.sgs:210', 'target')), (v_card if v_card is not _U else _unbound('standard.sgs:210', 'card')))  # standard.sgs:210
+            v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('standard.sgs:210', 'target')), (v_card if v_card is not _U else _unbound('standard.sgs:210', 'card')))  # standard.sgs:210
             _P_discard(frame, (v_card if v_card is not _U else _unbound('standard.sgs:211', 'card')))  # standard.sgs:211
             if (not (_get_attr(v_j, 'suit', 'standard.sgs:212') == '♥')):  # standard.sgs:212
-                _P_skip_phase(frame, (v_target if v_target is not _U else _unbound('standard.sgs:212', 'target')), 'play')  # standard.sgs:212
+                _D_skip_phase(frame, (v_target if v_target is not _U else _unbound('standard.sgs:212', 'target')), 'play')  # standard.sgs:212
         except _FLOW:
             raise
         except Exception as _e:

@@ -20,6 +20,7 @@ from sgsdsl.compiler.lower import ALWAYS_BOUND
 from sgsdsl.engine import registry as reg
 from sgsdsl.engine.registry.arguments import _CHECKS, proven_call, unchecked
 from sgsdsl.engine.registry.core import Param
+from sgsdsl.interp.build import card_effect_bound, clause_effect_bound
 from sgsdsl.sim import play_one
 
 _ENTITIES = {"player", "card", "general", "event", "use", "skill"}
@@ -107,10 +108,30 @@ def _direct_check(fn: Any, scope: str, names: tuple[str, ...], seen: set[str]) -
     return run
 
 
+def _effect_check(fn: Any, promised: frozenset[str], seen: set[str]) -> Any:
+    """A card effect's promise (`interp.build.clause_effect_bound`, `card_effect_bound`): those names never none."""
+    if fn is None:
+        return None
+    types = reg.SCOPE_NAMES["effect"]
+
+    def run(frame: Any) -> Any:
+        for name in promised:
+            value = frame.vars.get(name)
+            assert value is not None and _CHECKS[types[name]][0](value), f"effect: {name} = {value!r}"
+            seen.add("effect")
+        return fn(frame)
+
+    return run
+
+
 def _wrap_program(program: Any, seen: set[str]) -> None:
-    """Every rule function of the scopes in ALWAYS_BOUND checks the names it is promised."""
+    """Every rule function of the scopes in ALWAYS_BOUND checks the names it is promised; so does every card
+    effect the names its definition promises."""
     for card in program.cards.values():
+        card.effect = _effect_check(card.effect, card_effect_bound(
+            card.category, [u.target_kind for u in card.uses if u.effect is None and u.context != "recast"]), seen)
         for use in card.uses:
+            use.effect = _effect_check(use.effect, clause_effect_bound(use.context, use.target_kind), seen)
             use.filter = _bound_check(use.filter, "use_filter", seen)
             use.limit = _bound_check(use.limit, "use_limit", seen)
             use.filter_direct = _direct_check(use.filter_direct, "use_filter", ("user", "card", "it", "owner"), seen)
@@ -145,7 +166,16 @@ def test_the_engine_binds_what_always_bound_promises() -> None:
         for seed in range(4):
             players = 8 if rules != "tongzhou" else program.modes[mode].players[0]
             play_one(program, mode, players, seed, agents=("heuristic",) if seed % 2 else ("random",))
-    assert seen >= {"use_filter", "use_limit", "trigger", "active", "view_filter", "modifier"}
+    assert seen >= {"use_filter", "use_limit", "trigger", "active", "view_filter", "modifier", "effect"}
+
+
+def test_effect_promises_follow_the_clauses() -> None:
+    assert clause_effect_bound("play", "one") >= {"user", "target", "use", "card", "targets"}
+    assert "target" not in clause_effect_bound("play", "none")  # a targetless clause's effect runs once, untargeted
+    assert clause_effect_bound("recast", "none") == {"user", "card", "owner", "targets"}  # a recast is no use
+    assert "user" not in card_effect_bound("delayed", ["one"])  # judged with no user
+    assert "target" in card_effect_bound("delayed", ["one"]) and "target" in card_effect_bound("trick", [])
+    assert "target" not in card_effect_bound("trick", ["one", "none"])
 
 
 def test_proven_call_refuses_what_the_checks_might_refuse() -> None:

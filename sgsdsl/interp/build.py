@@ -51,6 +51,9 @@ class Site:
     slot: str
     scope: str
     params: tuple[str, ...] = ()
+    # names the engine always binds to a character, card, use or list (never none) for this very function,
+    # beyond what its scope always binds: worked out from its definition (`effect_bound`)
+    bound: frozenset[str] = frozenset()
 
 
 class FunctionMaker(Protocol):
@@ -126,6 +129,31 @@ def owner_field(where: ast.Expr | None) -> str | None:
     return None
 
 
+# What the engine binds in a card's effects (CardUse.use_card, recast, resolve_delayed), never none: the card, and
+# the list of targets, always; the user and owner wherever a character uses the card (every use but a delayed
+# trick's judgement, which has no user); the use record in a use (a recast has none); the target where each
+# target gets its own run (every target kind but "none", and a delayed trick's judgement of its holder).
+_EFFECT_ALWAYS = frozenset({"card", "targets", "owner"})
+
+
+def clause_effect_bound(context: str, target_kind: str) -> frozenset[str]:
+    """The names a use clause's own effect always has (CardUse.recast for a recast clause, else use_card)."""
+    if context == "recast":
+        return _EFFECT_ALWAYS | {"user"}
+    return _EFFECT_ALWAYS | {"user", "use"} | ({"target"} if target_kind != "none" else set())
+
+
+def card_effect_bound(category: str, kinds: list[str]) -> frozenset[str]:
+    """The names a card's shared effect always has: used under the clauses without an effect of their own (their
+    target KINDS), and, for a delayed trick, judged with no user (CardUse.resolve_delayed)."""
+    bound = _EFFECT_ALWAYS | {"use"}
+    if category != "delayed":
+        bound |= {"user"}
+    if all(kind != "none" for kind in kinds):
+        bound |= {"target"}
+    return frozenset(bound)
+
+
 class StructureBuilder:
     """Walks the checked AST in a fixed order and builds the rule objects; functions come from `make`."""
 
@@ -139,10 +167,10 @@ class StructureBuilder:
         self._const_interp = Interpreter(self.generals)
 
     def fn(self, node: ast.Block | ast.Expr | None, owner: tuple[str, str], slot: str, scope: str,
-           params: tuple[str, ...] = ()) -> Any:
+           params: tuple[str, ...] = (), bound: frozenset[str] = frozenset()) -> Any:
         if node is None:
             return None
-        return self.make(node, Site(owner, slot, scope, params))
+        return self.make(node, Site(owner, slot, scope, params, bound))
 
     def direct(self, node: ast.Block | ast.Expr | None, owner: tuple[str, str], slot: str, scope: str,
                names: tuple[str, ...], params: tuple[str, ...] = ()) -> Any:
@@ -212,15 +240,19 @@ class StructureBuilder:
         own = ("card", c.ident.text)
         family = c.family.text if c.family is not None else c.name.text
         uses = []
+        kinds = [(u.target or ast.TargetSpec(u.span, "self" if c.category.text not in ("basic", "trick") else "none"))
+                 for u in c.uses]
         for i, u in enumerate(c.uses):
-            spec = u.target or ast.TargetSpec(u.span, "self" if c.category.text not in ("basic", "trick") else "none")
+            spec = kinds[i]
             uses.append(UseRule(
                 context=u.context.text,
                 limit=self.fn(u.limit.count, own, f"use{i}_limit", "use_limit") if u.limit else None,
                 limit_scope=u.limit.scope.text if u.limit else None,
                 target_kind=spec.kind, low=spec.low, high=spec.high, other=spec.other,
                 filter=self.fn(u.where, own, f"use{i}_filter", "use_filter"),
-                effect=self.fn(u.body, own, f"use{i}_effect", "effect"), line=f"{u.span.file}:{u.span.line}",
+                effect=self.fn(u.body, own, f"use{i}_effect", "effect",
+                               bound=clause_effect_bound(u.context.text, spec.kind)),
+                line=f"{u.span.file}:{u.span.line}",
                 filter_direct=self.direct(u.where, own, f"use{i}_filter", "use_filter",
                                           ("user", "card", "it", "owner")),
                 limit_direct=self.direct(u.limit.count, own, f"use{i}_limit", "use_limit", ("user", "card", "owner"))
@@ -232,7 +264,9 @@ class StructureBuilder:
             ident=c.ident.text, name=c.name.text, category=c.category.text, family=family,
             nature=c.nature.text if c.nature else "normal", attack_range=c.attack_range,
             copies=[(f.suit, f.rank) for f in c.copies + self.more_copies(c)], uses=uses,
-            effect=self.fn(c.effect, own, "effect", "effect"),
+            effect=self.fn(c.effect, own, "effect", "effect", bound=card_effect_bound(
+                c.category.text, [k.kind for u, k in zip(c.uses, kinds, strict=True)
+                                  if u.body is None and u.context.text != "recast"])),
             hooks={name.text: self.fn(block, own, f"hook{i}", "card_hook") for i, (name, block) in enumerate(c.hooks)},
             skills=[self.skill(s, inline_skill_key(c.ident.text, c.skills, i)) for i, s in enumerate(c.skills)],
             tags=frozenset(t.text for t in c.tags),
