@@ -51,7 +51,7 @@ class Zones:
                     pile.remove(c)
                     return
 
-    def move(self, cards: Iterable[Card], zone: str, to: Player | None, top: bool = True) -> None:
+    def move(self, cards: Iterable[Card | VirtualCard], zone: str, to: Player | None, top: bool = True) -> None:
         """Every card move goes through here, so losing cards is always an event."""
         losses: dict[tuple[int, str], list[Card]] = {}
         moved = []
