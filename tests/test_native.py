@@ -142,6 +142,9 @@ def test_a_missing_character_is_the_same_rule_error_on_both_engines(built: Path,
 ODD_RULES = {
     "damage redirected to none": 'rule 移 r_move { on creating_damage { event.target = event.source } }\n'
                                  'rule 伤 r_hurt { on turn_start { damage(current(), 1) } }\n',
+    # a character none asked for its attack range (the error named another primitive natively)
+    "none in attack range": 'rule 距 r_range { on turn_start {\n'
+                            '  if in_attack_range(current(), first([])) { draw(current(), 1) } } }\n',
     # a converted card in a judge area handed to a move of cards (the native build once refused it there)
     "converted card moved": 'rule 乐 r_le { on round_start { use_virtual(first(players()), 乐不思蜀) } }\n'
                             'rule 底 r_bottom { on turn_start { put_on_bottom(cards_of(current())) } }\n',
