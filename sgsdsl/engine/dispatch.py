@@ -107,7 +107,7 @@ class Dispatch:
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
-        gained. A leader skill (a lord skill) counts only while p holds the mode's leader role, gained or not."""
+        gained. A leader skill counts only while p holds the mode's leader role, gained or not."""
         out: list[SkillRule] = []
         leader = self.game.mode.leader is not None and p.role == self.game.mode.leader
         if p.general is not None:
@@ -143,11 +143,11 @@ class Dispatch:
             self.emit("skill_lost", new_event("skill_lost", {"player": p, "skill": skill}))
 
     def lose_all_skills(self, p: Player) -> None:
-        """p loses every skill it has now (its general's, lord skills and gained ones; equipment keeps working)."""
+        """p loses every skill it has now (its general's, leader skills and gained ones; equipment keeps working)."""
         for s in list(self.own_skills(p)) + list(p.extra_skills):
             self.lose_skill(p, s)
         if p.general is not None:
-            for s in p.general.skills:  # lord skills it does not hold now are lost too
+            for s in p.general.skills:  # leader skills it does not hold now are lost too
                 if s.ident not in p.lost_skills:
                     p.lost_skills.append(s.ident)
         self.refresh_skills(p)
@@ -418,8 +418,8 @@ class Dispatch:
             return max(1, self.value("distance", a, b))  # (the whole way: a rule's base and bounds, or an error)
         if not chain:
             return max(1, self.seat_distance(a, b))  # (what value() gives unmodified: the clamped seat distance)
-        # (compiled) a chain of modifiers that each add or set a constant for their owner (horses, 马术-like
-        # skills) is walked here without a call; any other modifier takes value()'s way
+        # (compiled) a chain of modifiers that each add or set a constant for their owner (horses and the like)
+        # is walked here without a call; any other modifier takes value()'s way
         pair = (a, b)
         total, override = self.seat_distance(a, b), None
         for p, _, m in chain:

@@ -455,7 +455,7 @@ class CardUse:
         """Ask p for `times` cards of a family (打出 when play, else 使用); True when all were given.
 
         When all were given, `answered` is emitted (e.g. a weapon acting after its card was dodged). `behalf`: the
-        character the cards are given for (a lord asking others); the request is then a `respond_for` naming it, so
+        character the cards are given for (a leader asking others); the request is then a `respond_for` naming it, so
         that an agent can tell a favour asked of it from an attack on itself."""
         for _ in range(max(0, times)):
             if not p.alive:

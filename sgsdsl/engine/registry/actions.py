@@ -89,7 +89,7 @@ def _retrial(f, event, card):
            "player:player, family:family, times:int=1, play:bool=false, against:card=none, against_user:player=none, "
            "use:use=none, behalf:player=none", "bool",
            "ask the player for `times` cards of a family; true when all were given. `behalf`: the character they are "
-           "given for (a lord asking its kingdom for a card): agents are told, so they can weigh whom the card helps")
+           "given for (a leader asking its kingdom for a card): agents are told, so they can weigh whom the card helps")
 def _respond(f, player, family, times=1, play=False, against=None, against_user=None, use=None, behalf=None):
     return f.game.use.respond(_need(player, "respond's player"), family, times, play, against, against_user, use,
                               behalf)
@@ -314,7 +314,7 @@ def _skill_arg(f, skill):
 
 @primitive("gain_skill", "action", "player:player, skill:skill, until:str=forever",
            doc="the player gains a skill (by name, or a skill value such as an item of skills_of(general)) until "
-               "the end of the phase, turn or round, or forever; a lord skill works only for the leader")
+               "the end of the phase, turn or round, or forever; a leader skill works only for the leader")
 def _gain_skill(f, player, skill, until="forever"):
     if until not in ("phase", "turn", "round", "forever"):
         raise RuleError(f"gain_skill lifetime must be phase, turn, round or forever, not {until!r}")
@@ -328,7 +328,7 @@ def _lose_skill(f, player, skill):
 
 
 @primitive("lose_all_skills", "action", "player:player",
-           doc="the player loses every skill of its own for the rest of the game: its general's, lord and "
+           doc="the player loses every skill of its own for the rest of the game: its general's, leader and "
                "gained ones; its equipment still works; skills gained later are had again")
 def _lose_all_skills(f, player):
     f.game.dispatch.lose_all_skills(_need(player, "lose_all_skills's player"))

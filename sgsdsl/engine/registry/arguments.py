@@ -57,7 +57,8 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "use": (lambda v: v is None or type(v) is UseRecord, "a use"),
     "skill": (lambda v: v is None or isinstance(v, (SkillRule, str)), "a skill"),
 }
-for _t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit", "zone"):
+_TEXT_KINDS = ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit", "zone")
+for _t in _TEXT_KINDS:
     _CHECKS[_t] = (lambda v: v is None or isinstance(v, str), "a name or text")
 _TEXT_TYPES: frozenset[type] = frozenset({type(None), str})
 # declared type -> the exact types its test above always accepts: one set lookup answers most arguments, and only
@@ -67,8 +68,7 @@ _PASSING: dict[str, frozenset[type]] = {
     "general": frozenset({type(None), GeneralRule}), "event": frozenset({type(None), Event}),
     "use": frozenset({type(None), UseRecord}), "skill": frozenset({type(None), SkillRule, str}),
     "cards": frozenset({type(None), Card, VirtualCard}),
-    **{t: _TEXT_TYPES for t in ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category",
-                                "suit", "zone")},
+    **{t: _TEXT_TYPES for t in _TEXT_KINDS},
 }
 
 

@@ -345,7 +345,7 @@ def _awakened(f, player, skill):
 
 
 @primitive("skills_of", "function", "of:any", "list",
-           "the skills of a general (as printed, lord skills included), or a character's own skills now (lost ones "
+           "the skills of a general (as printed, leader skills included), or a character's own skills now (lost ones "
            "left out, gained ones in; not its equipment's)")
 def _skills_of(f, of):
     from ..program import GeneralRule

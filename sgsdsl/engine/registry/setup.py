@@ -30,7 +30,7 @@ def _deal_roles(f, seated=False, public=False):
     roles = list(table)
     if not seated:
         g.rng.shuffle(roles)
-    lead = g.carry.leader_person  # a league decides who leads (the lord seat rotates)
+    lead = g.carry.leader_person  # a league decides who leads (the leader's seat rotates)
     if lead is not None and g.mode.leader in roles:
         seat = next((p.seat for p in g.players if p.person == lead), None)
         if seat is not None:
