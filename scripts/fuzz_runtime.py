@@ -4,17 +4,19 @@
     python scripts/fuzz_runtime.py --inputs 500 [--seed 1] [--players 4] [--keep DIR]
     python scripts/fuzz_runtime.py --inputs 500 --both-builds     # also: the native build against the Python engine
 
-Each input is the bundled test rules (tests/fixtures/mini.sgs) plus random `rule` triggers and random generals
-with random skills, built from the registry's vocabulary (timings and their event fields, actions and
-functions with arguments of the declared types, and `modify` clauses on the engine's values, what cards count as
-among them). Inputs the checker refuses are counted and skipped (the
-campaign is about well-typed rules). Every accepted input is played for one game on the interpreter and on
-the compiled code: a game may end by the rules, by the round cap, or with a located engine error (a rule error
-naming the `.sgs` line); anything else — a Python traceback, an unlocated error, a located error that is only a
-Python exception from inside a primitive (`….sgs:3: AttributeError: …`), the two engines disagreeing, an input
-over --limit seconds of CPU — is a failure, printed with its input (and written to --keep). The expressions
-include huge ranges (`1..1000000000`, comprehensions and `for` walks over them), so budgets and list limits are
-exercised too. Exit status 0 when nothing failed.
+Each input is the bundled test rules (tests/fixtures/mini.sgs) plus random `rule` triggers and random generals with
+random skills, built from the registry's vocabulary (timings and their event fields, actions and functions with
+arguments of the declared types, and `modify` clauses on the engine's values, what cards count as among them), and
+random cards: basic cards, tricks and delayed tricks with use clauses of every target kind, filters, limits, clause
+effects, recasts and hooks, whose effects read the names the card binds (user, target, targets, card, use) where the
+compiler proves them bound and where it does not. Inputs the checker refuses are counted and skipped (the campaign
+is about well-typed rules). Every accepted input is played for one game on the interpreter and on the compiled code:
+a game may end by the rules, by the round cap, or with a located engine error (a rule error naming the `.sgs` line);
+anything else — a Python traceback, an unlocated error, a located error that is only a Python exception from inside
+a primitive (`….sgs:3: AttributeError: …`), the two engines disagreeing, an input over --limit seconds of CPU — is a
+failure, printed with its input (and written to --keep). The expressions include huge ranges (`1..1000000000`,
+comprehensions and `for` walks over them), so budgets and list limits are exercised too. Exit status 0 when nothing
+failed.
 
 `--both-builds` runs the same campaign twice, in a process on the native build (`sgsdsl native build` first) and in
 one on the Python engine, and compares every input's outcome (result or rule error, and the number of decisions):
@@ -162,6 +164,51 @@ def modifier(rng: random.Random) -> str:
     return f"modify {spec.name}({', '.join(names)}) {change} where {cond}"
 
 
+# What a card's target filter may test: `it` is the candidate, `user` the card's user.
+TARGET_FILTERS = ["it.hp > 1", "is_wounded(it)", "in_attack_range(user, it)", "count(cards_of(it)) > 0",
+                  "distance(user, it) <= 1", "it != user", "card.suit == ♠", "user.hp >= it.hp"]
+RECAST_BODIES = ["draw(user, 1)", "log(card.name)", "mark(user, \"n\")", "damage(user, 1, card: card)"]
+TARGET_KINDS = ["self", "one", "one other", "1..2", "1..2 other", "all", "all other", "none"]
+# Statements only a card's effect can make: the names its definition binds (user, target, targets, card, use).
+CARD_STATEMENTS = ["draw(user, 1)", "damage(target, 1, source: user, card: card)", "mark(use, \"n\")",
+                   "if has_mark(use, \"n\") { draw(target, 1) }", "recover(target, 1, source: user, card: card)",
+                   "discard(card)", "let j = judge(target, card)  if j.suit == ♥ { draw(target, 1) }",
+                   "for t in targets { log(t.name) }", "log(card.name)", "skip_phase(target, play)"]
+
+
+def card_block(rng: random.Random) -> str:
+    """A card effect's body: the generic statements with `owner` read as the user or the target, and the card's
+    own names (a delayed trick's judgement has no user, a targetless clause no target, a recast no use)."""
+    parts = [rng.choice(CARD_STATEMENTS) for _ in range(rng.randint(1, 2))]
+    if rng.random() < 0.5:
+        parts.append(block(rng, {}).replace("owner", rng.choice(["user", "target"])))
+    return "  ".join(parts)
+
+
+def card_def(rng: random.Random, n: int, i: int) -> str:
+    """A random card: its category, copies, use clauses (context, limit, target kind, filter, an effect of their
+    own), a recast clause, a shared effect and hooks — what the compiler's effect proofs reason about."""
+    category = rng.choice(["basic", "trick", "delayed"])
+    faces = " ".join(f"{rng.choice('♠♥♣♦')}{rng.choice(['A', '2', '5', '9', '10', 'J', 'K'])}"
+                     for _ in range(rng.randint(2, 5)))
+    lines = [f"card 卡{n}_{i} k{n}_{i} : {category} {{", f"  copies {faces}"]
+    for _ in range(rng.randint(1, 2)):
+        kind = rng.choice(["self", "one other"] if category == "delayed" else TARGET_KINDS)
+        limit = f" limit {rng.choice(['1', '2', 'slash_limit(user)'])} per {rng.choice(['phase', 'turn'])}" \
+            if rng.random() < 0.3 else ""
+        where = f" where {rng.choice(TARGET_FILTERS)}" if kind != "none" and rng.random() < 0.5 else ""
+        own = f" {{ {card_block(rng)} }}" if category != "delayed" and rng.random() < 0.3 else ""
+        lines.append(f"  use play{limit} target {kind}{where}{own}")
+    if category == "trick" and rng.random() < 0.4:
+        lines.append(f"  use recast {{ {rng.choice(RECAST_BODIES)} }}")
+    if category == "basic" and rng.random() < 0.3:
+        lines.append("  use dying target one")
+    lines.append(f"  effect {{ {card_block(rng)} }}")
+    if rng.random() < 0.3:
+        lines.append(f"  on {rng.choice(['nullified', 'prepare', 'finish'])} {{ {rng.choice(CARD_STATEMENTS)} }}")
+    return "\n".join(lines) + "\n}"
+
+
 def make_input(rng: random.Random, n: int) -> str:
     parts = [f'import "{MINI.as_posix()}"']
     for i in range(rng.randint(1, 3)):
@@ -177,6 +224,8 @@ def make_input(rng: random.Random, n: int) -> str:
         if rng.random() < 0.4:
             skills.append(f"  skill 改{n}_{i} m{n}_{i} locked {{ {modifier(rng)} }}")
         parts.append(f"general 将{n}_{i} g{n}_{i} : 魏 male {rng.randint(1, 5)} {{\n" + "\n".join(skills) + "\n}")
+    for i in range(rng.randint(0, 2)):
+        parts.append(card_def(rng, n, i))
     return "\n".join(parts) + "\n"
 
 

@@ -8,11 +8,17 @@ import importlib.util
 from helpers import ROOT
 
 
-def test_a_short_runtime_fuzz_campaign_passes(capsys) -> None:
+def _fuzz_module():
+    """scripts/fuzz_runtime.py as a module (scripts/ is not a package)."""
     spec = importlib.util.spec_from_file_location("fuzz_runtime", ROOT / "scripts" / "fuzz_runtime.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_short_runtime_fuzz_campaign_passes(capsys) -> None:
+    mod = _fuzz_module()
     assert mod.main(["--inputs", "6", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "6 inputs in" in out and "0 failed" in out
@@ -37,11 +43,25 @@ def test_the_inputs_modify_what_cards_count_as() -> None:
     """Some generated skills make cards count as another suit, colour or name (the used-as paths get played)."""
     import random
 
-    spec = importlib.util.spec_from_file_location("fuzz_runtime", ROOT / "scripts" / "fuzz_runtime.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _fuzz_module()
     rng = random.Random(5)
     texts = [mod.make_input(rng, n) for n in range(200)]
     for value in ("card_name", "card_suit", "card_color", "distance"):
         assert any(f"modify {value}(" in t for t in texts), value
+
+
+def test_the_inputs_define_cards_across_the_effect_proofs_boundaries() -> None:
+    """Generated cards reach every case the compiler's effect proofs tell apart (interp.build.card_effect_bound):
+    a delayed trick (judged with no user), a targetless clause (no target), a recast (no use), clauses with an
+    effect of their own and a shared effect reading user, target and use."""
+    import random
+
+    mod = _fuzz_module()
+    rng = random.Random(5)
+    texts = [mod.make_input(rng, n) for n in range(200)]
+    cards = [t for t in texts if "card 卡" in t]
+    assert len(cards) > 50
+    for needle in (": delayed {", "target none", "use recast {", "use play target one other where", "mark(use,",
+                   "damage(target, 1, source: user"):
+        assert any(needle in t for t in cards), needle
+    assert any("use play" in line and line.rstrip().endswith("}") for t in cards for line in t.splitlines())

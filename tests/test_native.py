@@ -148,6 +148,9 @@ ODD_RULES = {
     # a converted card in a judge area handed to a move of cards (the native build once refused it there)
     "converted card moved": 'rule 乐 r_le { on round_start { use_virtual(first(players()), 乐不思蜀) } }\n'
                             'rule 底 r_bottom { on turn_start { put_on_bottom(cards_of(current())) } }\n',
+    # a draw for none, as a delayed trick's effect drawing for its user when judged (the native build's typed
+    # primitive refused the none before the primitive's own check could name it)
+    "draw for none": 'rule 摸 r_draw { on turn_start { draw(first([]), 1) } }\n',
 }
 
 ODD_FINGERPRINT = r"""

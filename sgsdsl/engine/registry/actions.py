@@ -20,7 +20,8 @@ from .core import (
 
 # ---------------------------------------------------------------- actions
 @primitive("draw", "action", "player:player, n:int", "cards", "the player draws n cards")
-def _draw(f: Frame, player: Player, n: int) -> list[Card]:
+def _draw(f: Frame, player: Player | None, n: int) -> list[Card]:
+    # (none allowed in the signature: the check below names it, on both builds alike)
     return f.game.zones.draw(_need(player, "draw's player"), count_arg(n, "draw's count", len(f.game.cards)))
 
 
