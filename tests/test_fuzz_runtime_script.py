@@ -3,7 +3,9 @@ engines, end by the rules or with located rule errors only."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import random
 
 from helpers import ROOT
 
@@ -15,6 +17,14 @@ def _fuzz_module():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+@functools.cache
+def _inputs() -> tuple[str, ...]:
+    """The first 200 inputs of --seed 5 (made once for the tests that read them)."""
+    mod = _fuzz_module()
+    rng = random.Random(5)
+    return tuple(mod.make_input(rng, n) for n in range(200))
 
 
 def test_a_short_runtime_fuzz_campaign_passes(capsys) -> None:
@@ -41,11 +51,7 @@ def test_the_same_seed_makes_the_same_inputs_whatever_the_hash_seed() -> None:
 
 def test_the_inputs_modify_what_cards_count_as() -> None:
     """Some generated skills make cards count as another suit, colour or name (the used-as paths get played)."""
-    import random
-
-    mod = _fuzz_module()
-    rng = random.Random(5)
-    texts = [mod.make_input(rng, n) for n in range(200)]
+    texts = _inputs()
     for value in ("card_name", "card_suit", "card_color", "distance"):
         assert any(f"modify {value}(" in t for t in texts), value
 
@@ -54,11 +60,7 @@ def test_the_inputs_define_cards_across_the_effect_proofs_boundaries() -> None:
     """Generated cards reach every case the compiler's effect proofs tell apart (interp.build.card_effect_bound):
     a delayed trick (judged with no user), a targetless clause (no target), a recast (no use), clauses with an
     effect of their own and a shared effect reading user, target and use."""
-    import random
-
-    mod = _fuzz_module()
-    rng = random.Random(5)
-    texts = [mod.make_input(rng, n) for n in range(200)]
+    texts = _inputs()
     cards = [t for t in texts if "card 卡" in t]
     assert len(cards) > 50
     for needle in (": delayed {", "target none", "use recast {", "use play target one other where", "mark(use,",
