@@ -123,3 +123,21 @@ def test_area_cards_only_when_they_hurt_more_foes_than_friends() -> None:
     five = ["lord", "loyalist", "rebel", "rebel", "renegade"]
     foes_around = view(1, "loyalist", {0: "lord"}, five)
     assert agent.decide(menu, foes_around) == [0]  # three sure foes against the lord
+
+
+def test_stance_read_on_from_a_growing_history_equals_reading_it_afresh() -> None:
+    """The remembered reading goes on from where it stopped while the damage history only grows; a history
+    that changed otherwise, healing, or another seat's view is read again from the roles. Each step must equal
+    a fresh agent's reading of the same view, float for float."""
+    six = ["lord", "loyalist", "loyalist", "rebel", "rebel", "renegade"]
+    steps = [(3, 0, 1), (4, 1, 1), (2, 3, 2), (5, 0, 1), (3, 5, 1), (4, 0, 3)]
+    agent = HeuristicAgent(1)
+    views = [view(1, "loyalist", {0: "lord"}, six, history=steps[:k]) for k in range(len(steps) + 1)]
+    views.append(view(1, "loyalist", {0: "lord"}, six, history=steps[2:]))  # not a longer copy: read afresh
+    views.append({**views[3], "recover_history": [(5, 2, 1), (3, 3, 1)]})
+    views.append(view(2, "loyalist", {0: "lord"}, six, history=steps))  # another seat
+    views.append(view(1, "loyalist", {0: "lord", 3: "rebel"}, six, history=steps))  # a role revealed
+    for v in views:
+        assert agent.stance(v) == HeuristicAgent(1).stance(v)
+    moved = [agent.stance(v)[3] for v in views[:7]]
+    assert len(set(moved)) > 2  # the evidence does move the readings along the way

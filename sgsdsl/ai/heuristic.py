@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from ..engine.agents import Agent, Request, uniform_below
@@ -24,6 +25,42 @@ KEEP = frozenset({"defence", "heal"})
 EVIDENCE = 0.45
 
 
+@lru_cache(maxsize=1024)
+def _play_kind(tags: tuple[str, ...]) -> tuple[str, frozenset[str]]:
+    """What a play-menu option is by its hints, the first that applies in this order (and its hints as a set):
+    worked out once per distinct hint tuple, since the same cards come back menu after menu."""
+    t = frozenset(tags)
+    for kind, wanted in _PLAY_KINDS:
+        if t & wanted:
+            return kind, t
+    return "other", t
+
+
+# the play-menu kinds, tried in order: an option is of the first whose hints it carries
+_PLAY_KINDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("end", frozenset({"end"})), ("skill", frozenset({"skill"})), ("area", frozenset({"area"})),
+    ("heal", frozenset({"heal"})), ("draw", frozenset({"draw"})), ("equip", frozenset(EQUIP_SLOTS)),
+    ("risk", frozenset({"risk"})), ("harm", frozenset({"attack", "control"})), ("recast", frozenset({"recast"})),
+    ("conversion", frozenset({"conversion"})),
+)
+
+
+def _friends_hurt(view: Any, stance: dict[int, float], me: int) -> bool:
+    """Whether some other living seat I lean towards (above 0.3) is wounded."""
+    return any(stance.get(q["seat"], 0.0) > 0.3 and q["hp"] < q["max_hp"] and q.get("alive", True)
+               for q in view["players"] if q["seat"] != me)
+
+
+def _apply_evidence(out: dict[int, float], history: Any, known: set[int], base: dict[int, float],
+                    weight: float) -> None:
+    """Move each unknown source's reading by what it did (seat, seat, amount) to the seats as the roles alone
+    read them: WEIGHT is negative for damage (hurting a friend of mine reads as hostile), positive for healing."""
+    for source, target, amount in history:
+        if source in known or source == target:
+            continue
+        out[source] = max(-1.0, min(1.0, out[source] + weight * amount * base.get(target, 0.0)))
+
+
 class HeuristicAgent(Agent):
     name = "heuristic"
 
@@ -31,7 +68,13 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.skill_rate = skill_rate
         self.focus = focus  # how much a foe's wounds draw attacks (spreading versus finishing)
-        self._stance_key: Any = None  # what stance() last worked from, and what it gave
+        # what the stance was last worked out from (`_stance_now`), and what it gave
+        self._base_key: Any = None
+        self._base: dict[int, float] = {}
+        self._known: set[int] = set()
+        self._damage: Any = ()
+        self._after_damage: dict[int, float] = {}
+        self._recover: Any = ()
         self._stance: dict[int, float] = {}
 
     # ------------------------------------------------------------ allegiance
@@ -49,17 +92,40 @@ class HeuristicAgent(Agent):
 
     def stance(self, view: Any) -> dict[int, float]:
         """Per seat: +1 surely an ally, -1 surely a foe, in between by the odds of the hidden roles, moved by
-        public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile). Remembered for
-        the last view with the same inputs (asked several times a decision, and the same between events)."""
-        # (the view's lists are its own copies, made for this decision: kept as they are, they compare by content)
-        key = (view["seat"], view["role"], [(q["seat"], q["role"], q.get("alive", True)) for q in view["players"]],
-               view["roles_in_play"], view["sides"], view.get("solo", ()), view.get("damage_history", ()),
-               view.get("recover_history", ()))
-        if self._stance_key != key:
-            self._stance_key, self._stance = key, self._stance_of(view)
-        return dict(self._stance)
+        public evidence (hurting a friend of mine, or healing a foe of mine, reads as hostile). A copy: the
+        remembered one (`_stance_now`) stays as it was."""
+        return dict(self._stance_now(view))
 
-    def _stance_of(self, view: Any) -> dict[int, float]:
+    def _stance_now(self, view: Any) -> dict[int, float]:
+        """The stance, remembered for the last view with the same inputs (asked several times a decision, and the
+        same between events); callers only read it. What the seats and roles give is kept apart from the
+        evidence, and damage that only grew since is applied from where the last reading stopped: the same
+        steps in the same order as reading it all again, so the same numbers, without a game-long replay."""
+        # (the view's lists are its own copies, made for this decision: kept as they are, they compare by content)
+        base_key = (view["seat"], view["role"],
+                    [(q["seat"], q["role"], q.get("alive", True)) for q in view["players"]],
+                    view["roles_in_play"], view["sides"], view.get("solo", ()))
+        damage = view.get("damage_history", ())
+        recover = view.get("recover_history", ())
+        if base_key == self._base_key and damage == self._damage and recover == self._recover:
+            return self._stance
+        if base_key != self._base_key:
+            self._base_key = base_key
+            self._base, self._known = self._stance_base(view)
+            self._damage, self._after_damage = (), self._base
+        seen = len(self._damage)
+        if damage[:seen] != self._damage[:seen] or len(damage) < seen:
+            seen, self._after_damage = 0, self._base
+        out = dict(self._after_damage)
+        _apply_evidence(out, damage[seen:], self._known, self._base, -EVIDENCE)
+        self._damage, self._after_damage = damage, dict(out)
+        _apply_evidence(out, recover, self._known, self._base, EVIDENCE)
+        self._recover, self._stance = recover, out
+        return out
+
+    def _stance_base(self, view: Any) -> tuple[dict[int, float], set[int]]:
+        """The stance before any evidence (from the roles: revealed, hidden and the mode's sides), and the
+        seats whose role I know (evidence does not move them)."""
         me = view["seat"]
         allies = self.allies(view)
         hidden = Counter(view["roles_in_play"])
@@ -88,16 +154,7 @@ class HeuristicAgent(Agent):
                 if q["seat"] in revealed and q["role"] not in solo:
                     out[q["seat"]] = 0.5
         known = {q["seat"] for q in view["players"] if q["role"] != "hidden" or q["seat"] == me}
-        base = dict(out)
-        for source, target, amount in view.get("damage_history", ()):
-            if source in known or source == target:
-                continue
-            out[source] = max(-1.0, min(1.0, out[source] - EVIDENCE * amount * base.get(target, 0.0)))
-        for source, target, amount in view.get("recover_history", ()):
-            if source in known or source == target:
-                continue
-            out[source] = max(-1.0, min(1.0, out[source] + EVIDENCE * amount * base.get(target, 0.0)))
-        return out
+        return out, known
 
     # ------------------------------------------------------------ decisions
     def decide(self, request: Request, view: Any) -> list[int]:
@@ -130,15 +187,12 @@ class HeuristicAgent(Agent):
             return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
         return [0]
 
-    def _skill_score(self, t: set[str], view: Any, stance: dict[int, float], wounded: bool) -> float:
+    def _skill_score(self, t: frozenset[str], view: Any, stance: dict[int, float], wounded: bool) -> float:
         """How much a skill in the play menu is worth now, by its hints."""
         me = view["seat"]
-        friends_hurt = any(v > 0.3 and q["hp"] < q["max_hp"] and q.get("alive", True)
-                           for q in view["players"] for s, v in [(q["seat"], stance.get(q["seat"], 0.0))]
-                           if s != me)
         if "risk" in t and not self._healthy(view):
             return 0.0
-        if "heal" in t and (wounded or ("help" in t and friends_hurt)):
+        if "heal" in t and (wounded or ("help" in t and _friends_hurt(view, stance, me))):
             return 3.0
         if "draw" in t:
             return 2.0 if "risk" not in t else (1.2 if self.rng.random() < 0.5 else 0.0)
@@ -149,7 +203,7 @@ class HeuristicAgent(Agent):
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
 
     @staticmethod
-    def _area_score(t: set[str], view: Any, stance: dict[int, float]) -> float:
+    def _area_score(t: frozenset[str], view: Any, stance: dict[int, float]) -> float:
         """A card that reaches everyone is worth what it does to foes minus what it does to friends."""
         me = view["seat"]
         alive = [q for q in view["players"] if q.get("alive", True)]
@@ -164,27 +218,27 @@ class HeuristicAgent(Agent):
     def on_play(self, r: Request, view: Any) -> list[int]:
         me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
-        stance = self.stance(view)
+        stance = self._stance_now(view)
         # attack on evidence, not on the odds alone: a seat counts as a foe once it is fairly surely one
         has_foe = any(v < -0.6 for s, v in stance.items() if s != view["seat"])
         best, best_score = len(r.options) - 1, 0.0
         for i, tags in enumerate(r.option_tags):
-            t = set(tags)
-            if "end" in t:
+            kind, t = _play_kind(tags)
+            if kind == "end":
                 continue
-            if "skill" in t:
+            if kind == "skill":
                 score = self._skill_score(t, view, stance, wounded)
-            elif "area" in t:
+            elif kind == "area":
                 score = self._area_score(t, view, stance)
-            elif "heal" in t:
+            elif kind == "heal":
                 score = 3.0 if wounded else 0.0
-            elif "draw" in t:
+            elif kind == "draw":
                 score = 2.5
-            elif t & set(EQUIP_SLOTS):
+            elif kind == "equip":
                 score = 2.0
-            elif "risk" in t:
+            elif kind == "risk":
                 score = 0.2 if self.rng.random() < 0.3 else 0.0
-            elif t & {"attack", "control"}:
+            elif kind == "harm":
                 reach = r.option_reach[i] if i < len(r.option_reach) else None
                 if reach is not None and reach and all(stance.get(s, 0.0) > 0.6 for s in reach):
                     score = 0.0  # only sure friends are within reach (open camps, team-mates)
@@ -192,9 +246,9 @@ class HeuristicAgent(Agent):
                     score = 1.5
                 else:
                     score = 0.6 if self.rng.random() < 0.5 else 0.0  # probe when unsure
-            elif "recast" in t:
+            elif kind == "recast":
                 score = 1.0 if self.rng.random() < self.skill_rate else 0.0
-            elif "conversion" in t:
+            elif kind == "conversion":
                 score = 0.8 if has_foe and self.rng.random() < self.skill_rate else 0.0
             else:
                 score = 0.5 if self.rng.random() < 0.5 else 0.0
@@ -214,7 +268,7 @@ class HeuristicAgent(Agent):
     def on_choose(self, r: Request, view: Any) -> list[int] | None:
         n = len(r.options)
         if r.option_seats and any(s is not None for s in r.option_seats):
-            stance = self.stance(view)
+            stance = self._stance_now(view)
             about = set(r.about)
             helpful = bool(about & HELPFUL) and not about & HARMFUL
             sign = 1.0 if helpful else -1.0
@@ -238,20 +292,20 @@ class HeuristicAgent(Agent):
 
     def on_respond_for(self, r: Request, view: Any) -> list[int]:
         """A card asked of it for someone else (激将, 护驾): given only to a character it counts as a friend."""
-        toward = self.stance(view).get(r.subject, 0.0) if r.subject is not None else 0.0
+        toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None else 0.0
         return [0] if toward > 0 else self._decline(r)
 
     def on_rescue(self, r: Request, view: Any) -> list[int]:
-        toward = self.stance(view).get(r.subject, -1.0) if r.subject is not None else -1.0
+        toward = self._stance_now(view).get(r.subject, -1.0) if r.subject is not None else -1.0
         return [0] if toward > 0 else self._decline(r)
 
     def on_nullify(self, r: Request, view: Any) -> list[int]:
         about = set(r.about)
-        toward = self.stance(view).get(r.subject, 0.0) if r.subject is not None else 0.0
+        toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None else 0.0
         harmful_to_friend = bool(about & HARMFUL) and toward > 0
         helpful_to_foe = bool(about & HELPFUL) and toward < 0
         return [0] if harmful_to_friend or helpful_to_foe else self._decline(r)
 
     def on_use_on(self, r: Request, view: Any) -> list[int]:
-        toward = self.stance(view).get(r.subject, 0.0) if r.subject is not None else 0.0
+        toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None else 0.0
         return [0] if toward < 0 else self._decline(r)
