@@ -80,3 +80,28 @@ def test_view_hides_other_hands_and_hidden_roles() -> None:
     hidden_labels = {c.label() for c in other.hand}
     assert not hidden_labels & set(str(view[k]) for k in view)
     assert g.choices.item_label(other.hand[0], me).startswith("hand card of") if other.hand else True
+
+
+def test_a_view_without_cards_names_none_and_is_read_only() -> None:
+    """An agent that reasons from the table alone (`Agent.view_cards = False`, the heuristic agent) is given the
+    same view less every card label; wrappers pass the choice on; a view cannot be written to."""
+    from sgsdsl.ai.heuristic import HeuristicAgent
+    from sgsdsl.engine.agents import ScriptedAgent
+    from sgsdsl.engine.invariants import CheckingAgent
+
+    g = fresh(players=5)
+    g.run()
+    me = g.players[0]
+    full, table = g.choices.view(me), g.choices.view(me, cards=False)
+    dropped = {"hand", "discard_top"}
+    assert set(full) - set(table) == dropped and not set(table) - set(full)
+    assert all(table[k] == full[k] for k in table if k != "players")
+    for whole, bare in zip(full["players"], table["players"], strict=True):
+        assert set(whole) - set(bare) == {"equips", "judge", "piles"}
+        assert all(bare[k] == whole[k] for k in bare)
+    assert HeuristicAgent.view_cards is False and RandomAgent.view_cards is True
+    assert CheckingAgent(HeuristicAgent(1), {}).view_cards is False
+    assert ScriptedAgent([], fallback=HeuristicAgent(1)).view_cards is False and ScriptedAgent([]).view_cards
+    view = SeatView(full)
+    with pytest.raises(TypeError):
+        view["seat"] = 3  # type: ignore[index]

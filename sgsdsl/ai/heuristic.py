@@ -63,6 +63,7 @@ def _apply_evidence(out: dict[int, float], history: Any, known: set[int], base: 
 
 class HeuristicAgent(Agent):
     name = "heuristic"
+    view_cards = False  # it reasons from the table (seats, HP, roles, the public history), never from card labels
 
     def __init__(self, seed: int, skill_rate: float = 0.35, focus: float = 0.6):
         self.rng = random.Random(seed)

@@ -37,6 +37,9 @@ class Agent:
     name = "agent"
     # whether decide() reads its view: the engine snapshots the seat's view only for agents that do
     reads_view = True
+    # whether decide() reads the cards its view names (its hand, equipment, judge areas, piles and the top of the
+    # discard pile, by label): an agent that reasons from the table alone is given a view without them
+    view_cards = True
     # whether decide() reads what the options are (labels, tags, seats, the request's hints) rather than only how
     # many there are: for agents that do not, a game that keeps no log makes no labels (Decisions.blind)
     reads_options = True
@@ -102,6 +105,7 @@ class ScriptedAgent(Agent):
         self.pos = 0
         self.fallback = fallback
         self.reads_view = fallback is not None and fallback.reads_view
+        self.view_cards = fallback is None or fallback.view_cards
         self.waits = fallback is not None and getattr(fallback, "waits", False)
 
     def decide(self, request: Request, view: Any) -> list[int]:

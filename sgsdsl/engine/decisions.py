@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from .agents import Agent, Request
@@ -35,7 +36,8 @@ class Decisions:
                                             tuple(option_tags), tuple(option_reach)))
         h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
-        view = SeatView(self.view(p)) if getattr(agent, "reads_view", True) else BLIND
+        view = SeatView(self.view(p, getattr(agent, "view_cards", True))) if getattr(agent, "reads_view", True) \
+            else BLIND
         answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
         self._validate(agent, req, answer)
         self.game.decisions += 1
@@ -102,36 +104,38 @@ class Decisions:
             return x.name
         return str(x)
 
-    def view(self, p: Player) -> dict[str, Any]:
-        """What seat p may see: its own hand, public zones, revealed roles."""
+    def view(self, p: Player, cards: bool = True) -> dict[str, Any]:
+        """What seat p may see: its own hand, public zones, revealed roles. Without CARDS (an agent that reasons
+        from the table alone, `Agent.view_cards`), no card is named in it: no hand, equipment, judge area, pile
+        or discard pile by label, only how many cards each seat holds."""
         sides = self._sides
         if sides is None:  # (the mode's sides never change during a game)
             sides = self._sides = tuple(tuple(roles) for roles in self.game.mode.sides())
-        return {
-            "seat": p.seat,
-            "hand": [c.label() for c in p.hand],
-            "role": p.role,
-            "players": [
-                {"seat": q.seat, "general": q.general.name if q.general is not None else q.name, "hp": q.hp,
-                 "max_hp": q.max_hp, "alive": q.alive, "hand": len(q.hand),
-                 "equips": [e.label() for e in q.equips.values()] if q.equips else [],
-                 "judge": [j.label() for j in q.judge] if q.judge else [], "face_down": q.face_down,
-                 "piles": pile_view(q, p) if q.piles else {},
-                 "role": q.role if (q.role_revealed or q is p) else "hidden"}
-                for q in self.game.players
-            ],
-            "draw_pile": len(self.game.draw_pile),
-            "discard_top": [c.label() for c in self.game.discard_pile[-5:]],
-            # public knowledge of the rules: which roles win together, and the roles dealt this game
-            "sides": [list(roles) for roles in sides],
-            # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
-            "solo": list(self.game.mode.solo),
-            "roles_in_play": sorted(q.role for q in self.game.players),
-            # public history: who has damaged whom (seat, seat, amount), oldest first
-            "damage_history": list(self.game.damage_history),
-            # public history: who has healed whom (seat, seat, amount), oldest first
-            "recover_history": list(self.game.recover_history),
-        }
+        players = []
+        for q in self.game.players:
+            seat: dict[str, Any] = {
+                "seat": q.seat, "general": q.general.name if q.general is not None else q.name, "hp": q.hp,
+                "max_hp": q.max_hp, "alive": q.alive, "hand": len(q.hand), "face_down": q.face_down,
+                "role": q.role if (q.role_revealed or q is p) else "hidden"}
+            if cards:
+                seat["equips"] = [e.label() for e in q.equips.values()] if q.equips else []
+                seat["judge"] = [j.label() for j in q.judge] if q.judge else []
+                seat["piles"] = pile_view(q, p) if q.piles else {}
+            players.append(seat)
+        out: dict[str, Any] = {"seat": p.seat, "role": p.role, "players": players,
+                               "draw_pile": len(self.game.draw_pile)}
+        if cards:
+            out["hand"] = [c.label() for c in p.hand]
+            out["discard_top"] = [c.label() for c in self.game.discard_pile[-5:]]
+        # public knowledge of the rules: which roles win together, and the roles dealt this game
+        out["sides"] = [list(roles) for roles in sides]
+        # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
+        out["solo"] = list(self.game.mode.solo)
+        out["roles_in_play"] = sorted(q.role for q in self.game.players)
+        # public history: who has damaged whom (seat, seat, amount), and who has healed whom, oldest first
+        out["damage_history"] = list(self.game.damage_history)
+        out["recover_history"] = list(self.game.recover_history)
+        return out
 
     # ------------------------------------------------------------ hash
     def state_hash(self) -> str:
@@ -217,32 +221,12 @@ def sorted_hints(tags: frozenset[str], last: str) -> tuple[str, ...]:
     return got
 
 
-class SeatView(Mapping):
-    """What one seat may see: a snapshot of plain data (texts, numbers, lists, dicts) taken when it is asked.
-
-    It holds no reference to the game, a player or a card, so an agent cannot reach another hand, an unrevealed
-    role or the draw pile's order through it. Agents that never read views (`reads_view = False`: random,
-    scripted, replay) get an empty one, so a snapshot costs nothing where nobody looks."""
-
-    __slots__ = ("_data",)
-
-    def __init__(self, data: dict[str, Any]):
-        self._data = data
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data[key]
-
-    def get(self, key: str, default: Any = None) -> Any:  # (Mapping's own goes through __getitem__ and KeyError)
-        return self._data.get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data
-
-    def __iter__(self):
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
+# What one seat may see: a read-only mapping of plain data (texts, numbers, lists, dicts) taken when it is asked
+# (Python's own mapping proxy: reading it is a C lookup, which an agent does dozens of times a decision). It holds
+# no reference to the game, a player or a card, so an agent cannot reach another hand, an unrevealed role or the
+# draw pile's order through it. Agents that never read views (`reads_view = False`: random, scripted, replay) get
+# an empty one, so a snapshot costs nothing where nobody looks.
+SeatView = MappingProxyType
 
 
-BLIND = SeatView({})
+BLIND: MappingProxyType[str, Any] = SeatView({})

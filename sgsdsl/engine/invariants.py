@@ -116,6 +116,7 @@ class CheckingAgent(Agent):
         self.holder = holder
         self.name = f"checking({inner.name})"
         self.reads_view = inner.reads_view
+        self.view_cards = inner.view_cards
         self.reads_options = inner.reads_options
         self.waits = getattr(inner, "waits", False)
 
