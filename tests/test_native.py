@@ -151,6 +151,9 @@ ODD_RULES = {
     # a draw for none, as a delayed trick's effect drawing for its user when judged (the native build's typed
     # primitive refused the none before the primitive's own check could name it)
     "draw for none": 'rule 摸 r_draw { on turn_start { draw(first([]), 1) } }\n',
+    # nobody choosing a card from no area (the Python engine gave none for the empty choice, the native build's
+    # typed request refused the none chooser; found by fuzz_runtime --both-builds --seed 20261203, input 708)
+    "card chosen by none": 'rule 选 r_pick { on turn_start { choose_card_from(first([]), current(), areas: [1]) } }\n',
 }
 
 ODD_FINGERPRINT = r"""

@@ -44,6 +44,9 @@ def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
            "pick one card from the owner's hand (unseen), equipment or judge area")
 def _choose_card_from(f, chooser, owner, areas=None, optional=False):
+    # someone must choose, also where nothing is left to choose from (as `choose` asks): otherwise the native
+    # build's typed request refused a none that the Python engine let through with an empty list
+    _need(chooser, "choose_card_from's chooser")
     zones = areas or ["hand", "equip", "judge"]
     items: list[Any] = []
     if "hand" in zones:
