@@ -141,3 +141,16 @@ def test_stance_read_on_from_a_growing_history_equals_reading_it_afresh() -> Non
         assert agent.stance(v) == HeuristicAgent(1).stance(v)
     moved = [agent.stance(v)[3] for v in views[:7]]
     assert len(set(moved)) > 2  # the evidence does move the readings along the way
+
+
+def test_a_subclass_answers_with_its_own_handlers() -> None:
+    """Request kinds go to the `on_KIND` methods of the agent's own class (worked out once per class)."""
+
+    class Declining(HeuristicAgent):
+        def on_confirm(self, r: Request, view: Any) -> list[int]:
+            return [1]
+
+    ask = Request(0, "confirm", "go?", ("yes", "no"))
+    six = ["lord", "loyalist", "loyalist", "rebel", "rebel", "renegade"]
+    seen = view(1, "loyalist", {0: "lord"}, six)
+    assert HeuristicAgent(1).decide(ask, seen) == [0] and Declining(1).decide(ask, seen) == [1]

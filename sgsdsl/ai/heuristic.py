@@ -77,6 +77,7 @@ class HeuristicAgent(Agent):
         self._after_damage: dict[int, float] = {}
         self._recover: Any = ()
         self._stance: dict[int, float] = {}
+        self._foe_known: tuple[Any, bool] = (None, False)  # (the stance it was read from, whether a sure foe)
 
     # ------------------------------------------------------------ allegiance
     def allies(self, view: Any) -> set[str]:
@@ -159,8 +160,8 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ decisions
     def decide(self, request: Request, view: Any) -> list[int]:
-        handler = getattr(self, "on_" + request.kind, None)
-        answer = handler(request, view) if handler else None
+        handler = _handlers(type(self)).get(request.kind)
+        answer = handler(self, request, view) if handler is not None else None
         return answer if answer is not None else self.fallback(request)
 
     def fallback(self, r: Request) -> list[int]:
@@ -221,7 +222,7 @@ class HeuristicAgent(Agent):
         wounded = me["hp"] < me["max_hp"]
         stance = self._stance_now(view)
         # attack on evidence, not on the odds alone: a seat counts as a foe once it is fairly surely one
-        has_foe = any(v < -0.6 for s, v in stance.items() if s != view["seat"])
+        has_foe = self._has_sure_foe(stance, view["seat"])
         best, best_score = len(r.options) - 1, 0.0
         for i, tags in enumerate(r.option_tags):
             kind, t = _play_kind(tags)
@@ -258,6 +259,15 @@ class HeuristicAgent(Agent):
             if score > best_score:
                 best, best_score = i, score
         return [best]
+
+    def _has_sure_foe(self, stance: dict[int, float], me: int) -> bool:
+        """Whether another seat is fairly surely a foe (below -0.6): read once per stance worked out (the stance
+        is remembered between decisions, and so is this)."""
+        read_from, sure = self._foe_known
+        if read_from is not stance:
+            sure = any(v < -0.6 for s, v in stance.items() if s != me)
+            self._foe_known = (stance, sure)
+        return sure
 
     def _target_weight(self, seat: int, sign: float, stance: dict[int, float], view: Any) -> float:
         """Harmful requests favour sure foes, then wounded ones, with a little noise so a side spreads its
@@ -310,3 +320,15 @@ class HeuristicAgent(Agent):
     def on_use_on(self, r: Request, view: Any) -> list[int]:
         toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None else 0.0
         return [0] if toward < 0 else self._decline(r)
+
+
+_HANDLERS_OF: dict[type, dict[str, Any]] = {}
+
+
+def _handlers(cls: type) -> dict[str, Any]:
+    """Each request kind an agent class reasons about (its `on_KIND` methods, a subclass's own included), and how;
+    the rest fall back to a uniform draw. Worked out once per class, not looked up by name at every decision."""
+    got = _HANDLERS_OF.get(cls)
+    if got is None:
+        got = _HANDLERS_OF[cls] = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
+    return got
