@@ -115,8 +115,8 @@ class HeuristicAgent(Agent):
             self._base_key = base_key
             self._base, self._known = self._stance_base(view)
             self._damage, self._after_damage = (), self._base
-        seen = len(self._damage)
-        if damage[:seen] != self._damage[:seen] or len(damage) < seen:
+        seen = len(self._damage)  # (the history last read, whole: this one goes on from it, or is read afresh)
+        if len(damage) < seen or damage[:seen] != self._damage:
             seen, self._after_damage = 0, self._base
         out = dict(self._after_damage)
         _apply_evidence(out, damage[seen:], self._known, self._base, -EVIDENCE)
