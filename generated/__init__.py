@@ -8,6 +8,7 @@ GENERATOR_VERSION = '5'
 INDEX = {
     'sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329': 'beta',
     'sha256:f58a89df99156afb25827a200b942e51cb95c20d9acfb2d2ad2bd73e8019ff8e': 'endgame',
+    'sha256:69d30d32fd6907ee66b4bc0b1cefdef80b9b2866e30ce23c5cdfe58d16145623': 'feng',
     'sha256:db17637b364a4b0d0125a67ec0643b1b4f48ea741ad35b48796222d7369edec4': 'junzheng',
     'sha256:42d23c9142247de1a2b5170f3e42dc747c53cf9dd3c7f83b616c3fcc4dceb028': 'lin',
     'sha256:84b2eb350592daeea7d7697a655efc337a3646d2f8b6d76e36be6f0408ec7e22': 'protection',
@@ -15,5 +16,5 @@ INDEX = {
     'sha256:a122f2c070f6a2d38517562dbb12f59a24b5856f7863378e773e41691b996843': 'seats_by_lot',
     'sha256:ac9f7e1184a975bcf1c982f7e1eaf1733297444434fa8b59b0ea30eac723b49d': 'shan',
     'sha256:2852dd0e75403dd0bea56f40ef87cb0214d196592151cc8e1b22c40fe8a1eb7c': 'standard',
-    'sha256:012304ee17b71c107872c23c2a8958de0fea8b75da9f0232d5ab4b1c3894d153': 'tongzhou',
+    'sha256:07de74a10ab791134daa88fda616441de2a7ed6a9f188d6e8d3d97ada26ab561': 'tongzhou',
 }

@@ -22,6 +22,7 @@ class Zones:
     def take_out(self, c: Card) -> tuple[Player | None, str]:
         """Take c out of wherever it is (no event: the caller puts it somewhere and says so)."""
         zone, holder = c.zone, c.holder
+        c.last_zone, c.last_holder = zone, holder  # (provenance: last_zone(c), last_holder(c))
         if zone == "hand" and holder is not None:
             holder.hand.remove(c)
         elif zone == "equip" and holder is not None:
@@ -81,8 +82,34 @@ class Zones:
                     self.game.draw_pile.insert(0, c)
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
-        if not losses:
-            return
+        if losses:
+            self._losses(losses)
+        if zone == "hand" and to is not None and moved and self.dispatch.listens("gained_cards"):
+            self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": to, "cards": moved}))
+        if self.game.zero_hp:  # someone kept alive at 0 HP or less: a card that moved may end it
+            self.dispatch.zero_hp_recheck()
+
+    def swap_hands(self, a: Player, b: Player) -> None:
+        """a and b exchange their hands at once; then the losses, then the gains, each in seat order."""
+        ha, hb = list(a.hand), list(b.hand)
+        for c in ha + hb:
+            self.take_out(c)
+        for cards, to in ((ha, b), (hb, a)):
+            for c in cards:
+                c.zone, c.holder, c.used_face = "hand", to, None
+                to.hand.append(c)
+        self.game.emit_log("swap", a=a.label(), b=b.label(), a_gave=len(ha), b_gave=len(hb))
+        first, second = (a, b) if a.seat < b.seat else (b, a)
+        losses = {(p.seat, "hand"): cards for p, cards in ((a, ha), (b, hb)) if cards}
+        if losses:
+            self._losses(losses)
+        if self.dispatch.listens("gained_cards"):
+            for p in (first, second):
+                got = hb if p is a else ha
+                if got:
+                    self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": p, "cards": got}))
+
+    def _losses(self, losses: dict[tuple[int, str], list[Card]]) -> None:
         for (seat, old), lost in sorted(losses.items()) if len(losses) > 1 else losses.items():
             holder = self.game.players[seat]
             if old == "equip":
