@@ -128,6 +128,7 @@ class Zones:
         self.game.rng.shuffle(pile)
         for c in pile:
             c.zone = "draw"
+            c.used_face = None  # (a judgement result kept the face it was judged with while it lay there)
         self.game.draw_pile = pile + self.game.draw_pile
         self.game.emit_log("reshuffle", cards=len(pile))
 
