@@ -65,13 +65,25 @@ class Health:
                                source=source.label() if source else None, hp=target.hp,
                                card=card.label() if card is not None else None, **({"chain": True} if chain else {}),
                                **({"transferred": True} if ev.transferred else {}))
-        self.dispatch.emit("damage_done", ev)
+        self._fell(target, "damage_done", ev)
         if target.hp <= 0:
             self.enter_dying(target, source)
         if target.alive:
             self.dispatch.emit("damaged", ev)
         self.dispatch.emit("after_damage", ev)
         return ev.amount
+
+    def _fell(self, p: Player, timing: str, ev: Event) -> None:
+        """The timing right after p lost HP; at 0 HP or less p is falling (`GameState.hp_falling`) until its dying
+        state is resolved after it (a skill asking a question there sees p at 0 HP, not yet dying: 不屈)."""
+        if p.hp > 0:
+            self.dispatch.emit(timing, ev)
+            return
+        self.game.hp_falling.append(p)
+        try:
+            self.dispatch.emit(timing, ev)
+        finally:
+            self.game.hp_falling.remove(p)
 
     def transfer(self, ev: Any, to: Player) -> int:
         """transfer_damage: the pending damage EV is prevented and the same damage (amount, source, card, nature,
@@ -87,7 +99,7 @@ class Health:
             return
         p.hp -= n
         self.game.emit_log("lose_hp", player=p.label(), n=n, hp=p.hp)
-        self.dispatch.emit("lost_hp", new_event("lost_hp", {"player": p, "amount": n}))
+        self._fell(p, "lost_hp", new_event("lost_hp", {"player": p, "amount": n}))
         if p.hp <= 0:
             self.enter_dying(p, None)
 

@@ -113,6 +113,7 @@ class GameState(CardHome):
         # characters alive at 0 HP or less under a rule (the engine value alive_at_zero), re-checked after each event
         self.zero_hp: list[Player] = []
         self.dying_now: list[Player] = []  # the characters in their dying state, innermost last
+        self.hp_falling: list[Player] = []  # fallen to 0 HP or less, their dying state not yet resolved (Health._fell)
         self.zero_hp_check: Callable[[], None] | None = None  # Health.check_zero_hp (set by Health)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
