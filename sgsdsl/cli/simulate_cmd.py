@@ -209,7 +209,7 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
             raise SystemExit(1) from None
         return
     try:
-        n = replay_file(log, engine)
+        n, last_hash = replay_file(log, engine)
     except LogError as err:
         click.echo(f"not a valid log: {err}", err=True)
         raise SystemExit(1) from None
@@ -219,7 +219,7 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
     except EngineError as err:
         click.echo(f"divergence: the replay failed: {err}", err=True)
         raise SystemExit(1) from None
-    click.echo(f"replay ok: {n} decisions, every state hash matches")
+    click.echo(f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else ""))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]
