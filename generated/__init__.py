@@ -6,14 +6,14 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '5'
 INDEX = {
-    'sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329': 'beta',
-    'sha256:f58a89df99156afb25827a200b942e51cb95c20d9acfb2d2ad2bd73e8019ff8e': 'endgame',
-    'sha256:db17637b364a4b0d0125a67ec0643b1b4f48ea741ad35b48796222d7369edec4': 'junzheng',
-    'sha256:42d23c9142247de1a2b5170f3e42dc747c53cf9dd3c7f83b616c3fcc4dceb028': 'lin',
-    'sha256:84b2eb350592daeea7d7697a655efc337a3646d2f8b6d76e36be6f0408ec7e22': 'protection',
-    'sha256:0eb96250c80f608c62b60368cdbd976b092b993ba8979ac35ca64d2f660ac373': 'rules_3v3',
-    'sha256:a122f2c070f6a2d38517562dbb12f59a24b5856f7863378e773e41691b996843': 'seats_by_lot',
-    'sha256:ac9f7e1184a975bcf1c982f7e1eaf1733297444434fa8b59b0ea30eac723b49d': 'shan',
-    'sha256:2852dd0e75403dd0bea56f40ef87cb0214d196592151cc8e1b22c40fe8a1eb7c': 'standard',
-    'sha256:012304ee17b71c107872c23c2a8958de0fea8b75da9f0232d5ab4b1c3894d153': 'tongzhou',
+    'sha256:3b07e299e83c8fa940b025ee14c1788f894d071aa712705d6ebcba4ca79fec11': 'beta',
+    'sha256:298e42eedf4794c8de09e2481c39a4aaab15b6d5d31b7f5c6c1b1cc7e7db74f4': 'endgame',
+    'sha256:5ff1facec264ddd76d0fc528931026476a807e8499f379bfc52480a3c433a73c': 'junzheng',
+    'sha256:c26fc66c2b887f8644e9d29fb9c0b001e472029b2494e76dc4440285a6d8b80f': 'lin',
+    'sha256:48f7bcc875fa8616700ec3f5a8ae5e44cac36aee81175434a4ac8f1e513df306': 'protection',
+    'sha256:2876bdaa356dc640044d4a5d1548ac35134063d8958424f45a6a1c14fa013255': 'rules_3v3',
+    'sha256:615ee8e1296c32570d4b97c54174f57bd9c109fa14e38aa8ca220917e2349703': 'seats_by_lot',
+    'sha256:ca1a9ef4b2ab11de7ae24ca9a1844348abcd5b77d3e7646663f09dbf12c86b89': 'shan',
+    'sha256:b8de5d7decdb977a9a037e988c460e7461cca76096cd77216acf8f209a1ee91b': 'standard',
+    'sha256:099e28a4e0f664a1ad8165896f9891874332e6009499b99c00996406e5e8ce1a': 'tongzhou',
 }
