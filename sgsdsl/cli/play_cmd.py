@@ -10,6 +10,7 @@ from ..engine.errors import EngineError
 from ..engine.game import Game
 from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
+from ..rule_errors import describe
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
@@ -58,7 +59,7 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
         click.echo(f"game abandoned ({why})" + ("; no log written" if log_path else ""))
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"engine error: {err}", err=True)
+        click.echo(f"engine error: {describe(err)}", err=True)
         raise SystemExit(1) from None
     for line in narrator.new_lines():
         click.echo(line)
