@@ -19,6 +19,7 @@ from ..lab.report import simulate_report
 from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
 from ..replay import log_header, write_log
 from ..sim import play_one
+from ..textsafe import shown
 from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
 from .loading import file_mode, rule_paths
 
@@ -80,7 +81,7 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     else:
         print_tables(stats, doc, seconds, detail)
     for e in stats.errors[:5]:
-        click.echo(f"engine error: {e}", err=True)
+        click.echo(shown(f"engine error: {e}"), err=True)
     raise SystemExit(1 if stats.errors else 0)
 
 
@@ -205,19 +206,19 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         try:
             click.echo("\n".join(show_log(log)))
         except ReplayMismatch as err:
-            click.echo(f"cannot read the log: {err}", err=True)
+            click.echo(shown(f"cannot read the log: {err}"), err=True)
             raise SystemExit(1) from None
         return
     try:
         n = replay_file(log, engine)
     except LogError as err:
-        click.echo(f"not a valid log: {err}", err=True)
+        click.echo(shown(f"not a valid log: {err}"), err=True)
         raise SystemExit(1) from None
     except ReplayMismatch as err:
-        click.echo(f"divergence: {err}", err=True)
+        click.echo(shown(f"divergence: {err}"), err=True)
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"divergence: the replay failed: {err}", err=True)
+        click.echo(shown(f"divergence: the replay failed: {err}"), err=True)
         raise SystemExit(1) from None
     click.echo(f"replay ok: {n} decisions, every state hash matches")
 

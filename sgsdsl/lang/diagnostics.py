@@ -11,6 +11,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..textsafe import shown
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -80,7 +82,7 @@ def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
             out.append(f"  = help: {d.suggestion}")
         for note, nspan in d.notes:
             out.append(f"  = note: {note} at {nspan.file}:{nspan.line}:{nspan.col}")
-    return "\n".join(out)
+    return shown("\n".join(out))  # messages may quote a string literal: never terminal controls
 
 
 def _excerpt(s: Span, sources: dict[str, str]) -> list[str]:
