@@ -392,7 +392,7 @@ class Card_houzi:
         try:
             _v = frame.vars
             v_it = _v.get('it', _U)
-            return (_none_operand('rules/beta.sgs:144', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144'))) is None) else _t3 > 0)  # rules/beta.sgs:144
+            return (_none_operand('rules/beta.sgs:144', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144', frame))) is None) else _t3 > 0)  # rules/beta.sgs:144
         except _FLOW:
             raise
         except Exception as _e:
@@ -401,7 +401,7 @@ class Card_houzi:
     @staticmethod
     def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:144
         try:
-            return (_none_operand('rules/beta.sgs:144', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144'))) is None) else _t3 > 0)  # rules/beta.sgs:144
+            return (_none_operand('rules/beta.sgs:144', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144', frame))) is None) else _t3 > 0)  # rules/beta.sgs:144
         except _FLOW:
             raise
         except Exception as _e:
@@ -435,7 +435,7 @@ class Card_shunshou:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
-            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155
+            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155', frame))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155
         except _FLOW:
             raise
         except Exception as _e:
@@ -444,7 +444,7 @@ class Card_shunshou:
     @staticmethod
     def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:155
         try:
-            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', v_user, v_it)) is None) else _t5 <= 1))  # rules/beta.sgs:155
+            return ((_none_operand('rules/beta.sgs:155', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155', frame))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155', '<=') if ((_t5 := frame.game.dispatch.value('distance', v_user, v_it)) is None) else _t5 <= 1))  # rules/beta.sgs:155
         except _FLOW:
             raise
         except Exception as _e:
@@ -517,7 +517,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:185', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:185', 'card')))  # rules/beta.sgs:185
-            if ((_get_attr(v_j, 'suit', 'rules/beta.sgs:186') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/beta.sgs:186'), _inclusive_range(2, 9, 'rules/beta.sgs:186'))):  # rules/beta.sgs:186
+            if ((_get_attr(v_j, 'suit', 'rules/beta.sgs:186') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/beta.sgs:186'), _inclusive_range(2, 9, 'rules/beta.sgs:186'), frame)):  # rules/beta.sgs:186
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/beta.sgs:187', 'card')))  # rules/beta.sgs:187
                 _D_lose_hp(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:188', 'target')), 3)  # rules/beta.sgs:188
             else:
@@ -1249,11 +1249,11 @@ class Mode_identity:
         try:
             _D_deal_roles(frame)  # rules/beta.sgs:331
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/beta.sgs:332
-            v_offered = (_none_operand('rules/beta.sgs:334', '+') if ((_t1 := _P_take_generals(frame, [_general(frame, 'liubei'), _general(frame, 'caocao'), _general(frame, 'sunquan')])) is None) | ((_t2 := _D_random_generals(frame, 2)) is None) else _add(_t1, _t2, 'rules/beta.sgs:334'))  # rules/beta.sgs:334
+            v_offered = (_none_operand('rules/beta.sgs:334', '+') if ((_t1 := _P_take_generals(frame, [_general(frame, 'liubei'), _general(frame, 'caocao'), _general(frame, 'sunquan')])) is None) | ((_t2 := _D_random_generals(frame, 2)) is None) else _add(_t1, _t2, 'rules/beta.sgs:334', frame))  # rules/beta.sgs:334
             v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your character')  # rules/beta.sgs:335
             _P_set_general(frame, v_ruler, v_pick)  # rules/beta.sgs:336
             _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/beta.sgs:337
-            for v_p in _iterate(_P_others(frame, v_ruler), 'rules/beta.sgs:338'):  # rules/beta.sgs:338
+            for v_p in _iterate(_P_others(frame, v_ruler), 'rules/beta.sgs:338', frame):  # rules/beta.sgs:338
                 _step(frame, 'rules/beta.sgs:338')
                 try:
                     v_offer = _D_random_generals(frame, 3)  # rules/beta.sgs:339
@@ -1262,8 +1262,8 @@ class Mode_identity:
                     _P_return_generals(frame, _P_without(frame, v_offer, v_g))  # rules/beta.sgs:342
                 except _BreakLoop:
                     break
-            _P_set_max_hp(frame, v_ruler, (_none_operand('rules/beta.sgs:345', '+') if ((_t3 := _get_attr(v_ruler, 'max_hp', 'rules/beta.sgs:345')) is None) else _add(_t3, 1, 'rules/beta.sgs:345')))  # rules/beta.sgs:345
-            for v_p in _iterate(_D_players(frame), 'rules/beta.sgs:346'):  # rules/beta.sgs:346
+            _P_set_max_hp(frame, v_ruler, (_none_operand('rules/beta.sgs:345', '+') if ((_t3 := _get_attr(v_ruler, 'max_hp', 'rules/beta.sgs:345')) is None) else _add(_t3, 1, 'rules/beta.sgs:345', frame)))  # rules/beta.sgs:345
+            for v_p in _iterate(_D_players(frame), 'rules/beta.sgs:346', frame):  # rules/beta.sgs:346
                 _step(frame, 'rules/beta.sgs:346')
                 try:
                     _P_draw(frame, v_p, (_get_attr(v_p, 'hp', 'rules/beta.sgs:346') if frame.game.options.get('hand_by_hp') else 4))  # rules/beta.sgs:346
@@ -1372,7 +1372,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/beta.sgs:364
         try:
-            return ((_none_operand('rules/beta.sgs:364', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/beta.sgs:364')) == 0)  # rules/beta.sgs:364
+            return ((_none_operand('rules/beta.sgs:364', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/beta.sgs:364', frame)) == 0)  # rules/beta.sgs:364
         except _FLOW:
             raise
         except Exception as _e:

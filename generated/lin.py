@@ -676,7 +676,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:184', 'card')))  # rules/standard.sgs:184
-            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'))):  # rules/standard.sgs:185
+            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'), frame)):  # rules/standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/standard.sgs:186', 'card')))  # rules/standard.sgs:186
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:187', 'card')), nature='thunder')  # rules/standard.sgs:187
             else:
@@ -933,7 +933,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -958,7 +958,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:261
         try:
-            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1051,7 +1051,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1063,7 +1063,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
+            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')))  # rules/standard.sgs:306
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307', 'event')), 'use', 'rules/standard.sgs:307'), 'hit')  # rules/standard.sgs:307
         except _FLOW:
@@ -1074,7 +1074,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:303
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1171,11 +1171,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # rules/standard.sgs:332
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333'):  # rules/standard.sgs:333
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333', frame):  # rules/standard.sgs:333
                 _step(frame, 'rules/standard.sgs:333')
                 try:
                     if ((_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'defensive_horse') or (_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'offensive_horse')):  # rules/standard.sgs:334
-                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334'))  # rules/standard.sgs:334
+                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334', frame))  # rules/standard.sgs:334
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')))  # rules/standard.sgs:336
@@ -2348,7 +2348,7 @@ class Value_dimeng_partners:
         try:
             def _h1():
                 return _P_others(frame, v_owner)
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -2362,7 +2362,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -2470,7 +2470,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418'):  # rules/standard.sgs:418
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418', frame):  # rules/standard.sgs:418
                 _step(frame, 'rules/standard.sgs:418')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:419', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:419', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:419', 'owner'))):  # rules/standard.sgs:419
@@ -2666,7 +2666,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:468', 'event')))  # rules/standard.sgs:468
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469'):  # rules/standard.sgs:469
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469', frame):  # rules/standard.sgs:469
                 _step(frame, 'rules/standard.sgs:469')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:470', 'owner')), v_p, ['hand'])  # rules/standard.sgs:470
@@ -2851,7 +2851,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'rules/standard.sgs:502')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), 'alive', 'rules/standard.sgs:503') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), '遗计?')):  # rules/standard.sgs:503
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504'):  # rules/standard.sgs:504
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504', frame):  # rules/standard.sgs:504
                             _step(frame, 'rules/standard.sgs:504')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:505', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # rules/standard.sgs:505
@@ -2992,8 +2992,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # rules/standard.sgs:539
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:540', 'owner')), v_to, v_cs)  # rules/standard.sgs:540
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:541', 'owner')), 'rende_given')  # rules/standard.sgs:541
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542')), 'phase')  # rules/standard.sgs:542
-            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543'))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542', frame)), 'phase')  # rules/standard.sgs:542
+            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543', frame))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')))  # rules/standard.sgs:543
         except _FLOW:
             raise
@@ -3025,7 +3025,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), '杀'), prompt='激将: target of the 杀')  # rules/standard.sgs:556
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557'):  # rules/standard.sgs:557
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557', frame):  # rules/standard.sgs:557
                 _step(frame, 'rules/standard.sgs:557')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:558', 'owner'))):  # rules/standard.sgs:558
@@ -3056,7 +3056,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550'):  # rules/standard.sgs:550
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550', frame):  # rules/standard.sgs:550
                 _step(frame, 'rules/standard.sgs:550')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:551', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:551', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:551', 'owner'))):  # rules/standard.sgs:551
@@ -3492,7 +3492,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648')), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648', frame)), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:649', 'owner')))  # rules/standard.sgs:649
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:650', 'owner')), _D_count(frame, v_cs))  # rules/standard.sgs:650
         except _FLOW:
@@ -3848,7 +3848,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3860,8 +3860,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731')))  # rules/standard.sgs:730
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731', frame)))  # rules/standard.sgs:730
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:733', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:733')  # rules/standard.sgs:733
         except _FLOW:
             raise
@@ -3871,7 +3871,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:727
         try:
-            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -4233,7 +4233,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:802
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:803
             if (v_victim is not None):  # rules/standard.sgs:804
@@ -4326,7 +4326,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # rules/standard.sgs:840
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/standard.sgs:841
             if frame.game.options.get('beginner'):  # rules/standard.sgs:842
-                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843'):  # rules/standard.sgs:843
+                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843', frame):  # rules/standard.sgs:843
                     _step(frame, 'rules/standard.sgs:843')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # rules/standard.sgs:843
@@ -4335,12 +4335,12 @@ class Mode_identity:
                 if (_none_operand('rules/standard.sgs:844', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # rules/standard.sgs:844
                     _P_set_max_hp(frame, v_ruler, 5)  # rules/standard.sgs:844
             else:
-                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847'))  # rules/standard.sgs:847
+                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847', frame))  # rules/standard.sgs:847
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # rules/standard.sgs:848
                 _P_set_general(frame, v_ruler, v_pick)  # rules/standard.sgs:849
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/standard.sgs:850
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # rules/standard.sgs:852
-                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853'):  # rules/standard.sgs:853
+                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853', frame):  # rules/standard.sgs:853
                     _step(frame, 'rules/standard.sgs:853')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # rules/standard.sgs:854
@@ -4350,8 +4350,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('rules/standard.sgs:860', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # rules/standard.sgs:860
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860')))  # rules/standard.sgs:860
-            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862'):  # rules/standard.sgs:862
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860', frame)))  # rules/standard.sgs:860
+            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862', frame):  # rules/standard.sgs:862
                 _step(frame, 'rules/standard.sgs:862')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/standard.sgs:862
@@ -4409,7 +4409,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
+            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
         except _FLOW:
             raise
         except Exception as _e:
@@ -4427,7 +4427,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/standard.sgs:876
         try:
-            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876')) == 0)  # rules/standard.sgs:876
+            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876', frame)) == 0)  # rules/standard.sgs:876
         except _FLOW:
             raise
         except Exception as _e:
@@ -4514,7 +4514,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # rules/standard.sgs:890
         try:
-            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890'))  # rules/standard.sgs:890
+            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890', frame))  # rules/standard.sgs:890
         except _FLOW:
             raise
         except Exception as _e:
@@ -4612,7 +4612,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # rules/standard.sgs:896
         try:
-            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896'))  # rules/standard.sgs:896
+            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896', frame))  # rules/standard.sgs:896
         except _FLOW:
             raise
         except Exception as _e:
@@ -4672,7 +4672,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # rules/standard.sgs:900
         try:
-            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900'))  # rules/standard.sgs:900
+            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900', frame))  # rules/standard.sgs:900
         except _FLOW:
             raise
         except Exception as _e:
@@ -4712,7 +4712,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # rules/standard.sgs:902
         try:
-            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902'))  # rules/standard.sgs:902
+            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902', frame))  # rules/standard.sgs:902
         except _FLOW:
             raise
         except Exception as _e:
@@ -4754,7 +4754,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906'))  # rules/standard.sgs:906
+            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906', frame))  # rules/standard.sgs:906
         except _FLOW:
             raise
         except Exception as _e:
@@ -4776,7 +4776,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907'))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907'))  # rules/standard.sgs:907
+            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907', frame))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907', frame))  # rules/standard.sgs:907
         except _FLOW:
             raise
         except Exception as _e:
@@ -4910,7 +4910,7 @@ class Rule_chain_conduction:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86'):  # rules/junzheng.sgs:86
+            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86', frame):  # rules/junzheng.sgs:86
                 _step(frame, 'rules/junzheng.sgs:86')
                 try:
                     if (_get_attr(v_p, 'chained', 'rules/junzheng.sgs:87') and _get_attr(v_p, 'alive', 'rules/junzheng.sgs:87')):  # rules/junzheng.sgs:87
@@ -4945,7 +4945,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner'))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner'))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10
         except _FLOW:
             raise
         except Exception as _e:
@@ -4957,7 +4957,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11', 'owner')), (_none_operand('rules/lin.sgs:11', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11')))  # rules/lin.sgs:11
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11', 'owner')), (_none_operand('rules/lin.sgs:11', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11', frame)))  # rules/lin.sgs:11
         except _FLOW:
             raise
         except Exception as _e:
@@ -4966,7 +4966,7 @@ class Skill_caopi__xingshang:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/lin.sgs:10
         try:
-            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10') is not v_owner) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
+            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10') is not v_owner) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10
         except _FLOW:
             raise
         except Exception as _e:
@@ -5428,9 +5428,9 @@ class Skill_sunjian__yinghun:
             v_x = (_none_operand('rules/lin.sgs:97', '-') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97', 'owner')), 'max_hp', 'rules/lin.sgs:97')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97', 'owner')), 'hp', 'rules/lin.sgs:97')) is None) else _sub(_t1, _t2, 'rules/lin.sgs:97'))  # rules/lin.sgs:97
             v_draw_x = ((v_x == 1) or (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:98', 'owner')), ['draw X, then discard 1', 'draw 1, then discard X'], prompt='英魂: which option') == 'draw X, then discard 1'))  # rules/lin.sgs:98
             _P_draw(frame, v_t, (v_x if v_draw_x else 1))  # rules/lin.sgs:100
-            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101')))  # rules/lin.sgs:101
+            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101', frame)))  # rules/lin.sgs:101
             if (_none_operand('rules/lin.sgs:102', '>') if ((_t5 := v_n) is None) else _t5 > 0):  # rules/lin.sgs:102
-                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102')), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102
+                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102', frame)), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102
         except _FLOW:
             raise
         except Exception as _e:
@@ -5578,7 +5578,7 @@ class Skill_lusu__dimeng:
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
             v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
-                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132')), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
+                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132', frame)), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:134
             v_hb = _P_hand(frame, v_b)  # rules/lin.sgs:135
             _P_obtain(frame, v_a, v_hb)  # rules/lin.sgs:136
@@ -5858,14 +5858,14 @@ class Skill_jiaxu__luanwu:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191', 'owner'))), 'rules/lin.sgs:191'):  # rules/lin.sgs:191
+            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191', 'owner'))), 'rules/lin.sgs:191', frame):  # rules/lin.sgs:191
                 _step(frame, 'rules/lin.sgs:191')
                 try:
                     if _get_attr(v_p, 'alive', 'rules/lin.sgs:192'):  # rules/lin.sgs:192
                         v_near = frame.game.dispatch.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
-                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
+                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near, frame)]  # rules/lin.sgs:194
                         v_t = (_P_first(frame, v_cands) if (_D_count(frame, v_cands) == 1) else _P_choose(frame, v_p, v_cands, optional=True, prompt='乱武: use a 杀 on one of the nearest (none: lose 1 HP)'))  # rules/lin.sgs:195
                         if ((v_t is None) or (not _P_use_card_on(frame, v_p, '杀', v_t))):  # rules/lin.sgs:197
                             _P_lose_hp(frame, v_p, 1)  # rules/lin.sgs:197

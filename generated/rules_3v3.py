@@ -668,7 +668,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:184', 'card')))  # rules/standard.sgs:184
-            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'))):  # rules/standard.sgs:185
+            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'), frame)):  # rules/standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/standard.sgs:186', 'card')))  # rules/standard.sgs:186
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:187', 'card')), nature='thunder')  # rules/standard.sgs:187
             else:
@@ -925,7 +925,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -950,7 +950,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:261
         try:
-            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1043,7 +1043,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1055,7 +1055,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
+            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')))  # rules/standard.sgs:306
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307', 'event')), 'use', 'rules/standard.sgs:307'), 'hit')  # rules/standard.sgs:307
         except _FLOW:
@@ -1066,7 +1066,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:303
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1163,11 +1163,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # rules/standard.sgs:332
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333'):  # rules/standard.sgs:333
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333', frame):  # rules/standard.sgs:333
                 _step(frame, 'rules/standard.sgs:333')
                 try:
                     if ((_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'defensive_horse') or (_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'offensive_horse')):  # rules/standard.sgs:334
-                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334'))  # rules/standard.sgs:334
+                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334', frame))  # rules/standard.sgs:334
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')))  # rules/standard.sgs:336
@@ -1772,7 +1772,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418'):  # rules/standard.sgs:418
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418', frame):  # rules/standard.sgs:418
                 _step(frame, 'rules/standard.sgs:418')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:419', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:419', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:419', 'owner'))):  # rules/standard.sgs:419
@@ -1968,7 +1968,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:468', 'event')))  # rules/standard.sgs:468
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469'):  # rules/standard.sgs:469
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469', frame):  # rules/standard.sgs:469
                 _step(frame, 'rules/standard.sgs:469')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:470', 'owner')), v_p, ['hand'])  # rules/standard.sgs:470
@@ -2153,7 +2153,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'rules/standard.sgs:502')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), 'alive', 'rules/standard.sgs:503') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), '遗计?')):  # rules/standard.sgs:503
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504'):  # rules/standard.sgs:504
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504', frame):  # rules/standard.sgs:504
                             _step(frame, 'rules/standard.sgs:504')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:505', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # rules/standard.sgs:505
@@ -2294,8 +2294,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # rules/standard.sgs:539
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:540', 'owner')), v_to, v_cs)  # rules/standard.sgs:540
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:541', 'owner')), 'rende_given')  # rules/standard.sgs:541
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542')), 'phase')  # rules/standard.sgs:542
-            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543'))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542', frame)), 'phase')  # rules/standard.sgs:542
+            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543', frame))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')))  # rules/standard.sgs:543
         except _FLOW:
             raise
@@ -2327,7 +2327,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), '杀'), prompt='激将: target of the 杀')  # rules/standard.sgs:556
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557'):  # rules/standard.sgs:557
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557', frame):  # rules/standard.sgs:557
                 _step(frame, 'rules/standard.sgs:557')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:558', 'owner'))):  # rules/standard.sgs:558
@@ -2358,7 +2358,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550'):  # rules/standard.sgs:550
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550', frame):  # rules/standard.sgs:550
                 _step(frame, 'rules/standard.sgs:550')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:551', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:551', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:551', 'owner'))):  # rules/standard.sgs:551
@@ -2794,7 +2794,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648')), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648', frame)), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:649', 'owner')))  # rules/standard.sgs:649
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:650', 'owner')), _D_count(frame, v_cs))  # rules/standard.sgs:650
         except _FLOW:
@@ -3150,7 +3150,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3162,8 +3162,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731')))  # rules/standard.sgs:730
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731', frame)))  # rules/standard.sgs:730
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:733', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:733')  # rules/standard.sgs:733
         except _FLOW:
             raise
@@ -3173,7 +3173,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:727
         try:
-            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3535,7 +3535,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:802
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:803
             if (v_victim is not None):  # rules/standard.sgs:804
@@ -3628,7 +3628,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # rules/standard.sgs:840
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/standard.sgs:841
             if frame.game.options.get('beginner'):  # rules/standard.sgs:842
-                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843'):  # rules/standard.sgs:843
+                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843', frame):  # rules/standard.sgs:843
                     _step(frame, 'rules/standard.sgs:843')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # rules/standard.sgs:843
@@ -3637,12 +3637,12 @@ class Mode_identity:
                 if (_none_operand('rules/standard.sgs:844', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # rules/standard.sgs:844
                     _P_set_max_hp(frame, v_ruler, 5)  # rules/standard.sgs:844
             else:
-                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847'))  # rules/standard.sgs:847
+                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847', frame))  # rules/standard.sgs:847
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # rules/standard.sgs:848
                 _P_set_general(frame, v_ruler, v_pick)  # rules/standard.sgs:849
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/standard.sgs:850
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # rules/standard.sgs:852
-                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853'):  # rules/standard.sgs:853
+                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853', frame):  # rules/standard.sgs:853
                     _step(frame, 'rules/standard.sgs:853')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # rules/standard.sgs:854
@@ -3652,8 +3652,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('rules/standard.sgs:860', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # rules/standard.sgs:860
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860')))  # rules/standard.sgs:860
-            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862'):  # rules/standard.sgs:862
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860', frame)))  # rules/standard.sgs:860
+            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862', frame):  # rules/standard.sgs:862
                 _step(frame, 'rules/standard.sgs:862')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/standard.sgs:862
@@ -3711,7 +3711,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
+            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
         except _FLOW:
             raise
         except Exception as _e:
@@ -3729,7 +3729,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/standard.sgs:876
         try:
-            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876')) == 0)  # rules/standard.sgs:876
+            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876', frame)) == 0)  # rules/standard.sgs:876
         except _FLOW:
             raise
         except Exception as _e:
@@ -3816,7 +3816,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # rules/standard.sgs:890
         try:
-            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890'))  # rules/standard.sgs:890
+            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890', frame))  # rules/standard.sgs:890
         except _FLOW:
             raise
         except Exception as _e:
@@ -3914,7 +3914,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # rules/standard.sgs:896
         try:
-            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896'))  # rules/standard.sgs:896
+            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896', frame))  # rules/standard.sgs:896
         except _FLOW:
             raise
         except Exception as _e:
@@ -3974,7 +3974,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # rules/standard.sgs:900
         try:
-            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900'))  # rules/standard.sgs:900
+            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900', frame))  # rules/standard.sgs:900
         except _FLOW:
             raise
         except Exception as _e:
@@ -4014,7 +4014,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # rules/standard.sgs:902
         try:
-            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902'))  # rules/standard.sgs:902
+            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902', frame))  # rules/standard.sgs:902
         except _FLOW:
             raise
         except Exception as _e:
@@ -4056,7 +4056,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906'))  # rules/standard.sgs:906
+            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906', frame))  # rules/standard.sgs:906
         except _FLOW:
             raise
         except Exception as _e:
@@ -4078,7 +4078,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907'))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907'))  # rules/standard.sgs:907
+            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907', frame))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907', frame))  # rules/standard.sgs:907
         except _FLOW:
             raise
         except Exception as _e:
@@ -4104,24 +4104,24 @@ class Mode_three_v_three:
                 v_picker = (v_warm_lead if (v_first_pick == 'warm camp picks first') else v_cold_lead)  # rules/3v3.sgs:42
                 v_warm_pool = []  # rules/3v3.sgs:43
                 v_cold_pool = []  # rules/3v3.sgs:44
-                for v_n in _iterate([1, 2, 2, 2, 2, 2, 2, 2, 1], 'rules/3v3.sgs:45'):  # rules/3v3.sgs:45
+                for v_n in _iterate([1, 2, 2, 2, 2, 2, 2, 2, 1], 'rules/3v3.sgs:45', frame):  # rules/3v3.sgs:45
                     _step(frame, 'rules/3v3.sgs:45')
                     try:
                         v_got = _P_choose_many(frame, v_picker, v_table, min=v_n, max=v_n, prompt='draft generals')  # rules/3v3.sgs:46
                         v_table = _P_minus(frame, v_table, v_got)  # rules/3v3.sgs:47
                         if _equals(v_picker, v_warm_lead):  # rules/3v3.sgs:48
-                            v_warm_pool = (_none_operand('rules/3v3.sgs:49', '+') if ((_t1 := v_warm_pool) is None) | ((_t2 := v_got) is None) else _add(_t1, _t2, 'rules/3v3.sgs:49'))  # rules/3v3.sgs:49
+                            v_warm_pool = (_none_operand('rules/3v3.sgs:49', '+') if ((_t1 := v_warm_pool) is None) | ((_t2 := v_got) is None) else _add(_t1, _t2, 'rules/3v3.sgs:49', frame))  # rules/3v3.sgs:49
                             v_picker = v_cold_lead  # rules/3v3.sgs:50
                         else:
-                            v_cold_pool = (_none_operand('rules/3v3.sgs:52', '+') if ((_t3 := v_cold_pool) is None) | ((_t4 := v_got) is None) else _add(_t3, _t4, 'rules/3v3.sgs:52'))  # rules/3v3.sgs:52
+                            v_cold_pool = (_none_operand('rules/3v3.sgs:52', '+') if ((_t3 := v_cold_pool) is None) | ((_t4 := v_got) is None) else _add(_t3, _t4, 'rules/3v3.sgs:52', frame))  # rules/3v3.sgs:52
                             v_picker = v_warm_lead  # rules/3v3.sgs:53
                     except _BreakLoop:
                         break
-                for v_lead in _iterate([v_warm_lead, v_cold_lead], 'rules/3v3.sgs:57'):  # rules/3v3.sgs:57
+                for v_lead in _iterate([v_warm_lead, v_cold_lead], 'rules/3v3.sgs:57', frame):  # rules/3v3.sgs:57
                     _step(frame, 'rules/3v3.sgs:57')
                     try:
                         v_pool = (v_warm_pool if _equals(v_lead, v_warm_lead) else v_cold_pool)  # rules/3v3.sgs:58
-                        for v_p in _iterate((_none_operand('rules/3v3.sgs:59', '+') if ((_t5 := [v_lead]) is None) | ((_t6 := _P_teammates(frame, v_lead)) is None) else _add(_t5, _t6, 'rules/3v3.sgs:59')), 'rules/3v3.sgs:59'):  # rules/3v3.sgs:59
+                        for v_p in _iterate((_none_operand('rules/3v3.sgs:59', '+') if ((_t5 := [v_lead]) is None) | ((_t6 := _P_teammates(frame, v_lead)) is None) else _add(_t5, _t6, 'rules/3v3.sgs:59', frame)), 'rules/3v3.sgs:59', frame):  # rules/3v3.sgs:59
                             _step(frame, 'rules/3v3.sgs:59')
                             try:
                                 v_g = _P_choose(frame, v_lead, v_pool, prompt="place a general (your own seat first, then your vanguards')")  # rules/3v3.sgs:60
@@ -4132,7 +4132,7 @@ class Mode_three_v_three:
                         _P_return_generals(frame, v_pool)  # rules/3v3.sgs:64
                     except _BreakLoop:
                         break
-                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:67'):  # rules/3v3.sgs:67
+                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:67', frame):  # rules/3v3.sgs:67
                     _step(frame, 'rules/3v3.sgs:67')
                     try:
                         _P_set_general(frame, v_p, _P_mark_value(frame, v_p, 'drafted'))  # rules/3v3.sgs:68
@@ -4140,7 +4140,7 @@ class Mode_three_v_three:
                     except _BreakLoop:
                         break
             else:
-                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:72'):  # rules/3v3.sgs:72
+                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:72', frame):  # rules/3v3.sgs:72
                     _step(frame, 'rules/3v3.sgs:72')
                     try:
                         _P_set_general(frame, v_p, _P_first(frame, _D_random_generals(frame, 1)))  # rules/3v3.sgs:72
@@ -4148,7 +4148,7 @@ class Mode_three_v_three:
                         break
             v_opener = _P_choose(frame, v_cold_lead, ['warm camp acts first', 'cold camp acts first'], prompt='which camp acts first')  # rules/3v3.sgs:75
             _P_mark(frame, None, 'acting', ('warm' if (v_opener == 'warm camp acts first') else 'cold'))  # rules/3v3.sgs:76
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:77'):  # rules/3v3.sgs:77
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:77', frame):  # rules/3v3.sgs:77
                 _step(frame, 'rules/3v3.sgs:77')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/3v3.sgs:77
@@ -4174,15 +4174,15 @@ class Mode_three_v_three:
     def trigger1_body(frame):  # rules/3v3.sgs:130
         try:
             v_upright = 0  # rules/3v3.sgs:131
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:132'):  # rules/3v3.sgs:132
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:132', frame):  # rules/3v3.sgs:132
                 _step(frame, 'rules/3v3.sgs:132')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:132
-                        v_upright = (_none_operand('rules/3v3.sgs:132', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:132'))  # rules/3v3.sgs:132
+                        v_upright = (_none_operand('rules/3v3.sgs:132', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:132', frame))  # rules/3v3.sgs:132
                 except _BreakLoop:
                     break
             if (v_upright == 0):  # rules/3v3.sgs:133
-                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:133'):  # rules/3v3.sgs:133
+                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:133', frame):  # rules/3v3.sgs:133
                     _step(frame, 'rules/3v3.sgs:133')
                     try:
                         _P_unmark(frame, v_p, 'sideways')  # rules/3v3.sgs:133
@@ -4278,15 +4278,15 @@ class Mode_three_v_three:
     def turn_order(frame):  # rules/3v3.sgs:82
         try:
             v_upright = 0  # rules/3v3.sgs:84
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:85'):  # rules/3v3.sgs:85
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:85', frame):  # rules/3v3.sgs:85
                 _step(frame, 'rules/3v3.sgs:85')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:85
-                        v_upright = (_none_operand('rules/3v3.sgs:85', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:85'))  # rules/3v3.sgs:85
+                        v_upright = (_none_operand('rules/3v3.sgs:85', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:85', frame))  # rules/3v3.sgs:85
                 except _BreakLoop:
                     break
             if (v_upright == 0):  # rules/3v3.sgs:86
-                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:86'):  # rules/3v3.sgs:86
+                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:86', frame):  # rules/3v3.sgs:86
                     _step(frame, 'rules/3v3.sgs:86')
                     try:
                         _P_unmark(frame, v_p, 'sideways')  # rules/3v3.sgs:86
@@ -4296,14 +4296,14 @@ class Mode_three_v_three:
             v_rival = ('cold' if (v_acting == 'warm') else 'warm')  # rules/3v3.sgs:88
             v_mine = []  # rules/3v3.sgs:89
             v_theirs = []  # rules/3v3.sgs:90
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:91'):  # rules/3v3.sgs:91
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:91', frame):  # rules/3v3.sgs:91
                 _step(frame, 'rules/3v3.sgs:91')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:92
                         if _equals(_P_camp_of(frame, v_p), v_acting):  # rules/3v3.sgs:93
-                            v_mine = (_none_operand('rules/3v3.sgs:93', '+') if ((_t3 := v_mine) is None) | ((_t4 := [v_p]) is None) else _add(_t3, _t4, 'rules/3v3.sgs:93'))  # rules/3v3.sgs:93
+                            v_mine = (_none_operand('rules/3v3.sgs:93', '+') if ((_t3 := v_mine) is None) | ((_t4 := [v_p]) is None) else _add(_t3, _t4, 'rules/3v3.sgs:93', frame))  # rules/3v3.sgs:93
                         else:
-                            v_theirs = (_none_operand('rules/3v3.sgs:93', '+') if ((_t5 := v_theirs) is None) | ((_t6 := [v_p]) is None) else _add(_t5, _t6, 'rules/3v3.sgs:93'))  # rules/3v3.sgs:93
+                            v_theirs = (_none_operand('rules/3v3.sgs:93', '+') if ((_t5 := v_theirs) is None) | ((_t6 := [v_p]) is None) else _add(_t5, _t6, 'rules/3v3.sgs:93', frame))  # rules/3v3.sgs:93
                 except _BreakLoop:
                     break
             if ((_D_count(frame, v_mine) == 0) and (_none_operand('rules/3v3.sgs:97', '>') if ((_t7 := _D_count(frame, v_theirs)) is None) else _t7 > 0)):  # rules/3v3.sgs:97
@@ -4315,7 +4315,7 @@ class Mode_three_v_three:
             v_lead = (_P_first(frame, _D_with_role(frame, 'warm_commander')) if (v_acting == 'warm') else _P_first(frame, _D_with_role(frame, 'cold_commander')))  # rules/3v3.sgs:104
             v_vanguards = _P_minus(frame, _P_teammates(frame, v_lead), _P_minus(frame, _P_teammates(frame, v_lead), v_mine))  # rules/3v3.sgs:106
             v_pick = 'commander acts'  # rules/3v3.sgs:108
-            if (not _contains_ab(v_lead, v_mine)):  # rules/3v3.sgs:109
+            if (not _contains_ab(v_lead, v_mine, frame)):  # rules/3v3.sgs:109
                 v_pick = 'vanguards act'  # rules/3v3.sgs:110
             elif ((_none_operand('rules/3v3.sgs:111', '>') if ((_t9 := _D_count(frame, v_vanguards)) is None) else _t9 > 0) and _P_has_mark(frame, None, 'opened')):  # rules/3v3.sgs:111
                 v_pick = _P_choose(frame, v_lead, ['commander acts', 'vanguards act'], prompt='who acts')  # rules/3v3.sgs:112
@@ -4332,7 +4332,7 @@ class Mode_three_v_three:
             if (v_pick == 'commander acts'):  # rules/3v3.sgs:121
                 _P_take_turn(frame, v_lead)  # rules/3v3.sgs:122
             else:
-                for v_v in _iterate(v_vanguards, 'rules/3v3.sgs:124'):  # rules/3v3.sgs:124
+                for v_v in _iterate(v_vanguards, 'rules/3v3.sgs:124', frame):  # rules/3v3.sgs:124
                     _step(frame, 'rules/3v3.sgs:124')
                     try:
                         _P_take_turn(frame, v_v)  # rules/3v3.sgs:124

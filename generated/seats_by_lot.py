@@ -660,7 +660,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('standard.sgs:184', 'card')))  # standard.sgs:184
-            if ((_get_attr(v_j, 'suit', 'standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'standard.sgs:185'), _inclusive_range(2, 9, 'standard.sgs:185'))):  # standard.sgs:185
+            if ((_get_attr(v_j, 'suit', 'standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'standard.sgs:185'), _inclusive_range(2, 9, 'standard.sgs:185'), frame)):  # standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('standard.sgs:186', 'card')))  # standard.sgs:186
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('standard.sgs:187', 'card')), nature='thunder')  # standard.sgs:187
             else:
@@ -917,7 +917,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'user', 'standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner')), 'gender', 'standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:262', 'owner')), 'gender', 'standard.sgs:262'))))  # standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'user', 'standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:261', 'event')), 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:261', 'owner')), 'gender', 'standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:262', 'event')), 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:262', 'owner')), 'gender', 'standard.sgs:262'))))  # standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -942,7 +942,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:261
         try:
-            return (((((_get_attr(v_event, 'user', 'standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr(v_owner, 'gender', 'standard.sgs:262'))))  # standard.sgs:261
+            return (((((_get_attr(v_event, 'user', 'standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'standard.sgs:262'), 'gender', 'standard.sgs:262'), _get_attr(v_owner, 'gender', 'standard.sgs:262'))))  # standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1035,7 +1035,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against_user', 'standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against', 'standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'family', 'standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'player', 'standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'standard.sgs:304'))) is None) else _t3 >= 3))  # standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against_user', 'standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'against', 'standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'family', 'standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:303', 'event')), 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'player', 'standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:304', 'event')), 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'standard.sgs:304', frame))) is None) else _t3 >= 3))  # standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1047,7 +1047,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:305')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')), 'weapon')])  # standard.sgs:305
+            v_pool = _P_minus(frame, (_none_operand('standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:305', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:305', 'owner')), 'weapon')])  # standard.sgs:305
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:306', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:306', 'owner')))  # standard.sgs:306
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:307', 'event')), 'use', 'standard.sgs:307'), 'hit')  # standard.sgs:307
         except _FLOW:
@@ -1058,7 +1058,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:303
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'standard.sgs:304'))) is None) else _t3 >= 3))  # standard.sgs:303
+            return ((((((_get_attr(v_event, 'against_user', 'standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'standard.sgs:304'), 'target', 'standard.sgs:304'))) and (_none_operand('standard.sgs:304', '>=') if ((_t3 := (_none_operand('standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'standard.sgs:304', frame))) is None) else _t3 >= 3))  # standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1155,11 +1155,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # standard.sgs:332
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:333', 'event')), 'target', 'standard.sgs:333')), 'standard.sgs:333'):  # standard.sgs:333
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:333', 'event')), 'target', 'standard.sgs:333')), 'standard.sgs:333', frame):  # standard.sgs:333
                 _step(frame, 'standard.sgs:333')
                 try:
                     if ((_get_attr(v_e, 'category', 'standard.sgs:334') == 'defensive_horse') or (_get_attr(v_e, 'category', 'standard.sgs:334') == 'offensive_horse')):  # standard.sgs:334
-                        v_horses = (_none_operand('standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'standard.sgs:334'))  # standard.sgs:334
+                        v_horses = (_none_operand('standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'standard.sgs:334', frame))  # standard.sgs:334
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:336', 'owner')))  # standard.sgs:336
@@ -1764,7 +1764,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:418', 'owner'))), '魏'), 'standard.sgs:418'):  # standard.sgs:418
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:418', 'owner'))), '魏'), 'standard.sgs:418', frame):  # standard.sgs:418
                 _step(frame, 'standard.sgs:418')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('standard.sgs:419', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('standard.sgs:419', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('standard.sgs:419', 'owner'))):  # standard.sgs:419
@@ -1960,7 +1960,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('standard.sgs:468', 'event')))  # standard.sgs:468
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'standard.sgs:469'):  # standard.sgs:469
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'standard.sgs:469', frame):  # standard.sgs:469
                 _step(frame, 'standard.sgs:469')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:470', 'owner')), v_p, ['hand'])  # standard.sgs:470
@@ -2145,7 +2145,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'standard.sgs:502')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('standard.sgs:503', 'owner')), 'alive', 'standard.sgs:503') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:503', 'owner')), '遗计?')):  # standard.sgs:503
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'standard.sgs:504'):  # standard.sgs:504
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'standard.sgs:504', frame):  # standard.sgs:504
                             _step(frame, 'standard.sgs:504')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:505', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # standard.sgs:505
@@ -2286,8 +2286,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # standard.sgs:539
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:540', 'owner')), v_to, v_cs)  # standard.sgs:540
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:541', 'owner')), 'rende_given')  # standard.sgs:541
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:542', 'owner')), 'rende_given', (_none_operand('standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'standard.sgs:542')), 'phase')  # standard.sgs:542
-            if ((_none_operand('standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('standard.sgs:543', '>=') if ((_t7 := (_none_operand('standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'standard.sgs:543'))) is None) else _t7 >= 2)):  # standard.sgs:543
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:542', 'owner')), 'rende_given', (_none_operand('standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'standard.sgs:542', frame)), 'phase')  # standard.sgs:542
+            if ((_none_operand('standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('standard.sgs:543', '>=') if ((_t7 := (_none_operand('standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'standard.sgs:543', frame))) is None) else _t7 >= 2)):  # standard.sgs:543
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:543', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('standard.sgs:543', 'owner')))  # standard.sgs:543
         except _FLOW:
             raise
@@ -2319,7 +2319,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:556', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:556', 'owner')), '杀'), prompt='激将: target of the 杀')  # standard.sgs:556
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:557', 'owner'))), '蜀'), 'standard.sgs:557'):  # standard.sgs:557
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:557', 'owner'))), '蜀'), 'standard.sgs:557', frame):  # standard.sgs:557
                 _step(frame, 'standard.sgs:557')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('standard.sgs:558', 'owner'))):  # standard.sgs:558
@@ -2350,7 +2350,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:550', 'owner'))), '蜀'), 'standard.sgs:550'):  # standard.sgs:550
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:550', 'owner'))), '蜀'), 'standard.sgs:550', frame):  # standard.sgs:550
                 _step(frame, 'standard.sgs:550')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('standard.sgs:551', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('standard.sgs:551', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('standard.sgs:551', 'owner'))):  # standard.sgs:551
@@ -2786,7 +2786,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')), (_none_operand('standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:648')), 1, 99, prompt='制衡: cards to discard')  # standard.sgs:648
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')), (_none_operand('standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:648', frame)), 1, 99, prompt='制衡: cards to discard')  # standard.sgs:648
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('standard.sgs:649', 'owner')))  # standard.sgs:649
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:650', 'owner')), _D_count(frame, v_cs))  # standard.sgs:650
         except _FLOW:
@@ -3142,7 +3142,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'target', 'standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'user', 'standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'card', 'standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:728', 'owner')))), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729'))))) is None) else _t5 > 0))  # standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'target', 'standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:727', 'event')), 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'user', 'standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:728', 'event')), 'card', 'standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:728', 'owner')))), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:729', 'event')), 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729', frame))))) is None) else _t5 > 0))  # standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3154,8 +3154,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:730', 'event')), 'user', 'standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:730', 'event')), 'card', 'standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:730', 'owner')))), (_none_operand('standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:731', 'event')), 'use', 'standard.sgs:731'), 'targets', 'standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:731', 'event')), 'user', 'standard.sgs:731')]) is None) else _add(_t1, _t2, 'standard.sgs:731')))  # standard.sgs:730
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')), (_none_operand('standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'standard.sgs:732')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))  # standard.sgs:732
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:730', 'event')), 'user', 'standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:730', 'event')), 'card', 'standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:730', 'owner')))), (_none_operand('standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:731', 'event')), 'use', 'standard.sgs:731'), 'targets', 'standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:731', 'event')), 'user', 'standard.sgs:731')]) is None) else _add(_t1, _t2, 'standard.sgs:731', frame)))  # standard.sgs:730
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')), (_none_operand('standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'standard.sgs:732', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:732', 'owner')))  # standard.sgs:732
             _set_attr((v_event if v_event is not _U else _unbound('standard.sgs:733', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:733', 'owner')), v_cands, prompt='流离: the new target'), 'standard.sgs:733')  # standard.sgs:733
         except _FLOW:
             raise
@@ -3165,7 +3165,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # standard.sgs:727
         try:
-            return ((((_get_attr(v_event, 'target', 'standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'standard.sgs:728'), _get_attr(v_event, 'card', 'standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729'))))) is None) else _t5 > 0))  # standard.sgs:727
+            return ((((_get_attr(v_event, 'target', 'standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'standard.sgs:727'), '杀')) and (_none_operand('standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'standard.sgs:728'), _get_attr(v_event, 'card', 'standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'standard.sgs:729'), 'targets', 'standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'standard.sgs:729')]) is None) else _add(_t3, _t4, 'standard.sgs:729', frame))))) is None) else _t5 > 0))  # standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3527,7 +3527,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')), (_none_operand('standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:801')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))  # standard.sgs:801
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')), (_none_operand('standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'standard.sgs:801', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('standard.sgs:801', 'owner')))  # standard.sgs:801
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:802', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:802', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # standard.sgs:802
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('standard.sgs:803', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('standard.sgs:803', 'owner'))]), prompt='离间: who is dueled')  # standard.sgs:803
             if (v_victim is not None):  # standard.sgs:804
@@ -3620,7 +3620,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # standard.sgs:840
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # standard.sgs:841
             if frame.game.options.get('beginner'):  # standard.sgs:842
-                for v_p in _iterate(_D_players(frame), 'standard.sgs:843'):  # standard.sgs:843
+                for v_p in _iterate(_D_players(frame), 'standard.sgs:843', frame):  # standard.sgs:843
                     _step(frame, 'standard.sgs:843')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # standard.sgs:843
@@ -3629,12 +3629,12 @@ class Mode_identity:
                 if (_none_operand('standard.sgs:844', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # standard.sgs:844
                     _P_set_max_hp(frame, v_ruler, 5)  # standard.sgs:844
             else:
-                v_offered = (_none_operand('standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'standard.sgs:847'))  # standard.sgs:847
+                v_offered = (_none_operand('standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'standard.sgs:847', frame))  # standard.sgs:847
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # standard.sgs:848
                 _P_set_general(frame, v_ruler, v_pick)  # standard.sgs:849
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # standard.sgs:850
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # standard.sgs:852
-                for v_p in _iterate(_P_others(frame, v_ruler), 'standard.sgs:853'):  # standard.sgs:853
+                for v_p in _iterate(_P_others(frame, v_ruler), 'standard.sgs:853', frame):  # standard.sgs:853
                     _step(frame, 'standard.sgs:853')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # standard.sgs:854
@@ -3644,8 +3644,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('standard.sgs:860', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # standard.sgs:860
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'standard.sgs:860')) is None) else _add(_t7, 1, 'standard.sgs:860')))  # standard.sgs:860
-            for v_p in _iterate(_D_players(frame), 'standard.sgs:862'):  # standard.sgs:862
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'standard.sgs:860')) is None) else _add(_t7, 1, 'standard.sgs:860', frame)))  # standard.sgs:860
+            for v_p in _iterate(_D_players(frame), 'standard.sgs:862', frame):  # standard.sgs:862
                 _step(frame, 'standard.sgs:862')
                 try:
                     _P_draw(frame, v_p, 4)  # standard.sgs:862
@@ -3703,7 +3703,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) else _add(_t1, _t2, 'standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))  # standard.sgs:869
+            _P_discard(frame, (_none_operand('standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))) is None) else _add(_t1, _t2, 'standard.sgs:869', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('standard.sgs:869', 'event')), 'killer', 'standard.sgs:869'))  # standard.sgs:869
         except _FLOW:
             raise
         except Exception as _e:
@@ -3721,7 +3721,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # standard.sgs:876
         try:
-            return ((_none_operand('standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'standard.sgs:876')) == 0)  # standard.sgs:876
+            return ((_none_operand('standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'standard.sgs:876', frame)) == 0)  # standard.sgs:876
         except _FLOW:
             raise
         except Exception as _e:
@@ -3808,7 +3808,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # standard.sgs:890
         try:
-            return (_none_operand('standard.sgs:890', '+') if ((_t4 := (_none_operand('standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'standard.sgs:890'))) is None) else _add(10, _t4, 'standard.sgs:890'))  # standard.sgs:890
+            return (_none_operand('standard.sgs:890', '+') if ((_t4 := (_none_operand('standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'standard.sgs:890'))) is None) else _add(10, _t4, 'standard.sgs:890', frame))  # standard.sgs:890
         except _FLOW:
             raise
         except Exception as _e:
@@ -3906,7 +3906,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # standard.sgs:896
         try:
-            return (_none_operand('standard.sgs:896', '+') if ((_t4 := (_none_operand('standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'standard.sgs:896'))) is None) else _add(4, _t4, 'standard.sgs:896'))  # standard.sgs:896
+            return (_none_operand('standard.sgs:896', '+') if ((_t4 := (_none_operand('standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'standard.sgs:896'))) is None) else _add(4, _t4, 'standard.sgs:896', frame))  # standard.sgs:896
         except _FLOW:
             raise
         except Exception as _e:
@@ -3966,7 +3966,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # standard.sgs:900
         try:
-            return (_none_operand('standard.sgs:900', '+') if ((_t4 := (_none_operand('standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'standard.sgs:900'))) is None) else _add(4, _t4, 'standard.sgs:900'))  # standard.sgs:900
+            return (_none_operand('standard.sgs:900', '+') if ((_t4 := (_none_operand('standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'standard.sgs:900'))) is None) else _add(4, _t4, 'standard.sgs:900', frame))  # standard.sgs:900
         except _FLOW:
             raise
         except Exception as _e:
@@ -4006,7 +4006,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # standard.sgs:902
         try:
-            return (_none_operand('standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'standard.sgs:902'))  # standard.sgs:902
+            return (_none_operand('standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'standard.sgs:902', frame))  # standard.sgs:902
         except _FLOW:
             raise
         except Exception as _e:
@@ -4048,7 +4048,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'standard.sgs:906'))  # standard.sgs:906
+            return (_none_operand('standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'standard.sgs:906', frame))  # standard.sgs:906
         except _FLOW:
             raise
         except Exception as _e:
@@ -4070,7 +4070,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('standard.sgs:907', '+') if ((_t5 := (_none_operand('standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'standard.sgs:907'))) is None) | ((_t6 := (_none_operand('standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'standard.sgs:907'))) is None) else _add(_t5, _t6, 'standard.sgs:907'))  # standard.sgs:907
+            return (_none_operand('standard.sgs:907', '+') if ((_t5 := (_none_operand('standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'standard.sgs:907', frame))) is None) | ((_t6 := (_none_operand('standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'standard.sgs:907'))) is None) else _add(_t5, _t6, 'standard.sgs:907', frame))  # standard.sgs:907
         except _FLOW:
             raise
         except Exception as _e:

@@ -718,7 +718,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:184', 'card')))  # rules/standard.sgs:184
-            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'))):  # rules/standard.sgs:185
+            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'), frame)):  # rules/standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/standard.sgs:186', 'card')))  # rules/standard.sgs:186
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:187', 'card')), nature='thunder')  # rules/standard.sgs:187
             else:
@@ -975,7 +975,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1000,7 +1000,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:261
         try:
-            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1093,7 +1093,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1105,7 +1105,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
+            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')))  # rules/standard.sgs:306
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307', 'event')), 'use', 'rules/standard.sgs:307'), 'hit')  # rules/standard.sgs:307
         except _FLOW:
@@ -1116,7 +1116,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:303
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1213,11 +1213,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # rules/standard.sgs:332
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333'):  # rules/standard.sgs:333
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333', frame):  # rules/standard.sgs:333
                 _step(frame, 'rules/standard.sgs:333')
                 try:
                     if ((_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'defensive_horse') or (_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'offensive_horse')):  # rules/standard.sgs:334
-                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334'))  # rules/standard.sgs:334
+                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334', frame))  # rules/standard.sgs:334
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')))  # rules/standard.sgs:336
@@ -2393,7 +2393,7 @@ class Value_equipment_kind:
     @staticmethod
     def base_d(frame, v_c):  # rules/shan.sgs:15
         try:
-            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15
+            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15
         except _FLOW:
             raise
         except Exception as _e:
@@ -2404,7 +2404,7 @@ class Value_equipment_kind:
         try:
             _v = frame.vars
             v_c = _v.get('c', _U)
-            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15', 'c')), 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15
+            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15', 'c')), 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15
         except _FLOW:
             raise
         except Exception as _e:
@@ -2538,7 +2538,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418'):  # rules/standard.sgs:418
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418', frame):  # rules/standard.sgs:418
                 _step(frame, 'rules/standard.sgs:418')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:419', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:419', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:419', 'owner'))):  # rules/standard.sgs:419
@@ -2734,7 +2734,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:468', 'event')))  # rules/standard.sgs:468
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469'):  # rules/standard.sgs:469
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469', frame):  # rules/standard.sgs:469
                 _step(frame, 'rules/standard.sgs:469')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:470', 'owner')), v_p, ['hand'])  # rules/standard.sgs:470
@@ -2919,7 +2919,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'rules/standard.sgs:502')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), 'alive', 'rules/standard.sgs:503') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), '遗计?')):  # rules/standard.sgs:503
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504'):  # rules/standard.sgs:504
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504', frame):  # rules/standard.sgs:504
                             _step(frame, 'rules/standard.sgs:504')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:505', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # rules/standard.sgs:505
@@ -3060,8 +3060,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # rules/standard.sgs:539
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:540', 'owner')), v_to, v_cs)  # rules/standard.sgs:540
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:541', 'owner')), 'rende_given')  # rules/standard.sgs:541
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542')), 'phase')  # rules/standard.sgs:542
-            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543'))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542', frame)), 'phase')  # rules/standard.sgs:542
+            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543', frame))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')))  # rules/standard.sgs:543
         except _FLOW:
             raise
@@ -3093,7 +3093,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), '杀'), prompt='激将: target of the 杀')  # rules/standard.sgs:556
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557'):  # rules/standard.sgs:557
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557', frame):  # rules/standard.sgs:557
                 _step(frame, 'rules/standard.sgs:557')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:558', 'owner'))):  # rules/standard.sgs:558
@@ -3124,7 +3124,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550'):  # rules/standard.sgs:550
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550', frame):  # rules/standard.sgs:550
                 _step(frame, 'rules/standard.sgs:550')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:551', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:551', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:551', 'owner'))):  # rules/standard.sgs:551
@@ -3560,7 +3560,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648')), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648', frame)), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:649', 'owner')))  # rules/standard.sgs:649
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:650', 'owner')), _D_count(frame, v_cs))  # rules/standard.sgs:650
         except _FLOW:
@@ -3916,7 +3916,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -3928,8 +3928,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731')))  # rules/standard.sgs:730
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731', frame)))  # rules/standard.sgs:730
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:733', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:733')  # rules/standard.sgs:733
         except _FLOW:
             raise
@@ -3939,7 +3939,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:727
         try:
-            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -4301,7 +4301,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:802
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:803
             if (v_victim is not None):  # rules/standard.sgs:804
@@ -4394,7 +4394,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # rules/standard.sgs:840
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/standard.sgs:841
             if frame.game.options.get('beginner'):  # rules/standard.sgs:842
-                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843'):  # rules/standard.sgs:843
+                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843', frame):  # rules/standard.sgs:843
                     _step(frame, 'rules/standard.sgs:843')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # rules/standard.sgs:843
@@ -4403,12 +4403,12 @@ class Mode_identity:
                 if (_none_operand('rules/standard.sgs:844', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # rules/standard.sgs:844
                     _P_set_max_hp(frame, v_ruler, 5)  # rules/standard.sgs:844
             else:
-                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847'))  # rules/standard.sgs:847
+                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847', frame))  # rules/standard.sgs:847
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # rules/standard.sgs:848
                 _P_set_general(frame, v_ruler, v_pick)  # rules/standard.sgs:849
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/standard.sgs:850
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # rules/standard.sgs:852
-                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853'):  # rules/standard.sgs:853
+                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853', frame):  # rules/standard.sgs:853
                     _step(frame, 'rules/standard.sgs:853')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # rules/standard.sgs:854
@@ -4418,8 +4418,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('rules/standard.sgs:860', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # rules/standard.sgs:860
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860')))  # rules/standard.sgs:860
-            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862'):  # rules/standard.sgs:862
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860', frame)))  # rules/standard.sgs:860
+            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862', frame):  # rules/standard.sgs:862
                 _step(frame, 'rules/standard.sgs:862')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/standard.sgs:862
@@ -4477,7 +4477,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
+            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
         except _FLOW:
             raise
         except Exception as _e:
@@ -4495,7 +4495,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/standard.sgs:876
         try:
-            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876')) == 0)  # rules/standard.sgs:876
+            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876', frame)) == 0)  # rules/standard.sgs:876
         except _FLOW:
             raise
         except Exception as _e:
@@ -4582,7 +4582,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # rules/standard.sgs:890
         try:
-            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890'))  # rules/standard.sgs:890
+            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890', frame))  # rules/standard.sgs:890
         except _FLOW:
             raise
         except Exception as _e:
@@ -4680,7 +4680,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # rules/standard.sgs:896
         try:
-            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896'))  # rules/standard.sgs:896
+            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896', frame))  # rules/standard.sgs:896
         except _FLOW:
             raise
         except Exception as _e:
@@ -4740,7 +4740,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # rules/standard.sgs:900
         try:
-            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900'))  # rules/standard.sgs:900
+            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900', frame))  # rules/standard.sgs:900
         except _FLOW:
             raise
         except Exception as _e:
@@ -4780,7 +4780,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # rules/standard.sgs:902
         try:
-            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902'))  # rules/standard.sgs:902
+            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902', frame))  # rules/standard.sgs:902
         except _FLOW:
             raise
         except Exception as _e:
@@ -4822,7 +4822,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906'))  # rules/standard.sgs:906
+            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906', frame))  # rules/standard.sgs:906
         except _FLOW:
             raise
         except Exception as _e:
@@ -4844,7 +4844,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907'))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907'))  # rules/standard.sgs:907
+            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907', frame))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907', frame))  # rules/standard.sgs:907
         except _FLOW:
             raise
         except Exception as _e:
@@ -4978,7 +4978,7 @@ class Rule_chain_conduction:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86'):  # rules/junzheng.sgs:86
+            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86', frame):  # rules/junzheng.sgs:86
                 _step(frame, 'rules/junzheng.sgs:86')
                 try:
                     if (_get_attr(v_p, 'chained', 'rules/junzheng.sgs:87') and _get_attr(v_p, 'alive', 'rules/junzheng.sgs:87')):  # rules/junzheng.sgs:87
@@ -5013,7 +5013,7 @@ class Skill_zhanghe__qiaobian:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'player', 'rules/shan.sgs:43') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'player', 'rules/shan.sgs:43') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -5029,25 +5029,25 @@ class Skill_zhanghe__qiaobian:
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/shan.sgs:46', 'event')))  # rules/shan.sgs:46
             if ((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:47', 'event')), 'phase', 'rules/shan.sgs:47') == 'draw') and (_none_operand('rules/shan.sgs:47', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:47', 'owner')))))) is None) else _t1 > 0)):  # rules/shan.sgs:47
                 v_from = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48', 'owner')))), 0, 2, prompt='巧变: take a hand card from whom')  # rules/shan.sgs:48
-                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50', 'owner'))), 'rules/shan.sgs:50'):  # rules/shan.sgs:50
+                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50', 'owner'))), 'rules/shan.sgs:50', frame):  # rules/shan.sgs:50
                     _step(frame, 'rules/shan.sgs:50')
                     try:
-                        if (_contains_ab(v_p, v_from) and (_none_operand('rules/shan.sgs:51', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51
+                        if (_contains_ab(v_p, v_from, frame) and (_none_operand('rules/shan.sgs:51', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51
                             _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51', 'owner')), _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51', 'owner')), v_p, ['hand']))  # rules/shan.sgs:51
                     except _BreakLoop:
                         break
             if (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:54', 'event')), 'phase', 'rules/shan.sgs:54') == 'play'):  # rules/shan.sgs:54
                 v_movable = []  # rules/shan.sgs:55
-                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56'):  # rules/shan.sgs:56
+                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56', frame):  # rules/shan.sgs:56
                     _step(frame, 'rules/shan.sgs:56')
                     try:
-                        for v_c in _iterate((_none_operand('rules/shan.sgs:57', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57')), 'rules/shan.sgs:57'):  # rules/shan.sgs:57
+                        for v_c in _iterate((_none_operand('rules/shan.sgs:57', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57', frame)), 'rules/shan.sgs:57', frame):  # rules/shan.sgs:57
                             _step(frame, 'rules/shan.sgs:57')
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
                                 if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58')]):  # rules/shan.sgs:58
-                                    v_movable = (_none_operand('rules/shan.sgs:58', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58'))  # rules/shan.sgs:58
+                                    v_movable = (_none_operand('rules/shan.sgs:58', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58', frame))  # rules/shan.sgs:58
                             except _BreakLoop:
                                 break
                     except _BreakLoop:
@@ -5056,7 +5056,7 @@ class Skill_zhanghe__qiaobian:
                 if (v_c is not None):  # rules/shan.sgs:62
                     def _h2():
                         return _D_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:63
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63') if (_contains_ab(v_c, _P_equips(frame, v_p), frame) or _contains_ab(v_c, _P_judge_cards(frame, v_p), frame))])  # rules/shan.sgs:63
                     def _h3():
                         return _P_others(frame, v_holder)
                     v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64
@@ -5072,7 +5072,7 @@ class Skill_zhanghe__qiaobian:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/shan.sgs:43
         try:
-            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43
+            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -5987,14 +5987,14 @@ class Skill_caiwenji__beige:
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:320', 'event')), 'target', 'rules/shan.sgs:320')  # rules/shan.sgs:320
             v_src = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:321', 'event')), 'source', 'rules/shan.sgs:321')  # rules/shan.sgs:321
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')), (_none_operand('rules/shan.sgs:322', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322')), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))  # rules/shan.sgs:322
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')), (_none_operand('rules/shan.sgs:322', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322', frame)), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))  # rules/shan.sgs:322
             v_j = _P_judge(frame, v_t)  # rules/shan.sgs:323
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:324') == '♥'):  # rules/shan.sgs:324
                 _P_recover(frame, v_t, 1, source=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:324', 'owner')))  # rules/shan.sgs:324
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:325') == '♦'):  # rules/shan.sgs:325
                 _P_draw(frame, v_t, 2)  # rules/shan.sgs:325
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:326') == '♣') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:326')):  # rules/shan.sgs:326
-                v_mine = (_none_operand('rules/shan.sgs:327', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327'))  # rules/shan.sgs:327
+                v_mine = (_none_operand('rules/shan.sgs:327', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327', frame))  # rules/shan.sgs:327
                 _P_discard(frame, _P_choose_many(frame, v_src, v_mine, _P_min(frame, 2, _D_count(frame, v_mine)), 2, prompt='悲歌: discard two cards'), by=v_src)  # rules/shan.sgs:328
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:330') == '♠') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:330')):  # rules/shan.sgs:330
                 _P_turn_over(frame, v_src)  # rules/shan.sgs:330
@@ -6085,7 +6085,7 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24', 'event')), 'cards', 'rules/shan.sgs:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23')), 'phase')  # rules/shan.sgs:23
+            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24', 'event')), 'cards', 'rules/shan.sgs:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23', frame)), 'phase')  # rules/shan.sgs:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -6114,10 +6114,10 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27')), 'phase')  # rules/shan.sgs:27
+            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27', frame)), 'phase')  # rules/shan.sgs:27
             def _h1():
                 return _P_mark_value(frame, None, 'discard_phase_all')
-            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []))], 'phase')  # rules/shan.sgs:29
+            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []), frame)], 'phase')  # rules/shan.sgs:29
         except _FLOW:
             raise
         except Exception as _e:

@@ -793,7 +793,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:184', 'target')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:184', 'card')))  # rules/standard.sgs:184
-            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'))):  # rules/standard.sgs:185
+            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:185') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:185'), _inclusive_range(2, 9, 'rules/standard.sgs:185'), frame)):  # rules/standard.sgs:185
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/standard.sgs:186', 'card')))  # rules/standard.sgs:186
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:187', 'target')), 3, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:187', 'card')), nature='thunder')  # rules/standard.sgs:187
             else:
@@ -1050,7 +1050,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'user', 'rules/standard.sgs:261') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:261', 'event')), 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:261', 'owner')), 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:262', 'event')), 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:262', 'owner')), 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1075,7 +1075,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:261
         try:
-            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:261') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:261'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:261'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:262'), 'gender', 'rules/standard.sgs:262'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:262'))))  # rules/standard.sgs:261
         except _FLOW:
             raise
         except Exception as _e:
@@ -1168,7 +1168,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against_user', 'rules/standard.sgs:303') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:303', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:303', 'event')), 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:304', 'event')), 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:304', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1180,7 +1180,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
+            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:305', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:305', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:305', 'owner')), 'weapon')])  # rules/standard.sgs:305
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:306', 'owner')))  # rules/standard.sgs:306
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307', 'event')), 'use', 'rules/standard.sgs:307'), 'hit')  # rules/standard.sgs:307
         except _FLOW:
@@ -1191,7 +1191,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:303
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304'))) is None) else _t3 >= 3))  # rules/standard.sgs:303
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:303') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:303'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:303') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:303') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:304'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:304'), 'target', 'rules/standard.sgs:304'))) and (_none_operand('rules/standard.sgs:304', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:304', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:304', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:303
         except _FLOW:
             raise
         except Exception as _e:
@@ -1288,11 +1288,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # rules/standard.sgs:332
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333'):  # rules/standard.sgs:333
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:333', 'event')), 'target', 'rules/standard.sgs:333')), 'rules/standard.sgs:333', frame):  # rules/standard.sgs:333
                 _step(frame, 'rules/standard.sgs:333')
                 try:
                     if ((_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'defensive_horse') or (_get_attr(v_e, 'category', 'rules/standard.sgs:334') == 'offensive_horse')):  # rules/standard.sgs:334
-                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334'))  # rules/standard.sgs:334
+                        v_horses = (_none_operand('rules/standard.sgs:334', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:334', frame))  # rules/standard.sgs:334
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:336', 'owner')))  # rules/standard.sgs:336
@@ -2465,7 +2465,7 @@ class Value_dimeng_partners:
         try:
             def _h1():
                 return _P_others(frame, v_owner)
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -2479,7 +2479,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner')))
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147'))) is None) else _t7 > 0))]  # rules/lin.sgs:146
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')))) and (_none_operand('rules/lin.sgs:146', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146
         except _FLOW:
             raise
         except Exception as _e:
@@ -2563,7 +2563,7 @@ class Value_equipment_kind:
     @staticmethod
     def base_d(frame, v_c):  # rules/shan.sgs:15
         try:
-            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15
+            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15
         except _FLOW:
             raise
         except Exception as _e:
@@ -2574,7 +2574,7 @@ class Value_equipment_kind:
         try:
             _v = frame.vars
             v_c = _v.get('c', _U)
-            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15', 'c')), 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15
+            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15', 'c')), 'category', 'rules/shan.sgs:15'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15
         except _FLOW:
             raise
         except Exception as _e:
@@ -2675,7 +2675,7 @@ class Card_zong:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
-            return (((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54', 'it')) is (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54', 'user'))) or _contains_ab((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54', 'it')), _D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54', 'user')))))  # rules/tongzhou.sgs:54
+            return (((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54', 'it')) is (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54', 'user'))) or _contains_ab((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54', 'it')), _D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54', 'user'))), frame))  # rules/tongzhou.sgs:54
         except _FLOW:
             raise
         except Exception as _e:
@@ -2684,7 +2684,7 @@ class Card_zong:
     @staticmethod
     def use1_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/tongzhou.sgs:54
         try:
-            return ((v_it is v_user) or _contains_ab(v_it, _D_teammates(frame, v_user)))  # rules/tongzhou.sgs:54
+            return ((v_it is v_user) or _contains_ab(v_it, _D_teammates(frame, v_user), frame))  # rules/tongzhou.sgs:54
         except _FLOW:
             raise
         except Exception as _e:
@@ -2771,7 +2771,7 @@ class Card_tongzhougongji:
                 _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user')), frame.game.dispatch.value('faction_treasures', (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89', 'user'))))  # rules/tongzhou.sgs:89
             else:
                 _D_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:91', 'user')), 1)  # rules/tongzhou.sgs:91
-                for v_q in _iterate(_D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:92', 'user'))), 'rules/tongzhou.sgs:92'):  # rules/tongzhou.sgs:92
+                for v_q in _iterate(_D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:92', 'user'))), 'rules/tongzhou.sgs:92', frame):  # rules/tongzhou.sgs:92
                     _step(frame, 'rules/tongzhou.sgs:92')
                     try:
                         _P_draw(frame, v_q, 1)  # rules/tongzhou.sgs:92
@@ -2800,7 +2800,7 @@ class Card_lizhengshangyou:
             if (_none_operand('rules/tongzhou.sgs:102', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:102', 'target')))) is None) else _t1 > 0):  # rules/tongzhou.sgs:102
                 _D_recover(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:103', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:103', 'user')), card=(v_card if v_card is not _U else _unbound('rules/tongzhou.sgs:103', 'card')))  # rules/tongzhou.sgs:103
             else:
-                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')), (_none_operand('rules/tongzhou.sgs:105', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:105')), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:105
+                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')), (_none_operand('rules/tongzhou.sgs:105', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:105', frame)), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:105
                 if (v_c is not None):  # rules/tongzhou.sgs:106
                     _P_discard(frame, [v_c], by=(v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:106', 'target')))  # rules/tongzhou.sgs:106
         except _FLOW:
@@ -3059,7 +3059,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418'):  # rules/standard.sgs:418
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:418', 'owner'))), '魏'), 'rules/standard.sgs:418', frame):  # rules/standard.sgs:418
                 _step(frame, 'rules/standard.sgs:418')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:419', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:419', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:419', 'owner'))):  # rules/standard.sgs:419
@@ -3255,7 +3255,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:468', 'event')))  # rules/standard.sgs:468
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469'):  # rules/standard.sgs:469
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:469', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:469', frame):  # rules/standard.sgs:469
                 _step(frame, 'rules/standard.sgs:469')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:470', 'owner')), v_p, ['hand'])  # rules/standard.sgs:470
@@ -3440,7 +3440,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'rules/standard.sgs:502')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), 'alive', 'rules/standard.sgs:503') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:503', 'owner')), '遗计?')):  # rules/standard.sgs:503
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504'):  # rules/standard.sgs:504
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:504', frame):  # rules/standard.sgs:504
                             _step(frame, 'rules/standard.sgs:504')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:505', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # rules/standard.sgs:505
@@ -3581,8 +3581,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # rules/standard.sgs:539
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:540', 'owner')), v_to, v_cs)  # rules/standard.sgs:540
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:541', 'owner')), 'rende_given')  # rules/standard.sgs:541
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542')), 'phase')  # rules/standard.sgs:542
-            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543'))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:542', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:542', frame)), 'phase')  # rules/standard.sgs:542
+            if ((_none_operand('rules/standard.sgs:543', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:543', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:543', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:543', frame))) is None) else _t7 >= 2)):  # rules/standard.sgs:543
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:543', 'owner')))  # rules/standard.sgs:543
         except _FLOW:
             raise
@@ -3614,7 +3614,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:556', 'owner')), '杀'), prompt='激将: target of the 杀')  # rules/standard.sgs:556
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557'):  # rules/standard.sgs:557
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:557', 'owner'))), '蜀'), 'rules/standard.sgs:557', frame):  # rules/standard.sgs:557
                 _step(frame, 'rules/standard.sgs:557')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:558', 'owner'))):  # rules/standard.sgs:558
@@ -3645,7 +3645,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550'):  # rules/standard.sgs:550
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:550', 'owner'))), '蜀'), 'rules/standard.sgs:550', frame):  # rules/standard.sgs:550
                 _step(frame, 'rules/standard.sgs:550')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:551', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:551', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:551', 'owner'))):  # rules/standard.sgs:551
@@ -4081,7 +4081,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648')), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')), (_none_operand('rules/standard.sgs:648', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:648', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:648', frame)), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:648
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:649', 'owner')))  # rules/standard.sgs:649
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:650', 'owner')), _D_count(frame, v_cs))  # rules/standard.sgs:650
         except _FLOW:
@@ -4437,7 +4437,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'target', 'rules/standard.sgs:727') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:727', 'event')), 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:727', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'user', 'rules/standard.sgs:728'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:728', 'event')), 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:728', 'owner')))), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:729', 'event')), 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -4449,8 +4449,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731')))  # rules/standard.sgs:730
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'user', 'rules/standard.sgs:730'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:730', 'event')), 'card', 'rules/standard.sgs:730'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:730', 'owner')))), (_none_operand('rules/standard.sgs:731', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'use', 'rules/standard.sgs:731'), 'targets', 'rules/standard.sgs:731')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731', 'event')), 'user', 'rules/standard.sgs:731')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:731', frame)))  # rules/standard.sgs:730
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')), (_none_operand('rules/standard.sgs:732', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:732', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732', 'owner')))  # rules/standard.sgs:732
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:733', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:733')  # rules/standard.sgs:733
         except _FLOW:
             raise
@@ -4460,7 +4460,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:727
         try:
-            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729'))))) is None) else _t5 > 0))  # rules/standard.sgs:727
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:727') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:727'), '杀')) and (_none_operand('rules/standard.sgs:727', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:728', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:728'), _get_attr(v_event, 'card', 'rules/standard.sgs:728'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:729', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:729'), 'targets', 'rules/standard.sgs:729')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:729')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:729', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:727
         except _FLOW:
             raise
         except Exception as _e:
@@ -4822,7 +4822,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')), (_none_operand('rules/standard.sgs:801', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:801', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:801', 'owner')))  # rules/standard.sgs:801
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:802', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:802
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:803', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:803
             if (v_victim is not None):  # rules/standard.sgs:804
@@ -4915,7 +4915,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # rules/standard.sgs:840
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/standard.sgs:841
             if frame.game.options.get('beginner'):  # rules/standard.sgs:842
-                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843'):  # rules/standard.sgs:843
+                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:843', frame):  # rules/standard.sgs:843
                     _step(frame, 'rules/standard.sgs:843')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # rules/standard.sgs:843
@@ -4924,12 +4924,12 @@ class Mode_identity:
                 if (_none_operand('rules/standard.sgs:844', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # rules/standard.sgs:844
                     _P_set_max_hp(frame, v_ruler, 5)  # rules/standard.sgs:844
             else:
-                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847'))  # rules/standard.sgs:847
+                v_offered = (_none_operand('rules/standard.sgs:847', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:847', frame))  # rules/standard.sgs:847
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # rules/standard.sgs:848
                 _P_set_general(frame, v_ruler, v_pick)  # rules/standard.sgs:849
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/standard.sgs:850
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # rules/standard.sgs:852
-                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853'):  # rules/standard.sgs:853
+                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:853', frame):  # rules/standard.sgs:853
                     _step(frame, 'rules/standard.sgs:853')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # rules/standard.sgs:854
@@ -4939,8 +4939,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('rules/standard.sgs:860', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # rules/standard.sgs:860
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860')))  # rules/standard.sgs:860
-            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862'):  # rules/standard.sgs:862
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:860', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:860')) is None) else _add(_t7, 1, 'rules/standard.sgs:860', frame)))  # rules/standard.sgs:860
+            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:862', frame):  # rules/standard.sgs:862
                 _step(frame, 'rules/standard.sgs:862')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/standard.sgs:862
@@ -4998,7 +4998,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
+            _P_discard(frame, (_none_operand('rules/standard.sgs:869', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:869', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:869', 'event')), 'killer', 'rules/standard.sgs:869'))  # rules/standard.sgs:869
         except _FLOW:
             raise
         except Exception as _e:
@@ -5016,7 +5016,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/standard.sgs:876
         try:
-            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876')) == 0)  # rules/standard.sgs:876
+            return ((_none_operand('rules/standard.sgs:876', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:876', frame)) == 0)  # rules/standard.sgs:876
         except _FLOW:
             raise
         except Exception as _e:
@@ -5103,7 +5103,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # rules/standard.sgs:890
         try:
-            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890'))  # rules/standard.sgs:890
+            return (_none_operand('rules/standard.sgs:890', '+') if ((_t4 := (_none_operand('rules/standard.sgs:890', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:890'))) is None) else _add(10, _t4, 'rules/standard.sgs:890', frame))  # rules/standard.sgs:890
         except _FLOW:
             raise
         except Exception as _e:
@@ -5201,7 +5201,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # rules/standard.sgs:896
         try:
-            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896'))  # rules/standard.sgs:896
+            return (_none_operand('rules/standard.sgs:896', '+') if ((_t4 := (_none_operand('rules/standard.sgs:896', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:896'))) is None) else _add(4, _t4, 'rules/standard.sgs:896', frame))  # rules/standard.sgs:896
         except _FLOW:
             raise
         except Exception as _e:
@@ -5261,7 +5261,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # rules/standard.sgs:900
         try:
-            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900'))  # rules/standard.sgs:900
+            return (_none_operand('rules/standard.sgs:900', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:900'))) is None) else _add(4, _t4, 'rules/standard.sgs:900', frame))  # rules/standard.sgs:900
         except _FLOW:
             raise
         except Exception as _e:
@@ -5301,7 +5301,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # rules/standard.sgs:902
         try:
-            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902'))  # rules/standard.sgs:902
+            return (_none_operand('rules/standard.sgs:902', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:902', frame))  # rules/standard.sgs:902
         except _FLOW:
             raise
         except Exception as _e:
@@ -5343,7 +5343,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906'))  # rules/standard.sgs:906
+            return (_none_operand('rules/standard.sgs:906', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:906', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:906', frame))  # rules/standard.sgs:906
         except _FLOW:
             raise
         except Exception as _e:
@@ -5365,7 +5365,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907'))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907'))  # rules/standard.sgs:907
+            return (_none_operand('rules/standard.sgs:907', '+') if ((_t5 := (_none_operand('rules/standard.sgs:907', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:907', frame))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:907', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:907', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:907'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:907', frame))  # rules/standard.sgs:907
         except _FLOW:
             raise
         except Exception as _e:
@@ -5499,7 +5499,7 @@ class Rule_chain_conduction:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86'):  # rules/junzheng.sgs:86
+            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86', frame):  # rules/junzheng.sgs:86
                 _step(frame, 'rules/junzheng.sgs:86')
                 try:
                     if (_get_attr(v_p, 'chained', 'rules/junzheng.sgs:87') and _get_attr(v_p, 'alive', 'rules/junzheng.sgs:87')):  # rules/junzheng.sgs:87
@@ -5534,7 +5534,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner'))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10', 'owner'))) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10', 'event')), 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10
         except _FLOW:
             raise
         except Exception as _e:
@@ -5546,7 +5546,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11', 'owner')), (_none_operand('rules/lin.sgs:11', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11')))  # rules/lin.sgs:11
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11', 'owner')), (_none_operand('rules/lin.sgs:11', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11', 'event')), 'victim', 'rules/lin.sgs:11'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11', frame)))  # rules/lin.sgs:11
         except _FLOW:
             raise
         except Exception as _e:
@@ -5555,7 +5555,7 @@ class Skill_caopi__xingshang:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/lin.sgs:10
         try:
-            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10') is not v_owner) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10'))) is None) else _t3 > 0))  # rules/lin.sgs:10
+            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10') is not v_owner) and (_none_operand('rules/lin.sgs:10', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10
         except _FLOW:
             raise
         except Exception as _e:
@@ -6017,9 +6017,9 @@ class Skill_sunjian__yinghun:
             v_x = (_none_operand('rules/lin.sgs:97', '-') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97', 'owner')), 'max_hp', 'rules/lin.sgs:97')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97', 'owner')), 'hp', 'rules/lin.sgs:97')) is None) else _sub(_t1, _t2, 'rules/lin.sgs:97'))  # rules/lin.sgs:97
             v_draw_x = ((v_x == 1) or (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:98', 'owner')), ['draw X, then discard 1', 'draw 1, then discard X'], prompt='英魂: which option') == 'draw X, then discard 1'))  # rules/lin.sgs:98
             _P_draw(frame, v_t, (v_x if v_draw_x else 1))  # rules/lin.sgs:100
-            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101')))  # rules/lin.sgs:101
+            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101', frame)))  # rules/lin.sgs:101
             if (_none_operand('rules/lin.sgs:102', '>') if ((_t5 := v_n) is None) else _t5 > 0):  # rules/lin.sgs:102
-                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102')), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102
+                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102', frame)), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102
         except _FLOW:
             raise
         except Exception as _e:
@@ -6167,7 +6167,7 @@ class Skill_lusu__dimeng:
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129
             v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130
             if (_none_operand('rules/lin.sgs:131', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131
-                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132')), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
+                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')), (_none_operand('rules/lin.sgs:132', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132', frame)), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132', 'owner')))  # rules/lin.sgs:132
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:134
             v_hb = _P_hand(frame, v_b)  # rules/lin.sgs:135
             _P_obtain(frame, v_a, v_hb)  # rules/lin.sgs:136
@@ -6447,14 +6447,14 @@ class Skill_jiaxu__luanwu:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191', 'owner'))), 'rules/lin.sgs:191'):  # rules/lin.sgs:191
+            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191', 'owner'))), 'rules/lin.sgs:191', frame):  # rules/lin.sgs:191
                 _step(frame, 'rules/lin.sgs:191')
                 try:
                     if _get_attr(v_p, 'alive', 'rules/lin.sgs:192'):  # rules/lin.sgs:192
                         v_near = frame.game.dispatch.value('nearest', v_p)  # rules/lin.sgs:193
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
-                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194
+                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194') if _contains_ab(v_q, v_near, frame)]  # rules/lin.sgs:194
                         v_t = (_P_first(frame, v_cands) if (_D_count(frame, v_cands) == 1) else _P_choose(frame, v_p, v_cands, optional=True, prompt='乱武: use a 杀 on one of the nearest (none: lose 1 HP)'))  # rules/lin.sgs:195
                         if ((v_t is None) or (not _P_use_card_on(frame, v_p, '杀', v_t))):  # rules/lin.sgs:197
                             _P_lose_hp(frame, v_p, 1)  # rules/lin.sgs:197
@@ -6576,7 +6576,7 @@ class Skill_zhanghe__qiaobian:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'player', 'rules/shan.sgs:43') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'player', 'rules/shan.sgs:43') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43', 'event')), 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -6592,25 +6592,25 @@ class Skill_zhanghe__qiaobian:
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/shan.sgs:46', 'event')))  # rules/shan.sgs:46
             if ((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:47', 'event')), 'phase', 'rules/shan.sgs:47') == 'draw') and (_none_operand('rules/shan.sgs:47', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:47', 'owner')))))) is None) else _t1 > 0)):  # rules/shan.sgs:47
                 v_from = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48', 'owner')))), 0, 2, prompt='巧变: take a hand card from whom')  # rules/shan.sgs:48
-                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50', 'owner'))), 'rules/shan.sgs:50'):  # rules/shan.sgs:50
+                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50', 'owner'))), 'rules/shan.sgs:50', frame):  # rules/shan.sgs:50
                     _step(frame, 'rules/shan.sgs:50')
                     try:
-                        if (_contains_ab(v_p, v_from) and (_none_operand('rules/shan.sgs:51', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51
+                        if (_contains_ab(v_p, v_from, frame) and (_none_operand('rules/shan.sgs:51', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51
                             _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51', 'owner')), _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51', 'owner')), v_p, ['hand']))  # rules/shan.sgs:51
                     except _BreakLoop:
                         break
             if (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:54', 'event')), 'phase', 'rules/shan.sgs:54') == 'play'):  # rules/shan.sgs:54
                 v_movable = []  # rules/shan.sgs:55
-                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56'):  # rules/shan.sgs:56
+                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56', frame):  # rules/shan.sgs:56
                     _step(frame, 'rules/shan.sgs:56')
                     try:
-                        for v_c in _iterate((_none_operand('rules/shan.sgs:57', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57')), 'rules/shan.sgs:57'):  # rules/shan.sgs:57
+                        for v_c in _iterate((_none_operand('rules/shan.sgs:57', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57', frame)), 'rules/shan.sgs:57', frame):  # rules/shan.sgs:57
                             _step(frame, 'rules/shan.sgs:57')
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
                                 if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58')]):  # rules/shan.sgs:58
-                                    v_movable = (_none_operand('rules/shan.sgs:58', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58'))  # rules/shan.sgs:58
+                                    v_movable = (_none_operand('rules/shan.sgs:58', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58', frame))  # rules/shan.sgs:58
                             except _BreakLoop:
                                 break
                     except _BreakLoop:
@@ -6619,7 +6619,7 @@ class Skill_zhanghe__qiaobian:
                 if (v_c is not None):  # rules/shan.sgs:62
                     def _h2():
                         return _D_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:63
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63') if (_contains_ab(v_c, _P_equips(frame, v_p), frame) or _contains_ab(v_c, _P_judge_cards(frame, v_p), frame))])  # rules/shan.sgs:63
                     def _h3():
                         return _P_others(frame, v_holder)
                     v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64
@@ -6635,7 +6635,7 @@ class Skill_zhanghe__qiaobian:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/shan.sgs:43
         try:
-            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43
+            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43
         except _FLOW:
             raise
         except Exception as _e:
@@ -7550,14 +7550,14 @@ class Skill_caiwenji__beige:
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:320', 'event')), 'target', 'rules/shan.sgs:320')  # rules/shan.sgs:320
             v_src = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:321', 'event')), 'source', 'rules/shan.sgs:321')  # rules/shan.sgs:321
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')), (_none_operand('rules/shan.sgs:322', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322')), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))  # rules/shan.sgs:322
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')), (_none_operand('rules/shan.sgs:322', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322', frame)), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322', 'owner')))  # rules/shan.sgs:322
             v_j = _P_judge(frame, v_t)  # rules/shan.sgs:323
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:324') == '♥'):  # rules/shan.sgs:324
                 _P_recover(frame, v_t, 1, source=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:324', 'owner')))  # rules/shan.sgs:324
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:325') == '♦'):  # rules/shan.sgs:325
                 _P_draw(frame, v_t, 2)  # rules/shan.sgs:325
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:326') == '♣') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:326')):  # rules/shan.sgs:326
-                v_mine = (_none_operand('rules/shan.sgs:327', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327'))  # rules/shan.sgs:327
+                v_mine = (_none_operand('rules/shan.sgs:327', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327', frame))  # rules/shan.sgs:327
                 _P_discard(frame, _P_choose_many(frame, v_src, v_mine, _P_min(frame, 2, _D_count(frame, v_mine)), 2, prompt='悲歌: discard two cards'), by=v_src)  # rules/shan.sgs:328
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:330') == '♠') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:330')):  # rules/shan.sgs:330
                 _P_turn_over(frame, v_src)  # rules/shan.sgs:330
@@ -7648,7 +7648,7 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24', 'event')), 'cards', 'rules/shan.sgs:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23')), 'phase')  # rules/shan.sgs:23
+            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24', 'event')), 'cards', 'rules/shan.sgs:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23', frame)), 'phase')  # rules/shan.sgs:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -7677,10 +7677,10 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27')), 'phase')  # rules/shan.sgs:27
+            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28', 'event')), 'cards', 'rules/shan.sgs:28')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27', frame)), 'phase')  # rules/shan.sgs:27
             def _h1():
                 return _P_mark_value(frame, None, 'discard_phase_all')
-            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []))], 'phase')  # rules/shan.sgs:29
+            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []), frame)], 'phase')  # rules/shan.sgs:29
         except _FLOW:
             raise
         except Exception as _e:
@@ -7750,7 +7750,7 @@ class Skill_liuqi__wenji:
     @staticmethod
     def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/tongzhou.sgs:141
         try:
-            return ((((v_b is v_owner) and (not not _D_has_mark(frame, v_owner, 'wenji'))) and (v_a is not v_owner)) and (not _contains_ab(v_a, _D_teammates(frame, v_owner))))  # rules/tongzhou.sgs:141
+            return ((((v_b is v_owner) and (not not _D_has_mark(frame, v_owner, 'wenji'))) and (v_a is not v_owner)) and (not _contains_ab(v_a, _D_teammates(frame, v_owner), frame)))  # rules/tongzhou.sgs:141
         except _FLOW:
             raise
         except Exception as _e:
@@ -7781,7 +7781,7 @@ class Skill_liuqi__wenji:
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
             v_a = _v.get('a', _U)
-            return (((((v_b if v_b is not _U else _unbound('rules/tongzhou.sgs:141', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner')), 'wenji'))) and ((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:141', 'a')) is not (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner')))) and (not _contains_ab((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:142', 'a')), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:142', 'owner'))))))  # rules/tongzhou.sgs:141
+            return (((((v_b if v_b is not _U else _unbound('rules/tongzhou.sgs:141', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner')), 'wenji'))) and ((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:141', 'a')) is not (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141', 'owner')))) and (not _contains_ab((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:142', 'a')), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:142', 'owner'))), frame)))  # rules/tongzhou.sgs:141
         except _FLOW:
             raise
         except Exception as _e:
@@ -7793,7 +7793,7 @@ class Skill_liuqi__wenji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134', 'event')), 'phase', 'rules/tongzhou.sgs:134') == 'play') and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134', 'event')), 'player', 'rules/tongzhou.sgs:134'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:134', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:135', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:135', 'event')), 'player', 'rules/tongzhou.sgs:135')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134', 'event')), 'phase', 'rules/tongzhou.sgs:134') == 'play') and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134', 'event')), 'player', 'rules/tongzhou.sgs:134'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:134', 'owner'))), frame)) and (_none_operand('rules/tongzhou.sgs:135', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:135', 'event')), 'player', 'rules/tongzhou.sgs:135')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134
         except _FLOW:
             raise
         except Exception as _e:
@@ -7817,7 +7817,7 @@ class Skill_liuqi__wenji:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:134
         try:
-            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:134') == 'play') and _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:134'), _D_teammates(frame, v_owner))) and (_none_operand('rules/tongzhou.sgs:135', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'player', 'rules/tongzhou.sgs:135')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134
+            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:134') == 'play') and _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:134'), _D_teammates(frame, v_owner), frame)) and (_none_operand('rules/tongzhou.sgs:135', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'player', 'rules/tongzhou.sgs:135')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134
         except _FLOW:
             raise
         except Exception as _e:
@@ -7955,7 +7955,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179', 'event')), 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178', 'event')), 'user', 'rules/tongzhou.sgs:178'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner'))), frame)) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179', 'event')), 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame))  # rules/tongzhou.sgs:178
         except _FLOW:
             raise
         except Exception as _e:
@@ -7975,7 +7975,7 @@ class Skill_tangzi__xingzhao:
     @staticmethod
     def trigger1_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:178
         try:
-            return ((((_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178') is v_owner) or _contains_ab(_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178'), _D_teammates(frame, v_owner))) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr(v_event, 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178
+            return ((((_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178') is v_owner) or _contains_ab(_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178'), _D_teammates(frame, v_owner), frame)) and (_none_operand('rules/tongzhou.sgs:178', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr(v_event, 'card', 'rules/tongzhou.sgs:179'), 'category', 'rules/tongzhou.sgs:179'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame))  # rules/tongzhou.sgs:178
         except _FLOW:
             raise
         except Exception as _e:
@@ -7987,7 +7987,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'phase', 'rules/tongzhou.sgs:182') == 'judge') and ((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner')))))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'phase', 'rules/tongzhou.sgs:182') == 'judge') and ((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182', 'event')), 'player', 'rules/tongzhou.sgs:182'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182', 'owner'))), frame))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
         except _FLOW:
             raise
         except Exception as _e:
@@ -8007,7 +8007,7 @@ class Skill_tangzi__xingzhao:
     @staticmethod
     def trigger2_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:182
         try:
-            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:182') == 'judge') and ((_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182') is v_owner) or _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182'), _D_teammates(frame, v_owner)))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
+            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:182') == 'judge') and ((_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182') is v_owner) or _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182'), _D_teammates(frame, v_owner), frame))) and (_none_operand('rules/tongzhou.sgs:183', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182
         except _FLOW:
             raise
         except Exception as _e:
@@ -8037,8 +8037,8 @@ class Mode_tongzhou:
             v_everyone = _D_random_generals(frame, 999)  # rules/tongzhou.sgs:206
             def _h1():
                 return v_everyone
-            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207'), frame.game.dispatch.value('banned_generals')))])  # rules/tongzhou.sgs:207
-            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:209'):  # rules/tongzhou.sgs:209
+            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207'), frame.game.dispatch.value('banned_generals'), frame))])  # rules/tongzhou.sgs:207
+            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:209', frame):  # rules/tongzhou.sgs:209
                 _step(frame, 'rules/tongzhou.sgs:209')
                 try:
                     v_k = frame.game.dispatch.value('faction_kingdom', _get_attr(v_p, 'role', 'rules/tongzhou.sgs:210'))  # rules/tongzhou.sgs:210
@@ -8046,8 +8046,8 @@ class Mode_tongzhou:
                     if frame.game.options.get('exclusive_first'):  # rules/tongzhou.sgs:212
                         def _h2():
                             return [_general(frame, 'liuqi'), _general(frame, 'tangzi')]
-                        v_offer = _P_take_generals(frame, [v_g for v_g in _walk(frame, _h2(), 'rules/tongzhou.sgs:212') if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:212'))])  # rules/tongzhou.sgs:212
-                    v_offer = (_none_operand('rules/tongzhou.sgs:213', '+') if ((_t3 := v_offer) is None) | ((_t4 := _P_random_generals(frame, (_none_operand('rules/tongzhou.sgs:213', '-') if ((_t2 := _D_count(frame, v_offer)) is None) else _sub(6, _t2, 'rules/tongzhou.sgs:213')), kingdom=v_k)) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:213'))  # rules/tongzhou.sgs:213
+                        v_offer = _P_take_generals(frame, [v_g for v_g in _walk(frame, _h2(), 'rules/tongzhou.sgs:212') if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:212'), frame)])  # rules/tongzhou.sgs:212
+                    v_offer = (_none_operand('rules/tongzhou.sgs:213', '+') if ((_t3 := v_offer) is None) | ((_t4 := _P_random_generals(frame, (_none_operand('rules/tongzhou.sgs:213', '-') if ((_t2 := _D_count(frame, v_offer)) is None) else _sub(6, _t2, 'rules/tongzhou.sgs:213')), kingdom=v_k)) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:213', frame))  # rules/tongzhou.sgs:213
                     v_g = _P_choose(frame, v_p, v_offer, prompt="choose your general (your team-mate's pick is shown)")  # rules/tongzhou.sgs:214
                     _P_set_general(frame, v_p, v_g)  # rules/tongzhou.sgs:215
                     if (_none_operand('rules/tongzhou.sgs:216', '>') if ((_t5 := _D_count(frame, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:216'))) is None) else _t5 > 1):  # rules/tongzhou.sgs:216
@@ -8055,16 +8055,16 @@ class Mode_tongzhou:
                     _P_return_generals(frame, _P_without(frame, v_offer, v_g))  # rules/tongzhou.sgs:217
                 except _BreakLoop:
                     break
-            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:220'):  # rules/tongzhou.sgs:220
+            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:220', frame):  # rules/tongzhou.sgs:220
                 _step(frame, 'rules/tongzhou.sgs:220')
                 try:
                     v_holder = _P_random_pick(frame, _P_camp_players(frame, v_c))  # rules/tongzhou.sgs:221
-                    _P_mark(frame, v_holder, 'treasure', (_none_operand('rules/tongzhou.sgs:222', '+') if ((_t7 := _P_mark_value(frame, v_holder, 'treasure')) is None) else _add(_t7, 1, 'rules/tongzhou.sgs:222')))  # rules/tongzhou.sgs:222
+                    _P_mark(frame, v_holder, 'treasure', (_none_operand('rules/tongzhou.sgs:222', '+') if ((_t7 := _P_mark_value(frame, v_holder, 'treasure')) is None) else _add(_t7, 1, 'rules/tongzhou.sgs:222', frame)))  # rules/tongzhou.sgs:222
                 except _BreakLoop:
                     break
             v_extra = (_P_first(frame, _D_players(frame)) if frame.game.options.get('extra_to_seat_one') else _P_random_pick(frame, _P_camp_players(frame, _P_camp_of(frame, _P_first(frame, _D_players(frame))))))  # rules/tongzhou.sgs:224
-            _P_mark(frame, v_extra, 'treasure', (_none_operand('rules/tongzhou.sgs:225', '+') if ((_t9 := _P_mark_value(frame, v_extra, 'treasure')) is None) else _add(_t9, 1, 'rules/tongzhou.sgs:225')))  # rules/tongzhou.sgs:225
-            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:226'):  # rules/tongzhou.sgs:226
+            _P_mark(frame, v_extra, 'treasure', (_none_operand('rules/tongzhou.sgs:225', '+') if ((_t9 := _P_mark_value(frame, v_extra, 'treasure')) is None) else _add(_t9, 1, 'rules/tongzhou.sgs:225', frame)))  # rules/tongzhou.sgs:225
+            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:226', frame):  # rules/tongzhou.sgs:226
                 _step(frame, 'rules/tongzhou.sgs:226')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/tongzhou.sgs:226
@@ -8078,7 +8078,7 @@ class Mode_tongzhou:
     @staticmethod
     def trigger0_body(frame):  # rules/tongzhou.sgs:230
         try:
-            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:231'):  # rules/tongzhou.sgs:231
+            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:231', frame):  # rules/tongzhou.sgs:231
                 _step(frame, 'rules/tongzhou.sgs:231')
                 try:
                     v_seats = _P_camp_players(frame, v_c)  # rules/tongzhou.sgs:232
@@ -8111,9 +8111,9 @@ class Mode_tongzhou:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:243', 'event')), 'target', 'rules/tongzhou.sgs:243'), 'treasure', (_none_operand('rules/tongzhou.sgs:243', '-') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:243', 'event')), 'target', 'rules/tongzhou.sgs:243'), 'treasure')) is None) else _sub(_t1, 1, 'rules/tongzhou.sgs:243')))  # rules/tongzhou.sgs:243
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244', 'event')), 'source', 'rules/tongzhou.sgs:244'), 'treasure', (_none_operand('rules/tongzhou.sgs:244', '+') if ((_t3 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244', 'event')), 'source', 'rules/tongzhou.sgs:244'), 'treasure')) is None) else _add(_t3, 1, 'rules/tongzhou.sgs:244')))  # rules/tongzhou.sgs:244
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244', 'event')), 'source', 'rules/tongzhou.sgs:244'), 'treasure', (_none_operand('rules/tongzhou.sgs:244', '+') if ((_t3 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244', 'event')), 'source', 'rules/tongzhou.sgs:244'), 'treasure')) is None) else _add(_t3, 1, 'rules/tongzhou.sgs:244', frame)))  # rules/tongzhou.sgs:244
             _P_draw(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:245', 'event')), 'source', 'rules/tongzhou.sgs:245'), 1)  # rules/tongzhou.sgs:245
-            for v_q in _iterate(_P_teammates(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:246', 'event')), 'source', 'rules/tongzhou.sgs:246')), 'rules/tongzhou.sgs:246'):  # rules/tongzhou.sgs:246
+            for v_q in _iterate(_P_teammates(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:246', 'event')), 'source', 'rules/tongzhou.sgs:246')), 'rules/tongzhou.sgs:246', frame):  # rules/tongzhou.sgs:246
                 _step(frame, 'rules/tongzhou.sgs:246')
                 try:
                     _P_draw(frame, v_q, 1)  # rules/tongzhou.sgs:246
@@ -8144,9 +8144,9 @@ class Mode_tongzhou:
             if ((((v_killer is not None) and (not _equals(v_killer, v_dead))) and _get_attr(v_killer, 'alive', 'rules/tongzhou.sgs:254')) and (not _equals(_P_camp_of(frame, v_killer), _P_camp_of(frame, v_dead)))):  # rules/tongzhou.sgs:254
                 if (_none_operand('rules/tongzhou.sgs:256', '>') if ((_t3 := v_x) is None) else _t3 > 0):  # rules/tongzhou.sgs:256
                     _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:257
-                    _P_mark(frame, v_killer, 'treasure', (_none_operand('rules/tongzhou.sgs:258', '+') if ((_t5 := _P_mark_value(frame, v_killer, 'treasure')) is None) | ((_t6 := v_x) is None) else _add(_t5, _t6, 'rules/tongzhou.sgs:258')))  # rules/tongzhou.sgs:258
+                    _P_mark(frame, v_killer, 'treasure', (_none_operand('rules/tongzhou.sgs:258', '+') if ((_t5 := _P_mark_value(frame, v_killer, 'treasure')) is None) | ((_t6 := v_x) is None) else _add(_t5, _t6, 'rules/tongzhou.sgs:258', frame)))  # rules/tongzhou.sgs:258
                     _P_draw(frame, v_killer, v_x)  # rules/tongzhou.sgs:259
-                    for v_q in _iterate(_P_teammates(frame, v_killer), 'rules/tongzhou.sgs:260'):  # rules/tongzhou.sgs:260
+                    for v_q in _iterate(_P_teammates(frame, v_killer), 'rules/tongzhou.sgs:260', frame):  # rules/tongzhou.sgs:260
                         _step(frame, 'rules/tongzhou.sgs:260')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:260
@@ -8154,8 +8154,8 @@ class Mode_tongzhou:
                             break
                 _P_draw(frame, v_killer, 1)  # rules/tongzhou.sgs:262
             elif (((v_killer is not None) and (not _equals(v_killer, v_dead))) and _get_attr(v_killer, 'alive', 'rules/tongzhou.sgs:263')):  # rules/tongzhou.sgs:263
-                _P_discard(frame, (_none_operand('rules/tongzhou.sgs:266', '+') if ((_t7 := _P_hand(frame, v_killer)) is None) | ((_t8 := _P_equips(frame, v_killer)) is None) else _add(_t7, _t8, 'rules/tongzhou.sgs:266')), by=v_killer)  # rules/tongzhou.sgs:266
-                v_x = (_none_operand('rules/tongzhou.sgs:267', '+') if ((_t9 := v_x) is None) | ((_t10 := _P_mark_value(frame, v_killer, 'treasure')) is None) else _add(_t9, _t10, 'rules/tongzhou.sgs:267'))  # rules/tongzhou.sgs:267
+                _P_discard(frame, (_none_operand('rules/tongzhou.sgs:266', '+') if ((_t7 := _P_hand(frame, v_killer)) is None) | ((_t8 := _P_equips(frame, v_killer)) is None) else _add(_t7, _t8, 'rules/tongzhou.sgs:266', frame)), by=v_killer)  # rules/tongzhou.sgs:266
+                v_x = (_none_operand('rules/tongzhou.sgs:267', '+') if ((_t9 := v_x) is None) | ((_t10 := _P_mark_value(frame, v_killer, 'treasure')) is None) else _add(_t9, _t10, 'rules/tongzhou.sgs:267', frame))  # rules/tongzhou.sgs:267
                 _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:268
                 _P_unmark(frame, v_killer, 'treasure')  # rules/tongzhou.sgs:269
                 def _h1():
@@ -8163,9 +8163,9 @@ class Mode_tongzhou:
                 v_enemies = [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:270') if (not _equals(_P_camp_of(frame, v_q), _P_camp_of(frame, v_killer)))]  # rules/tongzhou.sgs:270
                 v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', v_enemies)) if (_D_count(frame, frame.game.dispatch.value('unique_top', v_enemies)) == 1) else _P_random_pick(frame, v_enemies))  # rules/tongzhou.sgs:271
                 if ((_none_operand('rules/tongzhou.sgs:272', '>') if ((_t11 := v_x) is None) else _t11 > 0) and (v_to is not None)):  # rules/tongzhou.sgs:272
-                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:273', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:273')))  # rules/tongzhou.sgs:273
+                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:273', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:273', frame)))  # rules/tongzhou.sgs:273
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:274
-                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:275'):  # rules/tongzhou.sgs:275
+                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:275', frame):  # rules/tongzhou.sgs:275
                         _step(frame, 'rules/tongzhou.sgs:275')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:275
@@ -8175,9 +8175,9 @@ class Mode_tongzhou:
                 _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:279
                 v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', _D_players(frame))) if (_D_count(frame, frame.game.dispatch.value('unique_top', _D_players(frame))) == 1) else _P_random_pick(frame, _D_players(frame)))  # rules/tongzhou.sgs:280
                 if (v_to is not None):  # rules/tongzhou.sgs:281
-                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:282', '+') if ((_t15 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t16 := v_x) is None) else _add(_t15, _t16, 'rules/tongzhou.sgs:282')))  # rules/tongzhou.sgs:282
+                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:282', '+') if ((_t15 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t16 := v_x) is None) else _add(_t15, _t16, 'rules/tongzhou.sgs:282', frame)))  # rules/tongzhou.sgs:282
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:283
-                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:284'):  # rules/tongzhou.sgs:284
+                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:284', frame):  # rules/tongzhou.sgs:284
                         _step(frame, 'rules/tongzhou.sgs:284')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:284
@@ -8413,7 +8413,7 @@ class Rule_tunjiang_count:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162', 'event')), 'user', 'rules/tongzhou.sgs:162'), 'tunjiang_used', (_none_operand('rules/tongzhou.sgs:162', '+') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162', 'event')), 'user', 'rules/tongzhou.sgs:162'), 'tunjiang_used')) is None) else _add(_t1, 1, 'rules/tongzhou.sgs:162')), 'turn')  # rules/tongzhou.sgs:162
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162', 'event')), 'user', 'rules/tongzhou.sgs:162'), 'tunjiang_used', (_none_operand('rules/tongzhou.sgs:162', '+') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162', 'event')), 'user', 'rules/tongzhou.sgs:162'), 'tunjiang_used')) is None) else _add(_t1, 1, 'rules/tongzhou.sgs:162', frame)), 'turn')  # rules/tongzhou.sgs:162
         except _FLOW:
             raise
         except Exception as _e:

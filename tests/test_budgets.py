@@ -97,3 +97,36 @@ def test_huge_literals_and_player_counts_are_located_check_errors(tmp_path: Path
         errors = [d for d in loaded.diagnostics if d.severity == "error"]
         assert errors and needle in errors[0].message and errors[0].code == "SGS-E209"
         assert errors[0].span.line >= 1 and peak < 100 * 2**20
+
+
+# issue 31: work over lists is paid for in proportion to the items, so one step cannot buy unbounded work
+LIST_BOMBS = {
+    "minus": "repeat 1000 { repeat 1000 { let x = minus(1..100000, 1..100000) } }",
+    "in": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { if 5 in big { log(\"x\") } } }",
+    "plus": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { let y = big + [] } }",
+    "for": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { for x in big { break } } }",
+    "choose": "repeat 1000 { repeat 1000 { let c = choose(event.player, 1..1000) } }",
+}
+
+
+@pytest.mark.parametrize("bomb", sorted(LIST_BOMBS))
+def test_list_work_spends_the_budget(tmp_path: Path, bomb: str) -> None:
+    error, steps = run_both(write(tmp_path, LIST_BOMBS[bomb]))["compiled"]
+    assert error is not None and "step budget" in error and "list work" in error, error
+    assert steps > STEP_BUDGET
+
+
+def test_a_choice_of_too_many_options_is_refused(tmp_path: Path) -> None:
+    error, _ = run_both(write(tmp_path, "let c = choose(event.player, 1..100000)"))["compiled"]
+    assert error is not None and "choose offers 100000 options; a choice offers at most 1000" in error
+
+
+def test_minus_keeps_its_identity_semantics(tmp_path: Path) -> None:
+    from sgsdsl.engine.registry import PRIMITIVES
+
+    minus = PRIMITIVES["minus"].impl
+    a, b = object(), object()
+    assert minus(None, [a, b, a], [a]) == [b]
+    assert minus(None, [1, 2, 3], range(2, 3)) == [1, 3]  # small ints are the same objects
+    big = 10**6 + 1
+    assert minus(None, [big], [big]) == []
