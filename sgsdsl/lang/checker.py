@@ -407,6 +407,10 @@ class Checker(BodyChecker):
         opt_scope = _Scope({}, kind="option", pure=True)
         for o in m.options:
             self.expr(o.default, opt_scope)
+            if not _constant(o.default):  # read when the program is built: no game to ask, no budget to spend
+                self.error("SGS-E240", f"option {o.name.text}'s default is not a constant", o.default.span,
+                           "an option's default is true, false, a number or a word; set other values with "
+                           "-o NAME=VALUE or a scenario's option line")
         players = next((md for md in reversed(chain) if md.players is not None), m)
         if players.players is None and chain[0].base is None:  # (a broken `extends` is reported above)
             self.error("SGS-E209", f"mode '{m.name.text}' does not say how many players it is for", m.name.span,
@@ -613,3 +617,10 @@ def _calls_in(node: object) -> list[ast.Call]:
 
 def check(modules: list[ast.Module]) -> CheckedProgram:
     return Checker(modules).run()
+
+
+def _constant(e: ast.Expr) -> bool:
+    """A literal true/false, number or word (a bare name), or a negated number: what an option's default may be."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return isinstance(e.operand, ast.Lit) and e.operand.kind == "int"
+    return isinstance(e, ast.Name) or (isinstance(e, ast.Lit) and e.kind in ("int", "bool", "str"))
