@@ -38,39 +38,33 @@ def dumps(obj: Any, allowed: Registry) -> bytes:
 
 
 def _encode(obj: Any, allowed: Registry) -> Any:
-    # an explicit stack, not recursion: deep expression trees must not hit the recursion limit
-    if obj is None or isinstance(obj, (bool, int, float, str)):
-        return obj
-    root: list[Any] = [None]
-    stack: list[tuple[Any, list[Any], int]] = [(obj, root, 0)]
-    while stack:
-        o, into, at = stack.pop()
+    plain = (bool, int, float, str, type(None))
+
+    def enc(o: Any, depth: int) -> Any:
         t = type(o)
-        if o is None or t in (bool, int, float, str):
-            into[at] = o
-        elif t is list:
-            into[at] = out = [None] * len(o)
-            stack.extend((v, out, i) for i, v in enumerate(o))
-        elif t is tuple:
-            into[at] = {"t": (out := [None] * len(o))}
-            stack.extend((v, out, i) for i, v in enumerate(o))
-        elif t is dict:
-            pairs: list[Any] = [None] * len(o)
-            into[at] = {"d": pairs}
-            for i, (k, v) in enumerate(o.items()):
-                pairs[i] = pair = [None, None]
-                stack.append((k, pair, 0))
-                stack.append((v, pair, 1))
-        else:
-            known = allowed.get(t.__name__)
-            if known is None or known[0] is not t:
-                raise TypeError(f"a cache entry cannot hold a {t.__module__}.{t.__qualname__}")
-            names = known[1]
-            if getattr(o, "__dict__", None) is not None and len(vars(o)) != len(names):
-                raise TypeError(f"a {t.__name__} with attributes beyond its fields cannot be cached")
-            into[at] = {"c": t.__name__, "v": (out := [None] * len(names))}
-            stack.extend((getattr(o, n), out, i) for i, n in enumerate(names))
-    return root[0]
+        if t in plain:
+            return o
+        if depth > _MAX_DEPTH:
+            raise TypeError("a cache entry nests too deep")
+        if t is list:
+            return [x if type(x) in plain else enc(x, depth + 1) for x in o]
+        if t is tuple:
+            return {"t": [x if type(x) in plain else enc(x, depth + 1) for x in o]}
+        if t is dict:
+            return {"d": [[enc(k, depth + 1), enc(v, depth + 1)] for k, v in o.items()]}
+        known = allowed.get(t.__name__)
+        if known is None or known[0] is not t:
+            raise TypeError(f"a cache entry cannot hold a {t.__module__}.{t.__qualname__}")
+        names = known[1]
+        if getattr(o, "__dict__", None) is not None and len(vars(o)) != len(names):
+            raise TypeError(f"a {t.__name__} with attributes beyond its fields cannot be cached")
+        values = [getattr(o, n) for n in names]
+        return {"c": t.__name__, "v": [x if type(x) in plain else enc(x, depth + 1) for x in values]}
+
+    return enc(obj, 0)
+
+
+_MAX_DEPTH = 400  # within Python's recursion limit (the parser refuses deeper nesting long before)
 
 
 def loads(data: bytes, allowed: Registry) -> Any:

@@ -10,7 +10,7 @@ never silently dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -177,16 +177,22 @@ def transcript(entries: Iterable[dict[str, Any]], viewer: int | None = None, dec
     return out
 
 
-def show_log(path: Path) -> list[str]:
-    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision."""
-    from .replay import read_log
+def show_log(path: Path) -> Iterator[str]:
+    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision, read and told line by
+    line (a log of any size in little memory)."""
+    from .replay import iter_log
 
-    header, entries = read_log(path)
+    entries = iter_log(path)
+    header = next(entries)
     rules = ", ".join([*header.get("rules", []), *header.get("rule_names", [])])
     agents = header.get("agents") or []
-    lines = [f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
-             f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else "")]
-    return [shown(lines[0], newlines=False)] + transcript(entries)
+    yield shown(f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
+                f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else ""),
+                newlines=False)
+    for e in entries:
+        line = narrate(e)
+        if line:
+            yield line
 
 
 class NarratedAgent(Agent):

@@ -130,3 +130,27 @@ def test_minus_keeps_its_identity_semantics(tmp_path: Path) -> None:
     assert minus(None, [1, 2, 3], range(2, 3)) == [1, 3]  # small ints are the same objects
     big = 10**6 + 1
     assert minus(None, [big], [big]) == []
+
+
+def test_recorded_games_bound_what_they_log_and_hash(tmp_path: Path) -> None:
+    long_line = "x" * 2001
+    error, _ = run_both(write(tmp_path, f'log("{long_line}")'))["compiled"]
+    assert error is not None and "a log line holds at most 2000" in error
+    many = "y" * 2000
+    error, _ = run_both(write(tmp_path, f'repeat 1000 {{ log("{many}") }}'))["compiled"]
+    assert error is not None and "log() text passed 1000000 characters" in error
+    error, _ = run_both(write(tmp_path, 'mark(event.player, "big", [c for c in 1..1001])'))["compiled"]
+    assert error is not None and "a mark holds at most 1000" in error
+
+
+def test_replay_show_reads_a_log_line_by_line(tmp_path: Path) -> None:
+    from sgsdsl.narrate import show_log
+    from sgsdsl.replay import LogError
+
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"sgsdsl_log": 2}\n', encoding="utf-8")
+    with pytest.raises(LogError):
+        list(show_log(log))  # a header short of fields: refused before any line is told
+    lines = show_log(Path(__file__).parent / "fixtures" / "no-such.jsonl")
+    with pytest.raises(LogError, match="cannot read"):
+        next(lines)

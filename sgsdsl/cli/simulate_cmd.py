@@ -204,7 +204,8 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         from ..narrate import show_log
 
         try:
-            click.echo("\n".join(show_log(log)))
+            for line in show_log(log):
+                click.echo(line)
         except ReplayMismatch as err:
             click.echo(shown(f"cannot read the log: {err}"), err=True)
             raise SystemExit(1) from None

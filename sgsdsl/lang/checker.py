@@ -11,13 +11,14 @@ from __future__ import annotations
 from ..engine import registry as reg
 from . import ast
 from .check_body import BodyChecker, _counts
-from .diagnostics import Span, did_you_mean
+from .diagnostics import Span, did_you_mean, reset_suggestions
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
 MAX_SEATS = 100  # the most seats a mode may be for (docs/language.md, Limits)
 
 
+MAX_DECK_CARDS = 2000  # copies of all cards together (docs/language.md, Limits)
 MAX_PROCEDURE_DEPTH = 32  # procedure calls inside procedure calls (each is a nested run of the engine)
 
 
@@ -50,8 +51,22 @@ class Checker(BodyChecker):
             for mode in m.modes:
                 self.check_mode(mode)
         self.never_fires()
+        self.deck_size()
         self.diags.sort(key=lambda d: d.sort_key)
         return CheckedProgram(self.modules, self.sym, self.diags)
+
+    def deck_size(self) -> None:
+        """Every copy of every card is a card object in each game (shuffled, dealt, hashed at each decision of a
+        recorded game): the whole deck has at most MAX_DECK_CARDS."""
+        total = 0
+        for m in self.modules:
+            for c in m.cards:
+                total += len(c.copies)
+                if total > MAX_DECK_CARDS:
+                    self.error("SGS-E241", f"the deck holds more than {MAX_DECK_CARDS} cards", c.name.span,
+                               "a deck is a few hundred cards; remove copies")
+                    return
+            total += sum(len(mc.faces) for mc in m.more_copies)
 
     def _define(self, table: dict, key: str, node: ast.Node, what: str, span: Span) -> None:
         if key in table:
@@ -616,6 +631,7 @@ def _calls_in(node: object) -> list[ast.Call]:
 
 
 def check(modules: list[ast.Module]) -> CheckedProgram:
+    reset_suggestions()
     return Checker(modules).run()
 
 
