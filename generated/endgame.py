@@ -105,18 +105,18 @@ class Mode_endgame:
     @staticmethod
     def trigger1_body(frame):  # house/endgame.sgs:19:57
         try:
-            _P_mark(frame, None, 'endgame_rounds', (_none_operand('house/endgame.sgs:20:34', '+') if ((_t1 := _P_mark_value(frame, None, 'endgame_rounds')) is None) else _add(_t1, 1, 'house/endgame.sgs:20:34')))  # house/endgame.sgs:20:5
+            _P_mark(frame, None, 'endgame_rounds', (_none_operand('house/endgame.sgs:20:34', '+') if ((_t1 := _P_mark_value(frame, None, 'endgame_rounds')) is None) else _add(_t1, 1, 'house/endgame.sgs:20:34', frame)))  # house/endgame.sgs:20:5
             v_ruler = _P_first(frame, _D_alive_with_role(frame, 'lord'))  # house/endgame.sgs:21:5
             v_doomed = 0  # house/endgame.sgs:22:5
-            for v_p in _iterate(_D_players(frame), 'house/endgame.sgs:23:5'):  # house/endgame.sgs:23:5
+            for v_p in _iterate(_D_players(frame), 'house/endgame.sgs:23:5', frame):  # house/endgame.sgs:23:5
                 _step(frame, 'house/endgame.sgs:23:5')
                 try:
                     if (_none_operand('house/endgame.sgs:23:29', '<=') if ((_t3 := _get_attr(v_p, 'hp', 'house/endgame.sgs:23:29')) is None) else _t3 <= 1):  # house/endgame.sgs:23:26
-                        v_doomed = (_none_operand('house/endgame.sgs:23:54', '+') if ((_t5 := v_doomed) is None) else _add(_t5, 1, 'house/endgame.sgs:23:54'))  # house/endgame.sgs:23:41
+                        v_doomed = (_none_operand('house/endgame.sgs:23:54', '+') if ((_t5 := v_doomed) is None) else _add(_t5, 1, 'house/endgame.sgs:23:54', frame))  # house/endgame.sgs:23:41
                 except _BreakLoop:
                     break
             if (((_none_operand('house/endgame.sgs:24:8', '>') if ((_t7 := _P_mark_value(frame, None, 'endgame_rounds')) is None) | ((_t8 := frame.game.options.get('endgame_grace')) is None) else _t7 > _t8) and (v_ruler is not None)) and (_none_operand('house/endgame.sgs:24:81', '<') if ((_t9 := v_doomed) is None) | ((_t10 := _D_count(frame, _D_players(frame))) is None) else _t9 < _t10)):  # house/endgame.sgs:24:5
-                for v_p in _iterate(_P_others(frame, v_ruler), 'house/endgame.sgs:25:7'):  # house/endgame.sgs:25:7
+                for v_p in _iterate(_P_others(frame, v_ruler), 'house/endgame.sgs:25:7', frame):  # house/endgame.sgs:25:7
                     _step(frame, 'house/endgame.sgs:25:7')
                     try:
                         if _get_attr(v_p, 'alive', 'house/endgame.sgs:25:35'):  # house/endgame.sgs:25:32

@@ -800,7 +800,7 @@ class Rule_chain_conduction:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86:5'):  # rules/junzheng.sgs:86:5
+            for v_p in _iterate(_D_players(frame), 'rules/junzheng.sgs:86:5', frame):  # rules/junzheng.sgs:86:5
                 _step(frame, 'rules/junzheng.sgs:86:5')
                 try:
                     if (_get_attr(v_p, 'chained', 'rules/junzheng.sgs:87:10') and _get_attr(v_p, 'alive', 'rules/junzheng.sgs:87:24')):  # rules/junzheng.sgs:87:7

@@ -136,7 +136,7 @@ class Value_dimeng_partners:
         try:
             def _h1():
                 return _P_others(frame, v_owner)
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146:5') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146:45', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146:63', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146:63'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147:11', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147:11', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147:11'))) is None) else _t7 > 0))]  # rules/lin.sgs:146:5
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146:5') if (((not _equals(v_b, v_a)) and (_none_operand('rules/lin.sgs:146:45', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', v_a, v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146:63', '+') if ((_t1 := _D_count(frame, _P_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146:63', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147:11', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147:11', '+') if ((_t5 := _D_count(frame, _P_hand(frame, v_a))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147:11', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -150,7 +150,7 @@ class Value_dimeng_partners:
             v_owner = _v.get('owner', _U)
             def _h1():
                 return _P_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146:24', 'owner')))
-            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146:5') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146:39', 'a')))) and (_none_operand('rules/lin.sgs:146:45', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146:54', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146:63', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146:74', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146:97', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146:63'))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147:11', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147:11', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147:22', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147:11'))) is None) else _t7 > 0))]  # rules/lin.sgs:146:5
+            return [v_b for v_b in _walk(frame, _h1(), 'rules/lin.sgs:146:5') if (((not _equals(v_b, (v_a if v_a is not _U else _unbound('rules/lin.sgs:146:39', 'a')))) and (_none_operand('rules/lin.sgs:146:45', '<=') if ((_t3 := frame.game.dispatch.value('hand_gap', (v_a if v_a is not _U else _unbound('rules/lin.sgs:146:54', 'a')), v_b)) is None) | ((_t4 := (_none_operand('rules/lin.sgs:146:63', '+') if ((_t1 := _D_count(frame, _P_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146:74', 'owner'))))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:146:97', 'owner'))))) is None) else _add(_t1, _t2, 'rules/lin.sgs:146:63', frame))) is None) else _t3 <= _t4)) and (_none_operand('rules/lin.sgs:147:11', '>') if ((_t7 := (_none_operand('rules/lin.sgs:147:11', '+') if ((_t5 := _D_count(frame, _P_hand(frame, (v_a if v_a is not _U else _unbound('rules/lin.sgs:147:22', 'a'))))) is None) | ((_t6 := _D_count(frame, _P_hand(frame, v_b))) is None) else _add(_t5, _t6, 'rules/lin.sgs:147:11', frame))) is None) else _t7 > 0))]  # rules/lin.sgs:146:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -205,7 +205,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:20', 'event')), 'victim', 'rules/lin.sgs:10:20') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10:36', 'owner'))) and (_none_operand('rules/lin.sgs:10:46', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10:46', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:57', 'event')), 'victim', 'rules/lin.sgs:10:57')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:87', 'event')), 'victim', 'rules/lin.sgs:10:87')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10:46'))) is None) else _t3 > 0))  # rules/lin.sgs:10:20
+            return ((_get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:20', 'event')), 'victim', 'rules/lin.sgs:10:20') is not (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:10:36', 'owner'))) and (_none_operand('rules/lin.sgs:10:46', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10:46', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:57', 'event')), 'victim', 'rules/lin.sgs:10:57')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:10:87', 'event')), 'victim', 'rules/lin.sgs:10:87')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10:46', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -217,7 +217,7 @@ class Skill_caopi__xingshang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11:14', 'owner')), (_none_operand('rules/lin.sgs:11:21', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11:26', 'event')), 'victim', 'rules/lin.sgs:11:26'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11:49', 'event')), 'victim', 'rules/lin.sgs:11:49'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11:21')))  # rules/lin.sgs:11:7
+            _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:11:14', 'owner')), (_none_operand('rules/lin.sgs:11:21', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11:26', 'event')), 'victim', 'rules/lin.sgs:11:26'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/lin.sgs:11:49', 'event')), 'victim', 'rules/lin.sgs:11:49'))) is None) else _add(_t1, _t2, 'rules/lin.sgs:11:21', frame)))  # rules/lin.sgs:11:7
         except _FLOW:
             raise
         except Exception as _e:
@@ -226,7 +226,7 @@ class Skill_caopi__xingshang:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/lin.sgs:10:20
         try:
-            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10:20') is not v_owner) and (_none_operand('rules/lin.sgs:10:46', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10:46', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10:57')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10:87')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10:46'))) is None) else _t3 > 0))  # rules/lin.sgs:10:20
+            return ((_get_attr(v_event, 'victim', 'rules/lin.sgs:10:20') is not v_owner) and (_none_operand('rules/lin.sgs:10:46', '>') if ((_t3 := (_none_operand('rules/lin.sgs:10:46', '+') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10:57')))) is None) | ((_t2 := _D_count(frame, _P_equips(frame, _get_attr(v_event, 'victim', 'rules/lin.sgs:10:87')))) is None) else _add(_t1, _t2, 'rules/lin.sgs:10:46', frame))) is None) else _t3 > 0))  # rules/lin.sgs:10:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -688,9 +688,9 @@ class Skill_sunjian__yinghun:
             v_x = (_none_operand('rules/lin.sgs:97:15', '-') if ((_t1 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97:15', 'owner')), 'max_hp', 'rules/lin.sgs:97:15')) is None) | ((_t2 := _get_attr((v_owner if v_owner is not _U else _unbound('rules/lin.sgs:97:30', 'owner')), 'hp', 'rules/lin.sgs:97:30')) is None) else _sub(_t1, _t2, 'rules/lin.sgs:97:15'))  # rules/lin.sgs:97:7
             v_draw_x = ((v_x == 1) or (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:98:37', 'owner')), ['draw X, then discard 1', 'draw 1, then discard X'], prompt='英魂: which option') == 'draw X, then discard 1'))  # rules/lin.sgs:98:7
             _P_draw(frame, v_t, (v_x if v_draw_x else 1))  # rules/lin.sgs:100:7
-            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101:44', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101:44')))  # rules/lin.sgs:101:7
+            v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:101:44', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:101:44', frame)))  # rules/lin.sgs:101:7
             if (_none_operand('rules/lin.sgs:102:10', '>') if ((_t5 := v_n) is None) else _t5 > 0):  # rules/lin.sgs:102:7
-                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102:41', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102:41')), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102:18
+                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:102:41', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:102:41', frame)), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:102:18
         except _FLOW:
             raise
         except Exception as _e:
@@ -838,7 +838,7 @@ class Skill_lusu__dimeng:
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129:22', 'owner')), frame.game.dispatch.value('dimeng_partners', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:129:45', 'owner')), v_a), prompt='缔盟: the second character')  # rules/lin.sgs:129:7
             v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:130:7
             if (_none_operand('rules/lin.sgs:131:10', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:131:7
-                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:29', 'owner')), (_none_operand('rules/lin.sgs:132:36', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:41', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:57', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132:36')), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:105', 'owner')))  # rules/lin.sgs:132:9
+                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:29', 'owner')), (_none_operand('rules/lin.sgs:132:36', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:41', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:57', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:132:36', frame)), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:132:105', 'owner')))  # rules/lin.sgs:132:9
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:134:7
             v_hb = _P_hand(frame, v_b)  # rules/lin.sgs:135:7
             _P_obtain(frame, v_a, v_hb)  # rules/lin.sgs:136:7
@@ -1118,14 +1118,14 @@ class Skill_jiaxu__luanwu:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191:23', 'owner'))), 'rules/lin.sgs:191:7'):  # rules/lin.sgs:191:7
+            for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:191:23', 'owner'))), 'rules/lin.sgs:191:7', frame):  # rules/lin.sgs:191:7
                 _step(frame, 'rules/lin.sgs:191:7')
                 try:
                     if _get_attr(v_p, 'alive', 'rules/lin.sgs:192:12'):  # rules/lin.sgs:192:9
                         v_near = frame.game.dispatch.value('nearest', v_p)  # rules/lin.sgs:193:11
                         def _h1():
                             return _P_targets_for(frame, v_p, '杀')
-                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194:23') if _contains_ab(v_q, v_near)]  # rules/lin.sgs:194:11
+                        v_cands = [v_q for v_q in _walk(frame, _h1(), 'rules/lin.sgs:194:23') if _contains_ab(v_q, v_near, frame)]  # rules/lin.sgs:194:11
                         v_t = (_P_first(frame, v_cands) if (_D_count(frame, v_cands) == 1) else _P_choose(frame, v_p, v_cands, optional=True, prompt='乱武: use a 杀 on one of the nearest (none: lose 1 HP)'))  # rules/lin.sgs:195:11
                         if ((v_t is None) or (not _P_use_card_on(frame, v_p, '杀', v_t))):  # rules/lin.sgs:197:11
                             _P_lose_hp(frame, v_p, 1)  # rules/lin.sgs:197:54

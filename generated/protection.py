@@ -69,7 +69,7 @@ class Mode_protection:
     @staticmethod
     def trigger0_body(frame):  # house/protection.sgs:17:17
         try:
-            for v_p in _iterate(_D_all_players(frame), 'house/protection.sgs:18:5'):  # house/protection.sgs:18:5
+            for v_p in _iterate(_D_all_players(frame), 'house/protection.sgs:18:5', frame):  # house/protection.sgs:18:5
                 _step(frame, 'house/protection.sgs:18:5')
                 try:
                     if (_P_recall(frame, v_p, 'first_out') == True):  # house/protection.sgs:19:7
@@ -90,7 +90,7 @@ class Mode_protection:
             if (not _P_has_mark(frame, None, 'someone_out')):  # house/protection.sgs:25:5
                 _P_mark(frame, None, 'someone_out')  # house/protection.sgs:26:7
                 _P_remember(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:27:16', 'event')), 'victim', 'house/protection.sgs:27:16'), 'first_out')  # house/protection.sgs:27:7
-            for v_p in _iterate(_D_all_players(frame), 'house/protection.sgs:29:5'):  # house/protection.sgs:29:5
+            for v_p in _iterate(_D_all_players(frame), 'house/protection.sgs:29:5', frame):  # house/protection.sgs:29:5
                 _step(frame, 'house/protection.sgs:29:5')
                 try:
                     _P_unmark(frame, v_p, 'protected')  # house/protection.sgs:29:30
@@ -152,7 +152,7 @@ class Mode_protection:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_seen = (_P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:37:71', 'event')), 'target', 'house/protection.sgs:37:71'), 'attackers') if _P_has_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:37:28', 'event')), 'target', 'house/protection.sgs:37:28'), 'attackers') else [])  # house/protection.sgs:37:5
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:38:10', 'event')), 'target', 'house/protection.sgs:38:10'), 'attackers', (_none_operand('house/protection.sgs:38:37', '+') if ((_t1 := v_seen) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:38:45', 'event')), 'source', 'house/protection.sgs:38:45')]) is None) else _add(_t1, _t2, 'house/protection.sgs:38:37')))  # house/protection.sgs:38:5
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:38:10', 'event')), 'target', 'house/protection.sgs:38:10'), 'attackers', (_none_operand('house/protection.sgs:38:37', '+') if ((_t1 := v_seen) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:38:45', 'event')), 'source', 'house/protection.sgs:38:45')]) is None) else _add(_t1, _t2, 'house/protection.sgs:38:37', frame)))  # house/protection.sgs:38:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -183,10 +183,10 @@ class Mode_protection:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_t in _iterate(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:41:14', 'event')), 'targets', 'house/protection.sgs:41:14'), 'house/protection.sgs:41:5'):  # house/protection.sgs:41:5
+            for v_t in _iterate(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:41:14', 'event')), 'targets', 'house/protection.sgs:41:14'), 'house/protection.sgs:41:5', frame):  # house/protection.sgs:41:5
                 _step(frame, 'house/protection.sgs:41:5')
                 try:
-                    if _contains_ab(v_t, _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:42:26', 'event')), 'user', 'house/protection.sgs:42:26'), 'attackers')):  # house/protection.sgs:42:7
+                    if _contains_ab(v_t, _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:42:26', 'event')), 'user', 'house/protection.sgs:42:26'), 'attackers'), frame):  # house/protection.sgs:42:7
                         _P_unmark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:42:60', 'event')), 'user', 'house/protection.sgs:42:60'), 'protected')  # house/protection.sgs:42:53
                 except _BreakLoop:
                     break
@@ -223,7 +223,7 @@ class Mode_protection:
             v_seen = (_P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:47:68', 'event')), 'user', 'house/protection.sgs:47:68'), 'attacked') if _P_has_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:47:28', 'event')), 'user', 'house/protection.sgs:47:28'), 'attacked') else [])  # house/protection.sgs:47:5
             def _h1():
                 return _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48:53', 'event')), 'targets', 'house/protection.sgs:48:53')
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48:10', 'event')), 'user', 'house/protection.sgs:48:10'), 'attacked', (_none_operand('house/protection.sgs:48:34', '+') if ((_t1 := v_seen) is None) | ((_t2 := [v_t for v_t in _walk(frame, _h1(), 'house/protection.sgs:48:41') if (not _equals(v_t, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48:75', 'event')), 'user', 'house/protection.sgs:48:75')))]) is None) else _add(_t1, _t2, 'house/protection.sgs:48:34')))  # house/protection.sgs:48:5
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48:10', 'event')), 'user', 'house/protection.sgs:48:10'), 'attacked', (_none_operand('house/protection.sgs:48:34', '+') if ((_t1 := v_seen) is None) | ((_t2 := [v_t for v_t in _walk(frame, _h1(), 'house/protection.sgs:48:41') if (not _equals(v_t, _get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:48:75', 'event')), 'user', 'house/protection.sgs:48:75')))]) is None) else _add(_t1, _t2, 'house/protection.sgs:48:34', frame)))  # house/protection.sgs:48:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -252,10 +252,10 @@ class Mode_protection:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            for v_t in _iterate(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:51:14', 'event')), 'targets', 'house/protection.sgs:51:14'), 'house/protection.sgs:51:5'):  # house/protection.sgs:51:5
+            for v_t in _iterate(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:51:14', 'event')), 'targets', 'house/protection.sgs:51:14'), 'house/protection.sgs:51:5', frame):  # house/protection.sgs:51:5
                 _step(frame, 'house/protection.sgs:51:5')
                 try:
-                    if ((_P_has_mark(frame, v_t, 'protected') and _P_has_mark(frame, v_t, 'attacked')) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:52:67', 'event')), 'user', 'house/protection.sgs:52:67'), _P_mark_value(frame, v_t, 'attacked'))):  # house/protection.sgs:52:7
+                    if ((_P_has_mark(frame, v_t, 'protected') and _P_has_mark(frame, v_t, 'attacked')) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('house/protection.sgs:52:67', 'event')), 'user', 'house/protection.sgs:52:67'), _P_mark_value(frame, v_t, 'attacked'), frame)):  # house/protection.sgs:52:7
                         _P_unmark(frame, v_t, 'protected')  # house/protection.sgs:53:9
                 except _BreakLoop:
                     break

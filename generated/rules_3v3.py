@@ -93,24 +93,24 @@ class Mode_three_v_three:
                 v_picker = (v_warm_lead if (v_first_pick == 'warm camp picks first') else v_cold_lead)  # rules/3v3.sgs:42:7
                 v_warm_pool = []  # rules/3v3.sgs:43:7
                 v_cold_pool = []  # rules/3v3.sgs:44:7
-                for v_n in _iterate([1, 2, 2, 2, 2, 2, 2, 2, 1], 'rules/3v3.sgs:45:7'):  # rules/3v3.sgs:45:7
+                for v_n in _iterate([1, 2, 2, 2, 2, 2, 2, 2, 1], 'rules/3v3.sgs:45:7', frame):  # rules/3v3.sgs:45:7
                     _step(frame, 'rules/3v3.sgs:45:7')
                     try:
                         v_got = _P_choose_many(frame, v_picker, v_table, min=v_n, max=v_n, prompt='draft generals')  # rules/3v3.sgs:46:9
                         v_table = _P_minus(frame, v_table, v_got)  # rules/3v3.sgs:47:9
                         if _equals(v_picker, v_warm_lead):  # rules/3v3.sgs:48:9
-                            v_warm_pool = (_none_operand('rules/3v3.sgs:49:27', '+') if ((_t1 := v_warm_pool) is None) | ((_t2 := v_got) is None) else _add(_t1, _t2, 'rules/3v3.sgs:49:27'))  # rules/3v3.sgs:49:11
+                            v_warm_pool = (_none_operand('rules/3v3.sgs:49:27', '+') if ((_t1 := v_warm_pool) is None) | ((_t2 := v_got) is None) else _add(_t1, _t2, 'rules/3v3.sgs:49:27', frame))  # rules/3v3.sgs:49:11
                             v_picker = v_cold_lead  # rules/3v3.sgs:50:11
                         else:
-                            v_cold_pool = (_none_operand('rules/3v3.sgs:52:27', '+') if ((_t3 := v_cold_pool) is None) | ((_t4 := v_got) is None) else _add(_t3, _t4, 'rules/3v3.sgs:52:27'))  # rules/3v3.sgs:52:11
+                            v_cold_pool = (_none_operand('rules/3v3.sgs:52:27', '+') if ((_t3 := v_cold_pool) is None) | ((_t4 := v_got) is None) else _add(_t3, _t4, 'rules/3v3.sgs:52:27', frame))  # rules/3v3.sgs:52:11
                             v_picker = v_warm_lead  # rules/3v3.sgs:53:11
                     except _BreakLoop:
                         break
-                for v_lead in _iterate([v_warm_lead, v_cold_lead], 'rules/3v3.sgs:57:7'):  # rules/3v3.sgs:57:7
+                for v_lead in _iterate([v_warm_lead, v_cold_lead], 'rules/3v3.sgs:57:7', frame):  # rules/3v3.sgs:57:7
                     _step(frame, 'rules/3v3.sgs:57:7')
                     try:
                         v_pool = (v_warm_pool if _equals(v_lead, v_warm_lead) else v_cold_pool)  # rules/3v3.sgs:58:9
-                        for v_p in _iterate((_none_operand('rules/3v3.sgs:59:18', '+') if ((_t5 := [v_lead]) is None) | ((_t6 := _P_teammates(frame, v_lead)) is None) else _add(_t5, _t6, 'rules/3v3.sgs:59:18')), 'rules/3v3.sgs:59:9'):  # rules/3v3.sgs:59:9
+                        for v_p in _iterate((_none_operand('rules/3v3.sgs:59:18', '+') if ((_t5 := [v_lead]) is None) | ((_t6 := _P_teammates(frame, v_lead)) is None) else _add(_t5, _t6, 'rules/3v3.sgs:59:18', frame)), 'rules/3v3.sgs:59:9', frame):  # rules/3v3.sgs:59:9
                             _step(frame, 'rules/3v3.sgs:59:9')
                             try:
                                 v_g = _P_choose(frame, v_lead, v_pool, prompt="place a general (your own seat first, then your vanguards')")  # rules/3v3.sgs:60:11
@@ -121,7 +121,7 @@ class Mode_three_v_three:
                         _P_return_generals(frame, v_pool)  # rules/3v3.sgs:64:9
                     except _BreakLoop:
                         break
-                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:67:7'):  # rules/3v3.sgs:67:7
+                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:67:7', frame):  # rules/3v3.sgs:67:7
                     _step(frame, 'rules/3v3.sgs:67:7')
                     try:
                         _P_set_general(frame, v_p, _P_mark_value(frame, v_p, 'drafted'))  # rules/3v3.sgs:68:9
@@ -129,7 +129,7 @@ class Mode_three_v_three:
                     except _BreakLoop:
                         break
             else:
-                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:72:7'):  # rules/3v3.sgs:72:7
+                for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:72:7', frame):  # rules/3v3.sgs:72:7
                     _step(frame, 'rules/3v3.sgs:72:7')
                     try:
                         _P_set_general(frame, v_p, _P_first(frame, _D_random_generals(frame, 1)))  # rules/3v3.sgs:72:28
@@ -137,7 +137,7 @@ class Mode_three_v_three:
                         break
             v_opener = _P_choose(frame, v_cold_lead, ['warm camp acts first', 'cold camp acts first'], prompt='which camp acts first')  # rules/3v3.sgs:75:5
             _P_mark(frame, None, 'acting', ('warm' if (v_opener == 'warm camp acts first') else 'cold'))  # rules/3v3.sgs:76:5
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:77:5'):  # rules/3v3.sgs:77:5
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:77:5', frame):  # rules/3v3.sgs:77:5
                 _step(frame, 'rules/3v3.sgs:77:5')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/3v3.sgs:77:26
@@ -163,15 +163,15 @@ class Mode_three_v_three:
     def trigger1_body(frame):  # rules/3v3.sgs:130:15
         try:
             v_upright = 0  # rules/3v3.sgs:131:5
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:132:5'):  # rules/3v3.sgs:132:5
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:132:5', frame):  # rules/3v3.sgs:132:5
                 _step(frame, 'rules/3v3.sgs:132:5')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:132:26
-                        v_upright = (_none_operand('rules/3v3.sgs:132:73', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:132:73'))  # rules/3v3.sgs:132:59
+                        v_upright = (_none_operand('rules/3v3.sgs:132:73', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:132:73', frame))  # rules/3v3.sgs:132:59
                 except _BreakLoop:
                     break
             if (v_upright == 0):  # rules/3v3.sgs:133:5
-                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:133:23'):  # rules/3v3.sgs:133:23
+                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:133:23', frame):  # rules/3v3.sgs:133:23
                     _step(frame, 'rules/3v3.sgs:133:23')
                     try:
                         _P_unmark(frame, v_p, 'sideways')  # rules/3v3.sgs:133:48
@@ -267,15 +267,15 @@ class Mode_three_v_three:
     def turn_order(frame):  # rules/3v3.sgs:82:14
         try:
             v_upright = 0  # rules/3v3.sgs:84:5
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:85:5'):  # rules/3v3.sgs:85:5
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:85:5', frame):  # rules/3v3.sgs:85:5
                 _step(frame, 'rules/3v3.sgs:85:5')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:85:26
-                        v_upright = (_none_operand('rules/3v3.sgs:85:73', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:85:73'))  # rules/3v3.sgs:85:59
+                        v_upright = (_none_operand('rules/3v3.sgs:85:73', '+') if ((_t1 := v_upright) is None) else _add(_t1, 1, 'rules/3v3.sgs:85:73', frame))  # rules/3v3.sgs:85:59
                 except _BreakLoop:
                     break
             if (v_upright == 0):  # rules/3v3.sgs:86:5
-                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:86:23'):  # rules/3v3.sgs:86:23
+                for v_p in _iterate(_D_all_players(frame), 'rules/3v3.sgs:86:23', frame):  # rules/3v3.sgs:86:23
                     _step(frame, 'rules/3v3.sgs:86:23')
                     try:
                         _P_unmark(frame, v_p, 'sideways')  # rules/3v3.sgs:86:48
@@ -285,14 +285,14 @@ class Mode_three_v_three:
             v_rival = ('cold' if (v_acting == 'warm') else 'warm')  # rules/3v3.sgs:88:5
             v_mine = []  # rules/3v3.sgs:89:5
             v_theirs = []  # rules/3v3.sgs:90:5
-            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:91:5'):  # rules/3v3.sgs:91:5
+            for v_p in _iterate(_D_players(frame), 'rules/3v3.sgs:91:5', frame):  # rules/3v3.sgs:91:5
                 _step(frame, 'rules/3v3.sgs:91:5')
                 try:
                     if (not _P_has_mark(frame, v_p, 'sideways')):  # rules/3v3.sgs:92:7
                         if _equals(_P_camp_of(frame, v_p), v_acting):  # rules/3v3.sgs:93:9
-                            v_mine = (_none_operand('rules/3v3.sgs:93:46', '+') if ((_t3 := v_mine) is None) | ((_t4 := [v_p]) is None) else _add(_t3, _t4, 'rules/3v3.sgs:93:46'))  # rules/3v3.sgs:93:35
+                            v_mine = (_none_operand('rules/3v3.sgs:93:46', '+') if ((_t3 := v_mine) is None) | ((_t4 := [v_p]) is None) else _add(_t3, _t4, 'rules/3v3.sgs:93:46', frame))  # rules/3v3.sgs:93:35
                         else:
-                            v_theirs = (_none_operand('rules/3v3.sgs:93:79', '+') if ((_t5 := v_theirs) is None) | ((_t6 := [v_p]) is None) else _add(_t5, _t6, 'rules/3v3.sgs:93:79'))  # rules/3v3.sgs:93:66
+                            v_theirs = (_none_operand('rules/3v3.sgs:93:79', '+') if ((_t5 := v_theirs) is None) | ((_t6 := [v_p]) is None) else _add(_t5, _t6, 'rules/3v3.sgs:93:79', frame))  # rules/3v3.sgs:93:66
                 except _BreakLoop:
                     break
             if ((_D_count(frame, v_mine) == 0) and (_none_operand('rules/3v3.sgs:97:29', '>') if ((_t7 := _D_count(frame, v_theirs)) is None) else _t7 > 0)):  # rules/3v3.sgs:97:5
@@ -304,7 +304,7 @@ class Mode_three_v_three:
             v_lead = (_P_first(frame, _D_with_role(frame, 'warm_commander')) if (v_acting == 'warm') else _P_first(frame, _D_with_role(frame, 'cold_commander')))  # rules/3v3.sgs:104:5
             v_vanguards = _P_minus(frame, _P_teammates(frame, v_lead), _P_minus(frame, _P_teammates(frame, v_lead), v_mine))  # rules/3v3.sgs:106:5
             v_pick = 'commander acts'  # rules/3v3.sgs:108:5
-            if (not _contains_ab(v_lead, v_mine)):  # rules/3v3.sgs:109:5
+            if (not _contains_ab(v_lead, v_mine, frame)):  # rules/3v3.sgs:109:5
                 v_pick = 'vanguards act'  # rules/3v3.sgs:110:7
             elif ((_none_operand('rules/3v3.sgs:111:15', '>') if ((_t9 := _D_count(frame, v_vanguards)) is None) else _t9 > 0) and _P_has_mark(frame, None, 'opened')):  # rules/3v3.sgs:111:12
                 v_pick = _P_choose(frame, v_lead, ['commander acts', 'vanguards act'], prompt='who acts')  # rules/3v3.sgs:112:7
@@ -321,7 +321,7 @@ class Mode_three_v_three:
             if (v_pick == 'commander acts'):  # rules/3v3.sgs:121:5
                 _P_take_turn(frame, v_lead)  # rules/3v3.sgs:122:7
             else:
-                for v_v in _iterate(v_vanguards, 'rules/3v3.sgs:124:7'):  # rules/3v3.sgs:124:7
+                for v_v in _iterate(v_vanguards, 'rules/3v3.sgs:124:7', frame):  # rules/3v3.sgs:124:7
                     _step(frame, 'rules/3v3.sgs:124:7')
                     try:
                         _P_take_turn(frame, v_v)  # rules/3v3.sgs:124:28

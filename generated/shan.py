@@ -190,7 +190,7 @@ class Value_equipment_kind:
     @staticmethod
     def base_d(frame, v_c):  # rules/shan.sgs:15:33
         try:
-            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15:33'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15:33
+            return _contains_ab(_get_attr(v_c, 'category', 'rules/shan.sgs:15:33'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15:33
         except _FLOW:
             raise
         except Exception as _e:
@@ -201,7 +201,7 @@ class Value_equipment_kind:
         try:
             _v = frame.vars
             v_c = _v.get('c', _U)
-            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15:33', 'c')), 'category', 'rules/shan.sgs:15:33'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'])  # rules/shan.sgs:15:33
+            return _contains_ab(_get_attr((v_c if v_c is not _U else _unbound('rules/shan.sgs:15:33', 'c')), 'category', 'rules/shan.sgs:15:33'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame)  # rules/shan.sgs:15:33
         except _FLOW:
             raise
         except Exception as _e:
@@ -282,7 +282,7 @@ class Skill_zhanghe__qiaobian:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43:27', 'event')), 'player', 'rules/shan.sgs:43:27') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43:53', 'event')), 'phase', 'rules/shan.sgs:43:53'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44:13', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44:24', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43:27
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43:27', 'event')), 'player', 'rules/shan.sgs:43:27') is (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:43:43', 'owner'))) and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:43:53', 'event')), 'phase', 'rules/shan.sgs:43:53'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44:13', '>') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:44:24', 'owner'))))) is None) else _t1 > 0))  # rules/shan.sgs:43:27
         except _FLOW:
             raise
         except Exception as _e:
@@ -298,25 +298,25 @@ class Skill_zhanghe__qiaobian:
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/shan.sgs:46:14', 'event')))  # rules/shan.sgs:46:7
             if ((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:47:10', 'event')), 'phase', 'rules/shan.sgs:47:10') == 'draw') and (_none_operand('rules/shan.sgs:47:34', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:47:59', 'owner')))))) is None) else _t1 > 0)):  # rules/shan.sgs:47:7
                 v_from = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48:32', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48:58', 'owner')))), 0, 2, prompt='巧变: take a hand card from whom')  # rules/shan.sgs:48:9
-                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50:25', 'owner'))), 'rules/shan.sgs:50:9'):  # rules/shan.sgs:50:9
+                for v_p in _iterate(_D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:50:25', 'owner'))), 'rules/shan.sgs:50:9', frame):  # rules/shan.sgs:50:9
                     _step(frame, 'rules/shan.sgs:50:9')
                     try:
-                        if (_contains_ab(v_p, v_from) and (_none_operand('rules/shan.sgs:51:28', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51:11
+                        if (_contains_ab(v_p, v_from, frame) and (_none_operand('rules/shan.sgs:51:28', '>') if ((_t3 := _D_count(frame, _P_hand(frame, v_p))) is None) else _t3 > 0)):  # rules/shan.sgs:51:11
                             _P_obtain(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51:56', 'owner')), _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:51:80', 'owner')), v_p, ['hand']))  # rules/shan.sgs:51:49
                     except _BreakLoop:
                         break
             if (_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:54:10', 'event')), 'phase', 'rules/shan.sgs:54:10') == 'play'):  # rules/shan.sgs:54:7
                 v_movable = []  # rules/shan.sgs:55:9
-                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56:9'):  # rules/shan.sgs:56:9
+                for v_p in _iterate(_D_players(frame), 'rules/shan.sgs:56:9', frame):  # rules/shan.sgs:56:9
                     _step(frame, 'rules/shan.sgs:56:9')
                     try:
-                        for v_c in _iterate((_none_operand('rules/shan.sgs:57:20', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57:20')), 'rules/shan.sgs:57:11'):  # rules/shan.sgs:57:11
+                        for v_c in _iterate((_none_operand('rules/shan.sgs:57:20', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57:20', frame)), 'rules/shan.sgs:57:11', frame):  # rules/shan.sgs:57:11
                             _step(frame, 'rules/shan.sgs:57:11')
                             try:
                                 def _h1():
                                     return _P_others(frame, v_p)
                                 if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58:35', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58:20')]):  # rules/shan.sgs:58:13
-                                    v_movable = (_none_operand('rules/shan.sgs:58:85', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58:85'))  # rules/shan.sgs:58:71
+                                    v_movable = (_none_operand('rules/shan.sgs:58:85', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58:85', frame))  # rules/shan.sgs:58:71
                             except _BreakLoop:
                                 break
                     except _BreakLoop:
@@ -325,7 +325,7 @@ class Skill_zhanghe__qiaobian:
                 if (v_c is not None):  # rules/shan.sgs:62:9
                     def _h2():
                         return _D_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63:30') if (_contains_ab(v_c, _P_equips(frame, v_p)) or _contains_ab(v_c, _P_judge_cards(frame, v_p)))])  # rules/shan.sgs:63:11
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63:30') if (_contains_ab(v_c, _P_equips(frame, v_p), frame) or _contains_ab(v_c, _P_judge_cards(frame, v_p), frame))])  # rules/shan.sgs:63:11
                     def _h3():
                         return _P_others(frame, v_holder)
                     v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:27', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64:34') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:78', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64:11
@@ -341,7 +341,7 @@ class Skill_zhanghe__qiaobian:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/shan.sgs:43:27
         try:
-            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43:27') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43:53'), ['judge', 'draw', 'play', 'discard'])) and (_none_operand('rules/shan.sgs:44:13', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43:27
+            return (((_get_attr(v_event, 'player', 'rules/shan.sgs:43:27') is v_owner) and _contains_ab(_get_attr(v_event, 'phase', 'rules/shan.sgs:43:53'), ['judge', 'draw', 'play', 'discard'], frame)) and (_none_operand('rules/shan.sgs:44:13', '>') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) else _t1 > 0))  # rules/shan.sgs:43:27
         except _FLOW:
             raise
         except Exception as _e:
@@ -1256,14 +1256,14 @@ class Skill_caiwenji__beige:
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:320:15', 'event')), 'target', 'rules/shan.sgs:320:15')  # rules/shan.sgs:320:7
             v_src = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:321:17', 'event')), 'source', 'rules/shan.sgs:321:17')  # rules/shan.sgs:321:7
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:22', 'owner')), (_none_operand('rules/shan.sgs:322:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322:29')), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:93', 'owner')))  # rules/shan.sgs:322:7
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:22', 'owner')), (_none_operand('rules/shan.sgs:322:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:322:29', frame)), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:322:93', 'owner')))  # rules/shan.sgs:322:7
             v_j = _P_judge(frame, v_t)  # rules/shan.sgs:323:7
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:324:10') == '♥'):  # rules/shan.sgs:324:7
                 _P_recover(frame, v_t, 1, source=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:324:46', 'owner')))  # rules/shan.sgs:324:24
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:325:10') == '♦'):  # rules/shan.sgs:325:7
                 _P_draw(frame, v_t, 2)  # rules/shan.sgs:325:24
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:326:10') == '♣') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:326:42')):  # rules/shan.sgs:326:7
-                v_mine = (_none_operand('rules/shan.sgs:327:20', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327:20'))  # rules/shan.sgs:327:9
+                v_mine = (_none_operand('rules/shan.sgs:327:20', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:327:20', frame))  # rules/shan.sgs:327:9
                 _P_discard(frame, _P_choose_many(frame, v_src, v_mine, _P_min(frame, 2, _D_count(frame, v_mine)), 2, prompt='悲歌: discard two cards'), by=v_src)  # rules/shan.sgs:328:9
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:330:10') == '♠') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:330:42')):  # rules/shan.sgs:330:7
                 _P_turn_over(frame, v_src)  # rules/shan.sgs:330:54
@@ -1354,7 +1354,7 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23:38', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24:24', 'event')), 'cards', 'rules/shan.sgs:24:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23:38')), 'phase')  # rules/shan.sgs:23:5
+            _P_mark(frame, None, 'discard_phase_lost', (_none_operand('rules/shan.sgs:23:38', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:24:24', 'event')), 'cards', 'rules/shan.sgs:24:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:23:38', frame)), 'phase')  # rules/shan.sgs:23:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -1383,10 +1383,10 @@ class Rule_discard_phase_record:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27:37', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28:24', 'event')), 'cards', 'rules/shan.sgs:28:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27:37')), 'phase')  # rules/shan.sgs:27:5
+            _P_mark(frame, None, 'discard_phase_all', (_none_operand('rules/shan.sgs:27:37', '+') if ((_t1 := (_P_mark_value(frame, None, 'discard_phase_all') if _P_has_mark(frame, None, 'discard_phase_all') else [])) is None) | ((_t2 := _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:28:24', 'event')), 'cards', 'rules/shan.sgs:28:24')) is None) else _add(_t1, _t2, 'rules/shan.sgs:27:37', frame)), 'phase')  # rules/shan.sgs:27:5
             def _h1():
                 return _P_mark_value(frame, None, 'discard_phase_all')
-            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29:37') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []))], 'phase')  # rules/shan.sgs:29:5
+            _P_mark(frame, None, 'discard_phase_own', [v_c for v_c in _walk(frame, _h1(), 'rules/shan.sgs:29:37') if _contains_ab(v_c, (_P_mark_value(frame, None, 'discard_phase_lost') if _P_has_mark(frame, None, 'discard_phase_lost') else []), frame)], 'phase')  # rules/shan.sgs:29:5
         except _FLOW:
             raise
         except Exception as _e:

@@ -660,7 +660,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:188:19', 'target')), (v_card if v_card is not _U else _unbound('rules/standard.sgs:188:27', 'card')))  # rules/standard.sgs:188:5
-            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:189:8') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:189:24'), _inclusive_range(2, 9, 'rules/standard.sgs:189:34'))):  # rules/standard.sgs:189:5
+            if ((_get_attr(v_j, 'suit', 'rules/standard.sgs:189:8') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/standard.sgs:189:24'), _inclusive_range(2, 9, 'rules/standard.sgs:189:34'), frame)):  # rules/standard.sgs:189:5
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/standard.sgs:190:15', 'card')))  # rules/standard.sgs:190:7
                 _D_damage(frame, (v_target if v_target is not _U else _unbound('rules/standard.sgs:191:14', 'target')), 3, card=(v_card if v_card is not _U else _unbound('rules/standard.sgs:191:31', 'card')), nature='thunder')  # rules/standard.sgs:191:7
             else:
@@ -917,7 +917,7 @@ class Skill_cixiong__cixiong_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:265:23', 'event')), 'user', 'rules/standard.sgs:265:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:265:37', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:265:47', 'event')), 'card', 'rules/standard.sgs:265:47'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:265:67', 'owner')), 'gender', 'rules/standard.sgs:265:67'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:266:13', 'event')), 'target', 'rules/standard.sgs:266:13'), 'gender', 'rules/standard.sgs:266:13'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:266:55', 'event')), 'target', 'rules/standard.sgs:266:55'), 'gender', 'rules/standard.sgs:266:55'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:266:78', 'owner')), 'gender', 'rules/standard.sgs:266:78'))))  # rules/standard.sgs:265:23
+            return (((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:265:23', 'event')), 'user', 'rules/standard.sgs:265:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:265:37', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:265:47', 'event')), 'card', 'rules/standard.sgs:265:47'), '杀')) and _contains_ab(_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:265:67', 'owner')), 'gender', 'rules/standard.sgs:265:67'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:266:13', 'event')), 'target', 'rules/standard.sgs:266:13'), 'gender', 'rules/standard.sgs:266:13'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:266:55', 'event')), 'target', 'rules/standard.sgs:266:55'), 'gender', 'rules/standard.sgs:266:55'), _get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:266:78', 'owner')), 'gender', 'rules/standard.sgs:266:78'))))  # rules/standard.sgs:265:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -942,7 +942,7 @@ class Skill_cixiong__cixiong_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:265:23
         try:
-            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:265:23') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:265:47'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:265:67'), ['male', 'female'])) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:266:13'), 'gender', 'rules/standard.sgs:266:13'), ['male', 'female'])) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:266:55'), 'gender', 'rules/standard.sgs:266:55'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:266:78'))))  # rules/standard.sgs:265:23
+            return (((((_get_attr(v_event, 'user', 'rules/standard.sgs:265:23') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:265:47'), '杀')) and _contains_ab(_get_attr(v_owner, 'gender', 'rules/standard.sgs:265:67'), ['male', 'female'], frame)) and _contains_ab(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:266:13'), 'gender', 'rules/standard.sgs:266:13'), ['male', 'female'], frame)) and (not _equals(_get_attr(_get_attr(v_event, 'target', 'rules/standard.sgs:266:55'), 'gender', 'rules/standard.sgs:266:55'), _get_attr(v_owner, 'gender', 'rules/standard.sgs:266:78'))))  # rules/standard.sgs:265:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -1035,7 +1035,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:23', 'event')), 'against_user', 'rules/standard.sgs:307:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:307:45', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:55', 'event')), 'against', 'rules/standard.sgs:307:55'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:78', 'event')), 'family', 'rules/standard.sgs:307:78') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:100', 'event')), 'use', 'rules/standard.sgs:307:100') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:308:13', 'event')), 'player', 'rules/standard.sgs:308:13'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:308:29', 'event')), 'use', 'rules/standard.sgs:308:29'), 'target', 'rules/standard.sgs:308:29'))) and (_none_operand('rules/standard.sgs:308:50', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:308:50', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:308:61', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:308:84', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:308:50'))) is None) else _t3 >= 3))  # rules/standard.sgs:307:23
+            return ((((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:23', 'event')), 'against_user', 'rules/standard.sgs:307:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:307:45', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:55', 'event')), 'against', 'rules/standard.sgs:307:55'), '杀')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:78', 'event')), 'family', 'rules/standard.sgs:307:78') == '闪')) and (_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:307:100', 'event')), 'use', 'rules/standard.sgs:307:100') is not None)) and _equals(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:308:13', 'event')), 'player', 'rules/standard.sgs:308:13'), _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:308:29', 'event')), 'use', 'rules/standard.sgs:308:29'), 'target', 'rules/standard.sgs:308:29'))) and (_none_operand('rules/standard.sgs:308:50', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:308:50', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:308:61', 'owner'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:308:84', 'owner'))))) is None) else _add(_t1, _t2, 'rules/standard.sgs:308:50', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:307:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -1047,7 +1047,7 @@ class Skill_guanshi__guanshi_skill:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:309:24', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:29', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:45', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:309:24')), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:63', 'owner')), 'weapon')])  # rules/standard.sgs:309:7
+            v_pool = _P_minus(frame, (_none_operand('rules/standard.sgs:309:24', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:29', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:45', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:309:24', frame)), [_D_equip_in(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:309:63', 'owner')), 'weapon')])  # rules/standard.sgs:309:7
             _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:310:27', 'owner')), v_pool, 2, 2, prompt='贯石斧: discard two cards'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:310:85', 'owner')))  # rules/standard.sgs:310:7
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:311:12', 'event')), 'use', 'rules/standard.sgs:311:12'), 'hit')  # rules/standard.sgs:311:7
         except _FLOW:
@@ -1058,7 +1058,7 @@ class Skill_guanshi__guanshi_skill:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:307:23
         try:
-            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:307:23') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:307:55'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:307:78') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:307:100') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:308:13'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:308:29'), 'target', 'rules/standard.sgs:308:29'))) and (_none_operand('rules/standard.sgs:308:50', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:308:50', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:308:50'))) is None) else _t3 >= 3))  # rules/standard.sgs:307:23
+            return ((((((_get_attr(v_event, 'against_user', 'rules/standard.sgs:307:23') is v_owner) and _is_family(_get_attr(v_event, 'against', 'rules/standard.sgs:307:55'), '杀')) and (_get_attr(v_event, 'family', 'rules/standard.sgs:307:78') == '闪')) and (_get_attr(v_event, 'use', 'rules/standard.sgs:307:100') is not None)) and _equals(_get_attr(v_event, 'player', 'rules/standard.sgs:308:13'), _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:308:29'), 'target', 'rules/standard.sgs:308:29'))) and (_none_operand('rules/standard.sgs:308:50', '>=') if ((_t3 := (_none_operand('rules/standard.sgs:308:50', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_owner))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_owner))) is None) else _add(_t1, _t2, 'rules/standard.sgs:308:50', frame))) is None) else _t3 >= 3))  # rules/standard.sgs:307:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -1155,11 +1155,11 @@ class Skill_qilin__qilin_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_horses = []  # rules/standard.sgs:336:7
-            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:337:23', 'event')), 'target', 'rules/standard.sgs:337:23')), 'rules/standard.sgs:337:7'):  # rules/standard.sgs:337:7
+            for v_e in _iterate(_P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:337:23', 'event')), 'target', 'rules/standard.sgs:337:23')), 'rules/standard.sgs:337:7', frame):  # rules/standard.sgs:337:7
                 _step(frame, 'rules/standard.sgs:337:7')
                 try:
                     if ((_get_attr(v_e, 'category', 'rules/standard.sgs:338:12') == 'defensive_horse') or (_get_attr(v_e, 'category', 'rules/standard.sgs:338:45') == 'offensive_horse')):  # rules/standard.sgs:338:9
-                        v_horses = (_none_operand('rules/standard.sgs:338:90', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:338:90'))  # rules/standard.sgs:338:77
+                        v_horses = (_none_operand('rules/standard.sgs:338:90', '+') if ((_t1 := v_horses) is None) | ((_t2 := [v_e]) is None) else _add(_t1, _t2, 'rules/standard.sgs:338:90', frame))  # rules/standard.sgs:338:77
                 except _BreakLoop:
                     break
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:340:22', 'owner')), v_horses, prompt='麒麟弓: discard a horse'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:340:74', 'owner')))  # rules/standard.sgs:340:7
@@ -1764,7 +1764,7 @@ class Skill_caocao__hujia:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:422:34', 'owner'))), '魏'), 'rules/standard.sgs:422:7'):  # rules/standard.sgs:422:7
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:422:34', 'owner'))), '魏'), 'rules/standard.sgs:422:7', frame):  # rules/standard.sgs:422:7
                 _step(frame, 'rules/standard.sgs:422:7')
                 try:
                     if _P_respond(frame, v_p, '闪', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:423:47', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:423:70', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:423:92', 'owner'))):  # rules/standard.sgs:423:9
@@ -1960,7 +1960,7 @@ class Skill_zhangliao__tuxi:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/standard.sgs:472:14', 'event')))  # rules/standard.sgs:472:7
-            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:473:28', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:473:54', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:473:7'):  # rules/standard.sgs:473:7
+            for v_p in _iterate(_P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:473:28', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:473:54', 'owner')))), 1, 2, prompt='突袭: whom to take from'), 'rules/standard.sgs:473:7', frame):  # rules/standard.sgs:473:7
                 _step(frame, 'rules/standard.sgs:473:7')
                 try:
                     v_c = _P_choose_card_from(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:474:34', 'owner')), v_p, ['hand'])  # rules/standard.sgs:474:9
@@ -2145,7 +2145,7 @@ class Skill_guojia__yiji:
                 _step(frame, 'rules/standard.sgs:506:7')
                 try:
                     if (_get_attr((v_owner if v_owner is not _U else _unbound('rules/standard.sgs:507:12', 'owner')), 'alive', 'rules/standard.sgs:507:12') and _D_confirm(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:507:36', 'owner')), '遗计?')):  # rules/standard.sgs:507:9
-                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:508:11'):  # rules/standard.sgs:508:11
+                        for v_c in _iterate(_D_top_cards(frame, 2), 'rules/standard.sgs:508:11', frame):  # rules/standard.sgs:508:11
                             _step(frame, 'rules/standard.sgs:508:11')
                             try:
                                 _P_obtain(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:509:27', 'owner')), _D_players(frame), prompt='遗计: who gets this card'), v_c)  # rules/standard.sgs:509:13
@@ -2286,8 +2286,8 @@ class Skill_liubei__rende:
                 raise _StopEffect()  # rules/standard.sgs:543:23
             _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:544:12', 'owner')), v_to, v_cs)  # rules/standard.sgs:544:7
             v_before = _D_mark_value(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:545:31', 'owner')), 'rende_given')  # rules/standard.sgs:545:7
-            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:546:12', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:546:34', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:546:34')), 'phase')  # rules/standard.sgs:546:7
-            if ((_none_operand('rules/standard.sgs:547:10', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:547:25', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:547:25', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:547:25'))) is None) else _t7 >= 2)):  # rules/standard.sgs:547:7
+            _P_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:546:12', 'owner')), 'rende_given', (_none_operand('rules/standard.sgs:546:34', '+') if ((_t1 := v_before) is None) | ((_t2 := _D_count(frame, v_cs)) is None) else _add(_t1, _t2, 'rules/standard.sgs:546:34', frame)), 'phase')  # rules/standard.sgs:546:7
+            if ((_none_operand('rules/standard.sgs:547:10', '<') if ((_t3 := v_before) is None) else _t3 < 2) and (_none_operand('rules/standard.sgs:547:25', '>=') if ((_t7 := (_none_operand('rules/standard.sgs:547:25', '+') if ((_t5 := v_before) is None) | ((_t6 := _D_count(frame, v_cs)) is None) else _add(_t5, _t6, 'rules/standard.sgs:547:25', frame))) is None) else _t7 >= 2)):  # rules/standard.sgs:547:7
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:547:59', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:547:77', 'owner')))  # rules/standard.sgs:547:51
         except _FLOW:
             raise
@@ -2319,7 +2319,7 @@ class Skill_liubei__jijiang:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:560:22', 'owner')), _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:560:41', 'owner')), '杀'), prompt='激将: target of the 杀')  # rules/standard.sgs:560:7
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:561:34', 'owner'))), '蜀'), 'rules/standard.sgs:561:7'):  # rules/standard.sgs:561:7
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:561:34', 'owner'))), '蜀'), 'rules/standard.sgs:561:7', frame):  # rules/standard.sgs:561:7
                 _step(frame, 'rules/standard.sgs:561:7')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:562:46', 'owner'))):  # rules/standard.sgs:562:9
@@ -2350,7 +2350,7 @@ class Skill_liubei__jijiang:
             v_owner = _v.get('owner', _U)
             v_against = _v.get('against', _U)
             v_against_user = _v.get('against_user', _U)
-            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:554:34', 'owner'))), '蜀'), 'rules/standard.sgs:554:7'):  # rules/standard.sgs:554:7
+            for v_p in _iterate(_P_of_kingdom(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:554:34', 'owner'))), '蜀'), 'rules/standard.sgs:554:7', frame):  # rules/standard.sgs:554:7
                 _step(frame, 'rules/standard.sgs:554:7')
                 try:
                     if _P_respond(frame, v_p, '杀', play=True, against=(v_against if v_against is not _U else _unbound('rules/standard.sgs:555:47', 'against')), against_user=(v_against_user if v_against_user is not _U else _unbound('rules/standard.sgs:555:70', 'against_user')), behalf=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:555:92', 'owner'))):  # rules/standard.sgs:555:9
@@ -2786,7 +2786,7 @@ class Skill_sunquan__zhiheng:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:28', 'owner')), (_none_operand('rules/standard.sgs:652:35', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:40', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:56', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:652:35')), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:652:7
+            v_cs = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:28', 'owner')), (_none_operand('rules/standard.sgs:652:35', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:40', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:652:56', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:652:35', frame)), 1, 99, prompt='制衡: cards to discard')  # rules/standard.sgs:652:7
             _P_discard(frame, v_cs, by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:653:23', 'owner')))  # rules/standard.sgs:653:7
             _P_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:654:12', 'owner')), _D_count(frame, v_cs))  # rules/standard.sgs:654:7
         except _FLOW:
@@ -3142,7 +3142,7 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731:23', 'event')), 'target', 'rules/standard.sgs:731:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:731:39', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731:49', 'event')), 'card', 'rules/standard.sgs:731:49'), '杀')) and (_none_operand('rules/standard.sgs:731:69', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:731:89', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:732:13', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:732:42', 'event')), 'user', 'rules/standard.sgs:732:42'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:732:54', 'event')), 'card', 'rules/standard.sgs:732:54'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732:86', 'owner')))), (_none_operand('rules/standard.sgs:733:13', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733:13', 'event')), 'use', 'rules/standard.sgs:733:13'), 'targets', 'rules/standard.sgs:733:13')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733:34', 'event')), 'user', 'rules/standard.sgs:733:34')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:733:13'))))) is None) else _t5 > 0))  # rules/standard.sgs:731:23
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731:23', 'event')), 'target', 'rules/standard.sgs:731:23') is (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:731:39', 'owner'))) and _is_family(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:731:49', 'event')), 'card', 'rules/standard.sgs:731:49'), '杀')) and (_none_operand('rules/standard.sgs:731:69', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:731:89', 'owner'))]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:732:13', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:732:42', 'event')), 'user', 'rules/standard.sgs:732:42'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:732:54', 'event')), 'card', 'rules/standard.sgs:732:54'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:732:86', 'owner')))), (_none_operand('rules/standard.sgs:733:13', '+') if ((_t3 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733:13', 'event')), 'use', 'rules/standard.sgs:733:13'), 'targets', 'rules/standard.sgs:733:13')) is None) | ((_t4 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:733:34', 'event')), 'user', 'rules/standard.sgs:733:34')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:733:13', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:731:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -3154,8 +3154,8 @@ class Skill_daqiao__liuli:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:734:42', 'event')), 'user', 'rules/standard.sgs:734:42'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:734:54', 'event')), 'card', 'rules/standard.sgs:734:54'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:734:86', 'owner')))), (_none_operand('rules/standard.sgs:735:13', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:735:13', 'event')), 'use', 'rules/standard.sgs:735:13'), 'targets', 'rules/standard.sgs:735:13')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:735:34', 'event')), 'user', 'rules/standard.sgs:735:34')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:735:13')))  # rules/standard.sgs:734:7
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:22', 'owner')), (_none_operand('rules/standard.sgs:736:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:736:29')), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:93', 'owner')))  # rules/standard.sgs:736:7
+            v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:734:42', 'event')), 'user', 'rules/standard.sgs:734:42'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:734:54', 'event')), 'card', 'rules/standard.sgs:734:54'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:734:86', 'owner')))), (_none_operand('rules/standard.sgs:735:13', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:735:13', 'event')), 'use', 'rules/standard.sgs:735:13'), 'targets', 'rules/standard.sgs:735:13')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:735:34', 'event')), 'user', 'rules/standard.sgs:735:34')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:735:13', frame)))  # rules/standard.sgs:734:7
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:22', 'owner')), (_none_operand('rules/standard.sgs:736:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:736:29', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:736:93', 'owner')))  # rules/standard.sgs:736:7
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:737:7', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:737:29', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:737:7')  # rules/standard.sgs:737:7
         except _FLOW:
             raise
@@ -3165,7 +3165,7 @@ class Skill_daqiao__liuli:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/standard.sgs:731:23
         try:
-            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:731:23') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:731:49'), '杀')) and (_none_operand('rules/standard.sgs:731:69', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:732:13', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:732:42'), _get_attr(v_event, 'card', 'rules/standard.sgs:732:54'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:733:13', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:733:13'), 'targets', 'rules/standard.sgs:733:13')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:733:34')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:733:13'))))) is None) else _t5 > 0))  # rules/standard.sgs:731:23
+            return ((((_get_attr(v_event, 'target', 'rules/standard.sgs:731:23') is v_owner) and _is_family(_get_attr(v_event, 'card', 'rules/standard.sgs:731:49'), '杀')) and (_none_operand('rules/standard.sgs:731:69', '>') if ((_t1 := _D_count(frame, _P_having_cards(frame, [v_owner]))) is None) else _t1 > 0)) and (_none_operand('rules/standard.sgs:732:13', '>') if ((_t5 := _D_count(frame, _P_minus(frame, _P_targetable_among(frame, _get_attr(v_event, 'user', 'rules/standard.sgs:732:42'), _get_attr(v_event, 'card', 'rules/standard.sgs:732:54'), _D_within_attack_range(frame, v_owner)), (_none_operand('rules/standard.sgs:733:13', '+') if ((_t3 := _get_attr(_get_attr(v_event, 'use', 'rules/standard.sgs:733:13'), 'targets', 'rules/standard.sgs:733:13')) is None) | ((_t4 := [_get_attr(v_event, 'user', 'rules/standard.sgs:733:34')]) is None) else _add(_t3, _t4, 'rules/standard.sgs:733:13', frame))))) is None) else _t5 > 0))  # rules/standard.sgs:731:23
         except _FLOW:
             raise
         except Exception as _e:
@@ -3527,7 +3527,7 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:22', 'owner')), (_none_operand('rules/standard.sgs:805:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:805:29')), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:93', 'owner')))  # rules/standard.sgs:805:7
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:22', 'owner')), (_none_operand('rules/standard.sgs:805:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:805:29', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:805:93', 'owner')))  # rules/standard.sgs:805:7
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:806:27', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:806:51', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:806:7
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:807:27', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:807:83', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:807:7
             if (v_victim is not None):  # rules/standard.sgs:808:7
@@ -3620,7 +3620,7 @@ class Mode_identity:
             _D_deal_roles(frame)  # rules/standard.sgs:844:5
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/standard.sgs:845:5
             if frame.game.options.get('beginner'):  # rules/standard.sgs:846:5
-                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:847:7'):  # rules/standard.sgs:847:7
+                for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:847:7', frame):  # rules/standard.sgs:847:7
                     _step(frame, 'rules/standard.sgs:847:7')
                     try:
                         _P_set_max_hp(frame, v_p, 4)  # rules/standard.sgs:847:28
@@ -3629,12 +3629,12 @@ class Mode_identity:
                 if (_none_operand('rules/standard.sgs:848:10', '>') if ((_t1 := _D_player_count(frame)) is None) else _t1 > 4):  # rules/standard.sgs:848:7
                     _P_set_max_hp(frame, v_ruler, 5)  # rules/standard.sgs:848:31
             else:
-                v_offered = (_none_operand('rules/standard.sgs:851:21', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:851:21'))  # rules/standard.sgs:851:7
+                v_offered = (_none_operand('rules/standard.sgs:851:21', '+') if ((_t3 := _P_take_generals(frame, [_general(frame, 'caocao'), _general(frame, 'liubei'), _general(frame, 'sunquan')])) is None) | ((_t4 := _D_random_generals(frame, 2)) is None) else _add(_t3, _t4, 'rules/standard.sgs:851:21', frame))  # rules/standard.sgs:851:7
                 v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your general')  # rules/standard.sgs:852:7
                 _P_set_general(frame, v_ruler, v_pick)  # rules/standard.sgs:853:7
                 _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/standard.sgs:854:7
                 v_n = (2 if (_D_player_count(frame) == 10) else 3)  # rules/standard.sgs:856:7
-                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:857:7'):  # rules/standard.sgs:857:7
+                for v_p in _iterate(_P_others(frame, v_ruler), 'rules/standard.sgs:857:7', frame):  # rules/standard.sgs:857:7
                     _step(frame, 'rules/standard.sgs:857:7')
                     try:
                         v_offer = _P_random_generals(frame, v_n)  # rules/standard.sgs:858:9
@@ -3644,8 +3644,8 @@ class Mode_identity:
                     except _BreakLoop:
                         break
                 if (_none_operand('rules/standard.sgs:864:10', '>') if ((_t5 := _D_player_count(frame)) is None) else _t5 > 4):  # rules/standard.sgs:864:7
-                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:864:49', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:864:49')) is None) else _add(_t7, 1, 'rules/standard.sgs:864:49')))  # rules/standard.sgs:864:31
-            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:866:5'):  # rules/standard.sgs:866:5
+                    _P_set_max_hp(frame, v_ruler, (_none_operand('rules/standard.sgs:864:49', '+') if ((_t7 := _get_attr(v_ruler, 'max_hp', 'rules/standard.sgs:864:49')) is None) else _add(_t7, 1, 'rules/standard.sgs:864:49', frame)))  # rules/standard.sgs:864:31
+            for v_p in _iterate(_D_players(frame), 'rules/standard.sgs:866:5', frame):  # rules/standard.sgs:866:5
                 _step(frame, 'rules/standard.sgs:866:5')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/standard.sgs:866:26
@@ -3703,7 +3703,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_discard(frame, (_none_operand('rules/standard.sgs:873:13', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:18', 'event')), 'killer', 'rules/standard.sgs:873:18'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:41', 'event')), 'killer', 'rules/standard.sgs:873:41'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:873:13')), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:60', 'event')), 'killer', 'rules/standard.sgs:873:60'))  # rules/standard.sgs:873:5
+            _P_discard(frame, (_none_operand('rules/standard.sgs:873:13', '+') if ((_t1 := _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:18', 'event')), 'killer', 'rules/standard.sgs:873:18'))) is None) | ((_t2 := _P_equips(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:41', 'event')), 'killer', 'rules/standard.sgs:873:41'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:873:13', frame)), by=_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:873:60', 'event')), 'killer', 'rules/standard.sgs:873:60'))  # rules/standard.sgs:873:5
         except _FLOW:
             raise
         except Exception as _e:
@@ -3721,7 +3721,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/standard.sgs:880:26
         try:
-            return ((_none_operand('rules/standard.sgs:880:26', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:880:26')) == 0)  # rules/standard.sgs:880:26
+            return ((_none_operand('rules/standard.sgs:880:26', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/standard.sgs:880:26', frame)) == 0)  # rules/standard.sgs:880:26
         except _FLOW:
             raise
         except Exception as _e:
@@ -3808,7 +3808,7 @@ class Mode_identity:
     @staticmethod
     def score3(frame):  # rules/standard.sgs:894:16
         try:
-            return (_none_operand('rules/standard.sgs:894:16', '+') if ((_t4 := (_none_operand('rules/standard.sgs:894:21', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:894:21'))) is None) else _add(10, _t4, 'rules/standard.sgs:894:16'))  # rules/standard.sgs:894:16
+            return (_none_operand('rules/standard.sgs:894:16', '+') if ((_t4 := (_none_operand('rules/standard.sgs:894:21', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(5, _t2, 'rules/standard.sgs:894:21'))) is None) else _add(10, _t4, 'rules/standard.sgs:894:16', frame))  # rules/standard.sgs:894:16
         except _FLOW:
             raise
         except Exception as _e:
@@ -3906,7 +3906,7 @@ class Mode_identity:
     @staticmethod
     def score8(frame):  # rules/standard.sgs:900:20
         try:
-            return (_none_operand('rules/standard.sgs:900:20', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900:24', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:900:24'))) is None) else _add(4, _t4, 'rules/standard.sgs:900:20'))  # rules/standard.sgs:900:20
+            return (_none_operand('rules/standard.sgs:900:20', '+') if ((_t4 := (_none_operand('rules/standard.sgs:900:24', '*') if ((_t2 := _D_player_count(frame)) is None) else _mul(2, _t2, 'rules/standard.sgs:900:24'))) is None) else _add(4, _t4, 'rules/standard.sgs:900:20', frame))  # rules/standard.sgs:900:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -3966,7 +3966,7 @@ class Mode_identity:
     @staticmethod
     def score11(frame):  # rules/standard.sgs:904:16
         try:
-            return (_none_operand('rules/standard.sgs:904:16', '+') if ((_t4 := (_none_operand('rules/standard.sgs:904:20', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:904:20'))) is None) else _add(4, _t4, 'rules/standard.sgs:904:16'))  # rules/standard.sgs:904:16
+            return (_none_operand('rules/standard.sgs:904:16', '+') if ((_t4 := (_none_operand('rules/standard.sgs:904:20', '*') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _mul(2, _t2, 'rules/standard.sgs:904:20'))) is None) else _add(4, _t4, 'rules/standard.sgs:904:16', frame))  # rules/standard.sgs:904:16
         except _FLOW:
             raise
         except Exception as _e:
@@ -4006,7 +4006,7 @@ class Mode_identity:
     @staticmethod
     def score13(frame):  # rules/standard.sgs:906:20
         try:
-            return (_none_operand('rules/standard.sgs:906:20', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:906:20'))  # rules/standard.sgs:906:20
+            return (_none_operand('rules/standard.sgs:906:20', '+') if ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'loyalist'))) is None) else _add(5, _t2, 'rules/standard.sgs:906:20', frame))  # rules/standard.sgs:906:20
         except _FLOW:
             raise
         except Exception as _e:
@@ -4048,7 +4048,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:910:26', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:910:32', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:910:55', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:910:26'))  # rules/standard.sgs:910:26
+            return (_none_operand('rules/standard.sgs:910:26', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:910:32', 'player')), 'rebel')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:910:55', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:910:26', frame))  # rules/standard.sgs:910:26
         except _FLOW:
             raise
         except Exception as _e:
@@ -4070,7 +4070,7 @@ class Mode_identity:
         try:
             _v = frame.vars
             v_player = _v.get('player', _U)
-            return (_none_operand('rules/standard.sgs:911:18', '+') if ((_t5 := (_none_operand('rules/standard.sgs:911:18', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:24', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:50', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:911:18'))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:911:70', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:80', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:911:70'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:911:18'))  # rules/standard.sgs:911:18
+            return (_none_operand('rules/standard.sgs:911:18', '+') if ((_t5 := (_none_operand('rules/standard.sgs:911:18', '+') if ((_t1 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:24', 'player')), 'loyalist')) is None) | ((_t2 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:50', 'player')), 'renegade')) is None) else _add(_t1, _t2, 'rules/standard.sgs:911:18', frame))) is None) | ((_t6 := (_none_operand('rules/standard.sgs:911:70', '*') if ((_t4 := _P_kills(frame, (v_player if v_player is not _U else _unbound('rules/standard.sgs:911:80', 'player')), 'lord')) is None) else _mul(2, _t4, 'rules/standard.sgs:911:70'))) is None) else _add(_t5, _t6, 'rules/standard.sgs:911:18', frame))  # rules/standard.sgs:911:18
         except _FLOW:
             raise
         except Exception as _e:

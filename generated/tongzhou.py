@@ -203,7 +203,7 @@ class Card_zong:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
-            return (((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54:30', 'it')) is (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54:36', 'user'))) or _contains_ab((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54:44', 'it')), _D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54:60', 'user')))))  # rules/tongzhou.sgs:54:30
+            return (((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54:30', 'it')) is (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54:36', 'user'))) or _contains_ab((v_it if v_it is not _U else _unbound('rules/tongzhou.sgs:54:44', 'it')), _D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:54:60', 'user'))), frame))  # rules/tongzhou.sgs:54:30
         except _FLOW:
             raise
         except Exception as _e:
@@ -212,7 +212,7 @@ class Card_zong:
     @staticmethod
     def use1_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/tongzhou.sgs:54:30
         try:
-            return ((v_it is v_user) or _contains_ab(v_it, _D_teammates(frame, v_user)))  # rules/tongzhou.sgs:54:30
+            return ((v_it is v_user) or _contains_ab(v_it, _D_teammates(frame, v_user), frame))  # rules/tongzhou.sgs:54:30
         except _FLOW:
             raise
         except Exception as _e:
@@ -299,7 +299,7 @@ class Card_tongzhougongji:
                 _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89:12', 'user')), frame.game.dispatch.value('faction_treasures', (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:89:36', 'user'))))  # rules/tongzhou.sgs:89:7
             else:
                 _D_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:91:12', 'user')), 1)  # rules/tongzhou.sgs:91:7
-                for v_q in _iterate(_D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:92:26', 'user'))), 'rules/tongzhou.sgs:92:7'):  # rules/tongzhou.sgs:92:7
+                for v_q in _iterate(_D_teammates(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:92:26', 'user'))), 'rules/tongzhou.sgs:92:7', frame):  # rules/tongzhou.sgs:92:7
                     _step(frame, 'rules/tongzhou.sgs:92:7')
                     try:
                         _P_draw(frame, v_q, 1)  # rules/tongzhou.sgs:92:34
@@ -328,7 +328,7 @@ class Card_lizhengshangyou:
             if (_none_operand('rules/tongzhou.sgs:102:8', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:102:26', 'target')))) is None) else _t1 > 0):  # rules/tongzhou.sgs:102:5
                 _D_recover(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:103:15', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:103:34', 'user')), card=(v_card if v_card is not _U else _unbound('rules/tongzhou.sgs:103:46', 'card')))  # rules/tongzhou.sgs:103:7
             else:
-                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:22', 'target')), (_none_operand('rules/tongzhou.sgs:105:30', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:35', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:52', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:105:30')), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:105:7
+                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:22', 'target')), (_none_operand('rules/tongzhou.sgs:105:30', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:35', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:105:52', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:105:30', frame)), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:105:7
                 if (v_c is not None):  # rules/tongzhou.sgs:106:7
                     _P_discard(frame, [v_c], by=(v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:106:39', 'target')))  # rules/tongzhou.sgs:106:22
         except _FLOW:
@@ -531,7 +531,7 @@ class Skill_liuqi__wenji:
     @staticmethod
     def modifier0_where_d(frame, v_owner, v_skill, v_a, v_b):  # rules/tongzhou.sgs:141:38
         try:
-            return ((((v_b is v_owner) and (not not _D_has_mark(frame, v_owner, 'wenji'))) and (v_a is not v_owner)) and (not _contains_ab(v_a, _D_teammates(frame, v_owner))))  # rules/tongzhou.sgs:141:38
+            return ((((v_b is v_owner) and (not not _D_has_mark(frame, v_owner, 'wenji'))) and (v_a is not v_owner)) and (not _contains_ab(v_a, _D_teammates(frame, v_owner), frame)))  # rules/tongzhou.sgs:141:38
         except _FLOW:
             raise
         except Exception as _e:
@@ -562,7 +562,7 @@ class Skill_liuqi__wenji:
             v_b = _v.get('b', _U)
             v_owner = _v.get('owner', _U)
             v_a = _v.get('a', _U)
-            return (((((v_b if v_b is not _U else _unbound('rules/tongzhou.sgs:141:38', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:43', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:62', 'owner')), 'wenji'))) and ((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:141:82', 'a')) is not (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:87', 'owner')))) and (not _contains_ab((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:142:18', 'a')), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:142:33', 'owner'))))))  # rules/tongzhou.sgs:141:38
+            return (((((v_b if v_b is not _U else _unbound('rules/tongzhou.sgs:141:38', 'b')) is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:43', 'owner'))) and (not not _D_has_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:62', 'owner')), 'wenji'))) and ((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:141:82', 'a')) is not (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:141:87', 'owner')))) and (not _contains_ab((v_a if v_a is not _U else _unbound('rules/tongzhou.sgs:142:18', 'a')), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:142:33', 'owner'))), frame)))  # rules/tongzhou.sgs:141:38
         except _FLOW:
             raise
         except Exception as _e:
@@ -574,7 +574,7 @@ class Skill_liuqi__wenji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134:26', 'event')), 'phase', 'rules/tongzhou.sgs:134:26') == 'play') and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134:50', 'event')), 'player', 'rules/tongzhou.sgs:134:50'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:134:76', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:135:13', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:135:24', 'event')), 'player', 'rules/tongzhou.sgs:135:24')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134:26
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134:26', 'event')), 'phase', 'rules/tongzhou.sgs:134:26') == 'play') and _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:134:50', 'event')), 'player', 'rules/tongzhou.sgs:134:50'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:134:76', 'owner'))), frame)) and (_none_operand('rules/tongzhou.sgs:135:13', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:135:24', 'event')), 'player', 'rules/tongzhou.sgs:135:24')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134:26
         except _FLOW:
             raise
         except Exception as _e:
@@ -598,7 +598,7 @@ class Skill_liuqi__wenji:
     @staticmethod
     def trigger0_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:134:26
         try:
-            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:134:26') == 'play') and _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:134:50'), _D_teammates(frame, v_owner))) and (_none_operand('rules/tongzhou.sgs:135:13', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'player', 'rules/tongzhou.sgs:135:24')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134:26
+            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:134:26') == 'play') and _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:134:50'), _D_teammates(frame, v_owner), frame)) and (_none_operand('rules/tongzhou.sgs:135:13', '>') if ((_t1 := _D_count(frame, _P_hand(frame, _get_attr(v_event, 'player', 'rules/tongzhou.sgs:135:24')))) is None) else _t1 > 0))  # rules/tongzhou.sgs:134:26
         except _FLOW:
             raise
         except Exception as _e:
@@ -736,7 +736,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178:25', 'event')), 'user', 'rules/tongzhou.sgs:178:25') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:39', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178:48', 'event')), 'user', 'rules/tongzhou.sgs:178:48'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:72', 'owner'))))) and (_none_operand('rules/tongzhou.sgs:178:84', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:102', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179:13', 'event')), 'card', 'rules/tongzhou.sgs:179:13'), 'category', 'rules/tongzhou.sgs:179:13'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178:24
+            return ((((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178:25', 'event')), 'user', 'rules/tongzhou.sgs:178:25') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:39', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:178:48', 'event')), 'user', 'rules/tongzhou.sgs:178:48'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:72', 'owner'))), frame)) and (_none_operand('rules/tongzhou.sgs:178:84', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:178:102', 'owner')))) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:179:13', 'event')), 'card', 'rules/tongzhou.sgs:179:13'), 'category', 'rules/tongzhou.sgs:179:13'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame))  # rules/tongzhou.sgs:178:24
         except _FLOW:
             raise
         except Exception as _e:
@@ -756,7 +756,7 @@ class Skill_tangzi__xingzhao:
     @staticmethod
     def trigger1_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:178:24
         try:
-            return ((((_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178:25') is v_owner) or _contains_ab(_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178:48'), _D_teammates(frame, v_owner))) and (_none_operand('rules/tongzhou.sgs:178:84', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr(v_event, 'card', 'rules/tongzhou.sgs:179:13'), 'category', 'rules/tongzhou.sgs:179:13'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse']))  # rules/tongzhou.sgs:178:24
+            return ((((_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178:25') is v_owner) or _contains_ab(_get_attr(v_event, 'user', 'rules/tongzhou.sgs:178:48'), _D_teammates(frame, v_owner), frame)) and (_none_operand('rules/tongzhou.sgs:178:84', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 2)) and _contains_ab(_get_attr(_get_attr(v_event, 'card', 'rules/tongzhou.sgs:179:13'), 'category', 'rules/tongzhou.sgs:179:13'), ['weapon', 'armor', 'defensive_horse', 'offensive_horse'], frame))  # rules/tongzhou.sgs:178:24
         except _FLOW:
             raise
         except Exception as _e:
@@ -768,7 +768,7 @@ class Skill_tangzi__xingzhao:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:27', 'event')), 'phase', 'rules/tongzhou.sgs:182:27') == 'judge') and ((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:53', 'event')), 'player', 'rules/tongzhou.sgs:182:53') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182:69', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:78', 'event')), 'player', 'rules/tongzhou.sgs:182:78'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182:104', 'owner')))))) and (_none_operand('rules/tongzhou.sgs:183:13', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183:31', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182:27
+            return (((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:27', 'event')), 'phase', 'rules/tongzhou.sgs:182:27') == 'judge') and ((_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:53', 'event')), 'player', 'rules/tongzhou.sgs:182:53') is (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182:69', 'owner'))) or _contains_ab(_get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:182:78', 'event')), 'player', 'rules/tongzhou.sgs:182:78'), _D_teammates(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:182:104', 'owner'))), frame))) and (_none_operand('rules/tongzhou.sgs:183:13', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:183:31', 'owner')))) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182:27
         except _FLOW:
             raise
         except Exception as _e:
@@ -788,7 +788,7 @@ class Skill_tangzi__xingzhao:
     @staticmethod
     def trigger2_where_d(frame, v_owner, v_event, v_skill):  # rules/tongzhou.sgs:182:27
         try:
-            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:182:27') == 'judge') and ((_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182:53') is v_owner) or _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182:78'), _D_teammates(frame, v_owner)))) and (_none_operand('rules/tongzhou.sgs:183:13', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182:27
+            return (((_get_attr(v_event, 'phase', 'rules/tongzhou.sgs:182:27') == 'judge') and ((_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182:53') is v_owner) or _contains_ab(_get_attr(v_event, 'player', 'rules/tongzhou.sgs:182:78'), _D_teammates(frame, v_owner), frame))) and (_none_operand('rules/tongzhou.sgs:183:13', '>=') if ((_t1 := frame.game.dispatch.value('faction_treasures', v_owner)) is None) else _t1 >= 3))  # rules/tongzhou.sgs:182:27
         except _FLOW:
             raise
         except Exception as _e:
@@ -818,8 +818,8 @@ class Mode_tongzhou:
             v_everyone = _D_random_generals(frame, 999)  # rules/tongzhou.sgs:206:5
             def _h1():
                 return v_everyone
-            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207:21') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207:50'), frame.game.dispatch.value('banned_generals')))])  # rules/tongzhou.sgs:207:5
-            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:209:5'):  # rules/tongzhou.sgs:209:5
+            _P_return_generals(frame, [v_g for v_g in _walk(frame, _h1(), 'rules/tongzhou.sgs:207:21') if (not _contains_ab(_get_attr(v_g, 'name', 'rules/tongzhou.sgs:207:50'), frame.game.dispatch.value('banned_generals'), frame))])  # rules/tongzhou.sgs:207:5
+            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:209:5', frame):  # rules/tongzhou.sgs:209:5
                 _step(frame, 'rules/tongzhou.sgs:209:5')
                 try:
                     v_k = frame.game.dispatch.value('faction_kingdom', _get_attr(v_p, 'role', 'rules/tongzhou.sgs:210:31'))  # rules/tongzhou.sgs:210:7
@@ -827,8 +827,8 @@ class Mode_tongzhou:
                     if frame.game.options.get('exclusive_first'):  # rules/tongzhou.sgs:212:7
                         def _h2():
                             return [_general(frame, 'liuqi'), _general(frame, 'tangzi')]
-                        v_offer = _P_take_generals(frame, [v_g for v_g in _walk(frame, _h2(), 'rules/tongzhou.sgs:212:54') if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:212:83'))])  # rules/tongzhou.sgs:212:28
-                    v_offer = (_none_operand('rules/tongzhou.sgs:213:19', '+') if ((_t3 := v_offer) is None) | ((_t4 := _P_random_generals(frame, (_none_operand('rules/tongzhou.sgs:213:43', '-') if ((_t2 := _D_count(frame, v_offer)) is None) else _sub(6, _t2, 'rules/tongzhou.sgs:213:43')), kingdom=v_k)) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:213:19'))  # rules/tongzhou.sgs:213:7
+                        v_offer = _P_take_generals(frame, [v_g for v_g in _walk(frame, _h2(), 'rules/tongzhou.sgs:212:54') if _contains_ab(v_k, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:212:83'), frame)])  # rules/tongzhou.sgs:212:28
+                    v_offer = (_none_operand('rules/tongzhou.sgs:213:19', '+') if ((_t3 := v_offer) is None) | ((_t4 := _P_random_generals(frame, (_none_operand('rules/tongzhou.sgs:213:43', '-') if ((_t2 := _D_count(frame, v_offer)) is None) else _sub(6, _t2, 'rules/tongzhou.sgs:213:43')), kingdom=v_k)) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:213:19', frame))  # rules/tongzhou.sgs:213:7
                     v_g = _P_choose(frame, v_p, v_offer, prompt="choose your general (your team-mate's pick is shown)")  # rules/tongzhou.sgs:214:7
                     _P_set_general(frame, v_p, v_g)  # rules/tongzhou.sgs:215:7
                     if (_none_operand('rules/tongzhou.sgs:216:10', '>') if ((_t5 := _D_count(frame, _get_attr(v_g, 'kingdoms', 'rules/tongzhou.sgs:216:16'))) is None) else _t5 > 1):  # rules/tongzhou.sgs:216:7
@@ -836,16 +836,16 @@ class Mode_tongzhou:
                     _P_return_generals(frame, _P_without(frame, v_offer, v_g))  # rules/tongzhou.sgs:217:7
                 except _BreakLoop:
                     break
-            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:220:5'):  # rules/tongzhou.sgs:220:5
+            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:220:5', frame):  # rules/tongzhou.sgs:220:5
                 _step(frame, 'rules/tongzhou.sgs:220:5')
                 try:
                     v_holder = _P_random_pick(frame, _P_camp_players(frame, v_c))  # rules/tongzhou.sgs:221:7
-                    _P_mark(frame, v_holder, 'treasure', (_none_operand('rules/tongzhou.sgs:222:32', '+') if ((_t7 := _P_mark_value(frame, v_holder, 'treasure')) is None) else _add(_t7, 1, 'rules/tongzhou.sgs:222:32')))  # rules/tongzhou.sgs:222:7
+                    _P_mark(frame, v_holder, 'treasure', (_none_operand('rules/tongzhou.sgs:222:32', '+') if ((_t7 := _P_mark_value(frame, v_holder, 'treasure')) is None) else _add(_t7, 1, 'rules/tongzhou.sgs:222:32', frame)))  # rules/tongzhou.sgs:222:7
                 except _BreakLoop:
                     break
             v_extra = (_P_first(frame, _D_players(frame)) if frame.game.options.get('extra_to_seat_one') else _P_random_pick(frame, _P_camp_players(frame, _P_camp_of(frame, _P_first(frame, _D_players(frame))))))  # rules/tongzhou.sgs:224:5
-            _P_mark(frame, v_extra, 'treasure', (_none_operand('rules/tongzhou.sgs:225:29', '+') if ((_t9 := _P_mark_value(frame, v_extra, 'treasure')) is None) else _add(_t9, 1, 'rules/tongzhou.sgs:225:29')))  # rules/tongzhou.sgs:225:5
-            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:226:5'):  # rules/tongzhou.sgs:226:5
+            _P_mark(frame, v_extra, 'treasure', (_none_operand('rules/tongzhou.sgs:225:29', '+') if ((_t9 := _P_mark_value(frame, v_extra, 'treasure')) is None) else _add(_t9, 1, 'rules/tongzhou.sgs:225:29', frame)))  # rules/tongzhou.sgs:225:5
+            for v_p in _iterate(_D_players(frame), 'rules/tongzhou.sgs:226:5', frame):  # rules/tongzhou.sgs:226:5
                 _step(frame, 'rules/tongzhou.sgs:226:5')
                 try:
                     _P_draw(frame, v_p, 4)  # rules/tongzhou.sgs:226:26
@@ -859,7 +859,7 @@ class Mode_tongzhou:
     @staticmethod
     def trigger0_body(frame):  # rules/tongzhou.sgs:230:18
         try:
-            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:231:5'):  # rules/tongzhou.sgs:231:5
+            for v_c in _iterate(_D_camps_in_play(frame), 'rules/tongzhou.sgs:231:5', frame):  # rules/tongzhou.sgs:231:5
                 _step(frame, 'rules/tongzhou.sgs:231:5')
                 try:
                     v_seats = _P_camp_players(frame, v_c)  # rules/tongzhou.sgs:232:7
@@ -892,9 +892,9 @@ class Mode_tongzhou:
             _v = frame.vars
             v_event = _v.get('event', _U)
             _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:243:10', 'event')), 'target', 'rules/tongzhou.sgs:243:10'), 'treasure', (_none_operand('rules/tongzhou.sgs:243:36', '-') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:243:47', 'event')), 'target', 'rules/tongzhou.sgs:243:47'), 'treasure')) is None) else _sub(_t1, 1, 'rules/tongzhou.sgs:243:36')))  # rules/tongzhou.sgs:243:5
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244:10', 'event')), 'source', 'rules/tongzhou.sgs:244:10'), 'treasure', (_none_operand('rules/tongzhou.sgs:244:36', '+') if ((_t3 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244:47', 'event')), 'source', 'rules/tongzhou.sgs:244:47'), 'treasure')) is None) else _add(_t3, 1, 'rules/tongzhou.sgs:244:36')))  # rules/tongzhou.sgs:244:5
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244:10', 'event')), 'source', 'rules/tongzhou.sgs:244:10'), 'treasure', (_none_operand('rules/tongzhou.sgs:244:36', '+') if ((_t3 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:244:47', 'event')), 'source', 'rules/tongzhou.sgs:244:47'), 'treasure')) is None) else _add(_t3, 1, 'rules/tongzhou.sgs:244:36', frame)))  # rules/tongzhou.sgs:244:5
             _P_draw(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:245:10', 'event')), 'source', 'rules/tongzhou.sgs:245:10'), 1)  # rules/tongzhou.sgs:245:5
-            for v_q in _iterate(_P_teammates(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:246:24', 'event')), 'source', 'rules/tongzhou.sgs:246:24')), 'rules/tongzhou.sgs:246:5'):  # rules/tongzhou.sgs:246:5
+            for v_q in _iterate(_P_teammates(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:246:24', 'event')), 'source', 'rules/tongzhou.sgs:246:24')), 'rules/tongzhou.sgs:246:5', frame):  # rules/tongzhou.sgs:246:5
                 _step(frame, 'rules/tongzhou.sgs:246:5')
                 try:
                     _P_draw(frame, v_q, 1)  # rules/tongzhou.sgs:246:40
@@ -925,9 +925,9 @@ class Mode_tongzhou:
             if ((((v_killer is not None) and (not _equals(v_killer, v_dead))) and _get_attr(v_killer, 'alive', 'rules/tongzhou.sgs:254:46')) and (not _equals(_P_camp_of(frame, v_killer), _P_camp_of(frame, v_dead)))):  # rules/tongzhou.sgs:254:5
                 if (_none_operand('rules/tongzhou.sgs:256:10', '>') if ((_t3 := v_x) is None) else _t3 > 0):  # rules/tongzhou.sgs:256:7
                     _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:257:9
-                    _P_mark(frame, v_killer, 'treasure', (_none_operand('rules/tongzhou.sgs:258:34', '+') if ((_t5 := _P_mark_value(frame, v_killer, 'treasure')) is None) | ((_t6 := v_x) is None) else _add(_t5, _t6, 'rules/tongzhou.sgs:258:34')))  # rules/tongzhou.sgs:258:9
+                    _P_mark(frame, v_killer, 'treasure', (_none_operand('rules/tongzhou.sgs:258:34', '+') if ((_t5 := _P_mark_value(frame, v_killer, 'treasure')) is None) | ((_t6 := v_x) is None) else _add(_t5, _t6, 'rules/tongzhou.sgs:258:34', frame)))  # rules/tongzhou.sgs:258:9
                     _P_draw(frame, v_killer, v_x)  # rules/tongzhou.sgs:259:9
-                    for v_q in _iterate(_P_teammates(frame, v_killer), 'rules/tongzhou.sgs:260:9'):  # rules/tongzhou.sgs:260:9
+                    for v_q in _iterate(_P_teammates(frame, v_killer), 'rules/tongzhou.sgs:260:9', frame):  # rules/tongzhou.sgs:260:9
                         _step(frame, 'rules/tongzhou.sgs:260:9')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:260:38
@@ -935,8 +935,8 @@ class Mode_tongzhou:
                             break
                 _P_draw(frame, v_killer, 1)  # rules/tongzhou.sgs:262:7
             elif (((v_killer is not None) and (not _equals(v_killer, v_dead))) and _get_attr(v_killer, 'alive', 'rules/tongzhou.sgs:263:53')):  # rules/tongzhou.sgs:263:12
-                _P_discard(frame, (_none_operand('rules/tongzhou.sgs:266:15', '+') if ((_t7 := _P_hand(frame, v_killer)) is None) | ((_t8 := _P_equips(frame, v_killer)) is None) else _add(_t7, _t8, 'rules/tongzhou.sgs:266:15')), by=v_killer)  # rules/tongzhou.sgs:266:7
-                v_x = (_none_operand('rules/tongzhou.sgs:267:15', '+') if ((_t9 := v_x) is None) | ((_t10 := _P_mark_value(frame, v_killer, 'treasure')) is None) else _add(_t9, _t10, 'rules/tongzhou.sgs:267:15'))  # rules/tongzhou.sgs:267:7
+                _P_discard(frame, (_none_operand('rules/tongzhou.sgs:266:15', '+') if ((_t7 := _P_hand(frame, v_killer)) is None) | ((_t8 := _P_equips(frame, v_killer)) is None) else _add(_t7, _t8, 'rules/tongzhou.sgs:266:15', frame)), by=v_killer)  # rules/tongzhou.sgs:266:7
+                v_x = (_none_operand('rules/tongzhou.sgs:267:15', '+') if ((_t9 := v_x) is None) | ((_t10 := _P_mark_value(frame, v_killer, 'treasure')) is None) else _add(_t9, _t10, 'rules/tongzhou.sgs:267:15', frame))  # rules/tongzhou.sgs:267:7
                 _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:268:7
                 _P_unmark(frame, v_killer, 'treasure')  # rules/tongzhou.sgs:269:7
                 def _h1():
@@ -944,9 +944,9 @@ class Mode_tongzhou:
                 v_enemies = [v_q for v_q in _walk(frame, _h1(), 'rules/tongzhou.sgs:270:21') if (not _equals(_P_camp_of(frame, v_q), _P_camp_of(frame, v_killer)))]  # rules/tongzhou.sgs:270:7
                 v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', v_enemies)) if (_D_count(frame, frame.game.dispatch.value('unique_top', v_enemies)) == 1) else _P_random_pick(frame, v_enemies))  # rules/tongzhou.sgs:271:7
                 if ((_none_operand('rules/tongzhou.sgs:272:10', '>') if ((_t11 := v_x) is None) else _t11 > 0) and (v_to is not None)):  # rules/tongzhou.sgs:272:7
-                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:273:30', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:273:30')))  # rules/tongzhou.sgs:273:9
+                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:273:30', '+') if ((_t13 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t14 := v_x) is None) else _add(_t13, _t14, 'rules/tongzhou.sgs:273:30', frame)))  # rules/tongzhou.sgs:273:9
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:274:9
-                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:275:9'):  # rules/tongzhou.sgs:275:9
+                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:275:9', frame):  # rules/tongzhou.sgs:275:9
                         _step(frame, 'rules/tongzhou.sgs:275:9')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:275:34
@@ -956,9 +956,9 @@ class Mode_tongzhou:
                 _P_unmark(frame, v_dead, 'treasure')  # rules/tongzhou.sgs:279:7
                 v_to = (_P_first(frame, frame.game.dispatch.value('unique_top', _D_players(frame))) if (_D_count(frame, frame.game.dispatch.value('unique_top', _D_players(frame))) == 1) else _P_random_pick(frame, _D_players(frame)))  # rules/tongzhou.sgs:280:7
                 if (v_to is not None):  # rules/tongzhou.sgs:281:7
-                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:282:30', '+') if ((_t15 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t16 := v_x) is None) else _add(_t15, _t16, 'rules/tongzhou.sgs:282:30')))  # rules/tongzhou.sgs:282:9
+                    _P_mark(frame, v_to, 'treasure', (_none_operand('rules/tongzhou.sgs:282:30', '+') if ((_t15 := _P_mark_value(frame, v_to, 'treasure')) is None) | ((_t16 := v_x) is None) else _add(_t15, _t16, 'rules/tongzhou.sgs:282:30', frame)))  # rules/tongzhou.sgs:282:9
                     _P_draw(frame, v_to, v_x)  # rules/tongzhou.sgs:283:9
-                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:284:9'):  # rules/tongzhou.sgs:284:9
+                    for v_q in _iterate(_P_teammates(frame, v_to), 'rules/tongzhou.sgs:284:9', frame):  # rules/tongzhou.sgs:284:9
                         _step(frame, 'rules/tongzhou.sgs:284:9')
                         try:
                             _P_draw(frame, v_q, v_x)  # rules/tongzhou.sgs:284:34
@@ -1194,7 +1194,7 @@ class Rule_tunjiang_count:
         try:
             _v = frame.vars
             v_event = _v.get('event', _U)
-            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162:10', 'event')), 'user', 'rules/tongzhou.sgs:162:10'), 'tunjiang_used', (_none_operand('rules/tongzhou.sgs:162:39', '+') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162:50', 'event')), 'user', 'rules/tongzhou.sgs:162:50'), 'tunjiang_used')) is None) else _add(_t1, 1, 'rules/tongzhou.sgs:162:39')), 'turn')  # rules/tongzhou.sgs:162:5
+            _P_mark(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162:10', 'event')), 'user', 'rules/tongzhou.sgs:162:10'), 'tunjiang_used', (_none_operand('rules/tongzhou.sgs:162:39', '+') if ((_t1 := _P_mark_value(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:162:50', 'event')), 'user', 'rules/tongzhou.sgs:162:50'), 'tunjiang_used')) is None) else _add(_t1, 1, 'rules/tongzhou.sgs:162:39', frame)), 'turn')  # rules/tongzhou.sgs:162:5
         except _FLOW:
             raise
         except Exception as _e:

@@ -10,6 +10,7 @@ from rich.cells import cell_len
 
 from .engine.agents import Agent, Request
 from .engine.errors import GameAborted
+from .textsafe import shown
 
 
 class PlayerQuit(GameAborted):
@@ -22,7 +23,11 @@ class TerminalAgent(Agent):
 
     def __init__(self, read: Callable[[str], str], write: Callable[[str], None]):
         self.read = read
-        self.write = write
+        self._write = write
+
+    def write(self, text: str) -> None:
+        """Prompts, options and views carry rule-supplied text: printed with its control characters escaped."""
+        self._write(shown(text))
 
     def decide(self, request: Request, view: Any) -> list[int]:
         self.write(render_view(view))
