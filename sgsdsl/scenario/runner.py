@@ -388,8 +388,8 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
     for p in game.players:
         game.dispatch.refresh_skills(p)
     game.round = 0 if sc.from_game_start else 1
-    game.start_seat = sc.start[0] if not sc.from_game_start else _leader_seat(game)
-    game.current = game.players[game.start_seat]
+    game.start_seat = _leader_seat(game)  # rounds run from the leader's seat, wherever the scenario starts
+    game.current = game.players[game.start_seat if sc.from_game_start else sc.start[0]]
     game.log.clear()
     return game
 
@@ -462,10 +462,11 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
         game.turnflow.take_turn(p, first_phase=phase, last_phase=phase if until == "end of phase" else None)
         if until in ("end of phase", "end of turn", "auto"):
             return "end of phase" if until == "end of phase" else "end of turn"
-        first, n = p, len(game.players)
+        lead, n = game.start_seat, len(game.players)
         while True:
             nxt = game.next_alive(p)
-            if (nxt.seat - first.seat) % n <= (p.seat - first.seat) % n:  # the round wraps to the first seat
+            # a new round begins when the turn passes the leader's seat (as in a game), not the starting seat
+            if (nxt.seat - lead) % n <= (p.seat - lead) % n:
                 if until == "end of round":
                     return "end of round"
                 game.turnflow.clear_scope("round")

@@ -204,10 +204,11 @@ class _Parser:
 
     @staticmethod
     def words(s: str, col: int) -> list[Tok]:
-        """Split on spaces; a double-quoted run is one word (quotes removed)."""
+        """Split on spaces; a double-quoted run is one word (quotes removed), also after a prefix such as
+        `text="the watch begins"` (an event filter whose value has spaces)."""
         out = []
-        for m in re.finditer(r'"([^"]*)"|(\S+)', s):
-            text = m.group(1) if m.group(1) is not None else m.group(2)
+        for m in re.finditer(r'([^\s"]*)"([^"]*)"|(\S+)', s):
+            text = m.group(1) + m.group(2) if m.group(2) is not None else m.group(3)
             out.append(Tok(text, col + m.start()))
         return out
 
@@ -555,7 +556,8 @@ class _Parser:
             while i < len(ws):
                 w = ws[i]
                 if cur is None:
-                    cur = {"kind": w.text, "fields": {}}
+                    # `note`: the kind log() lines had before they were called `log`
+                    cur = {"kind": "log" if w.text == "note" else w.text, "fields": {}}
                     steps.append(cur)
                 elif w.text == "then" and i + 2 < len(ws) and ws[i + 1].text == "event":
                     cur = None

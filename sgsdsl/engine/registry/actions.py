@@ -301,9 +301,11 @@ def _order_targets(f, event, players):
     f.game.emit_log("targets_ordered", card=event.card.label(), targets=[t.label() for t in targets])
 
 
-@primitive("log", "action", "text:str", doc="write a line into the event log")
+@primitive("log", "action", "text:str",
+           doc="write a line into the event log (a `log` entry with its `text`; a scenario matches it with "
+               "`expect event log text=\"…\"`)")
 def _log(f, text):
-    f.game.emit_log("note", text=str(text))
+    f.game.emit_log("log", text=str(text))
 
 
 # ---------------------------------------------------------------- changing skills during play
