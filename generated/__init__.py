@@ -7,13 +7,13 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 GENERATOR_VERSION = '5'
 INDEX = {
     'sha256:f6db66d762c4bf0d5a828016f66e0c2f71ad88b1f1ae6cbe0b98e5fae3e9c329': 'beta',
-    'sha256:f58a89df99156afb25827a200b942e51cb95c20d9acfb2d2ad2bd73e8019ff8e': 'endgame',
-    'sha256:db17637b364a4b0d0125a67ec0643b1b4f48ea741ad35b48796222d7369edec4': 'junzheng',
-    'sha256:42d23c9142247de1a2b5170f3e42dc747c53cf9dd3c7f83b616c3fcc4dceb028': 'lin',
-    'sha256:84b2eb350592daeea7d7697a655efc337a3646d2f8b6d76e36be6f0408ec7e22': 'protection',
-    'sha256:0eb96250c80f608c62b60368cdbd976b092b993ba8979ac35ca64d2f660ac373': 'rules_3v3',
-    'sha256:a122f2c070f6a2d38517562dbb12f59a24b5856f7863378e773e41691b996843': 'seats_by_lot',
-    'sha256:ac9f7e1184a975bcf1c982f7e1eaf1733297444434fa8b59b0ea30eac723b49d': 'shan',
-    'sha256:2852dd0e75403dd0bea56f40ef87cb0214d196592151cc8e1b22c40fe8a1eb7c': 'standard',
-    'sha256:012304ee17b71c107872c23c2a8958de0fea8b75da9f0232d5ab4b1c3894d153': 'tongzhou',
+    'sha256:76366828d89974d80005fe757d5d5112d944c61781c772fbfb398ae384098fc6': 'endgame',
+    'sha256:2a6354bfd566f075da57cb1a67565c48f7a514629f591f4ace298f04c9ea21b5': 'junzheng',
+    'sha256:8669852199ffc38b21a27e50b1be0ca6877b2af2c5d38cbab0546aba3b3924b6': 'lin',
+    'sha256:799d1568a7523e8f5b2eacd68e1def4c26bcf585d77f4e6ddee16496e4eafa6d': 'protection',
+    'sha256:46cc65bf0390165499a6af4cf75d57360ca38710eec1c983d98583f7b354ceb3': 'rules_3v3',
+    'sha256:695859e9937e7d381e3beed82401f00b48d30194d849e4e0628c0a70f809e78e': 'seats_by_lot',
+    'sha256:187fb48965000e9fc85a4bef55dcce8472cfcc3f072e0eafee1d3367b256424a': 'shan',
+    'sha256:66c5cfd129874c845e9c1d7528720871fc035b54ee0e1f0d66b0a7c07caf39e3': 'standard',
+    'sha256:0b4eb0b01d9ac9a048a8258f567b8b8579854e3be149db550a2019aa99cb6ebe': 'tongzhou',
 }
