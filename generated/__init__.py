@@ -15,5 +15,5 @@ INDEX = {
     'sha256:695859e9937e7d381e3beed82401f00b48d30194d849e4e0628c0a70f809e78e': 'seats_by_lot',
     'sha256:187fb48965000e9fc85a4bef55dcce8472cfcc3f072e0eafee1d3367b256424a': 'shan',
     'sha256:66c5cfd129874c845e9c1d7528720871fc035b54ee0e1f0d66b0a7c07caf39e3': 'standard',
-    'sha256:0b4eb0b01d9ac9a048a8258f567b8b8579854e3be149db550a2019aa99cb6ebe': 'tongzhou',
+    'sha256:adfab325fb9ce3682d13121e897d9109a3e6791a695425ca2c0fcc6f7152ddeb': 'tongzhou',
 }
