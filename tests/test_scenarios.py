@@ -288,6 +288,9 @@ def test_game_under_way_lines_have_located_errors() -> None:
     got = sorted((d.span.line, d.code) for d in err.value.diagnostics)
     assert got == [(2, "SCN-E103"), (3, "SCN-E107"), (4, "SCN-E103"), (5, "SCN-E100"), (6, "SCN-E100"),
                    (7, "SCN-E109"), (8, "SCN-E113"), (9, "SCN-E113"), (10, "SCN-E103")], got
+    with pytest.raises(ScenarioError) as err3:  # a line that starts with its colon (an IndexError before)
+        parse_scenario("c.scenario", "seat P0: 孙权 lord\n: hand\n")
+    assert [(d.span.line, d.code) for d in err3.value.diagnostics] == [(2, "SCN-E100")]
     with pytest.raises(ScenarioError) as err2:
         parse_scenario("h.scenario", "seat P0: 孙权 lord\nseat P1: 甘宁 dead 1\nseat P2: 甘宁 dead 1\n")
     [d] = err2.value.diagnostics

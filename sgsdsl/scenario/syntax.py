@@ -306,7 +306,7 @@ class _Parser:
                 return self.script(int(key[1:]), rest, rest_col)
             if key in ("game", "memory"):  # `memory: x` (whose?) / `game: x` (which?)
                 return self.game_line(key, s, col)
-        if sep and key.split()[0] == "pile":
+        if sep and key.split()[:1] == ["pile"]:
             return self.pile_attr(key, rest.strip(), rest_col + len(rest) - len(rest.lstrip()), col)
         first = s.split()[0]
         if first == "seat":
