@@ -238,7 +238,9 @@ def test_docs_examples_pass(path: Path) -> None:
 def test_docs_page_mentions_every_statement() -> None:
     text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
     for word in ("seat", "hand:", "equip:", "judge:", "deck:", "start:", "until:", "expect", "refuse", "offers",
-                 "covers:", "rule:"):
+                 "covers:", "rule:", "game marks:", "memory P1:", "memory league:", "dead 2 by P0", "expect game mark",
+                 "expect P1 memory", "expect league memory", "asked 反馈 in P0 play", "not asked in discard",
+                 "sees P1 role hidden", "event log text="):
         assert re.search(re.escape(word), text), word
 
 
