@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -115,6 +116,46 @@ def diff_chart(diffs: Sequence[Any]) -> str:
             ax.invert_yaxis()
             ax.grid(axis="x", color="#eee")
             ax.set_xlabel("B − A in percentage points, with its 95% interval (red: significant)")
+            fig.tight_layout()
+            return _svg(fig)
+        finally:
+            plt.close(fig)
+
+
+KIND_COLOURS = ("#1f4e8c", "#c26a00", "#2e7d32")
+
+
+def verdict_chart(rows: Sequence[str], series: Sequence[tuple[str, Sequence[Any]]], tolerance: float,
+                  xlabel: str) -> str:
+    """One row per role: for each agent kind a point (the paired difference, in percentage points) and its 95%
+    interval, against a zero line and the ±tolerance band of "even". A row's points sit a little apart by kind, so
+    two kinds that agree are seen agreeing."""
+    if not rows or not series:
+        return ""
+    plt = _pyplot()
+    with plt.rc_context(_RC), warnings.catch_warnings():
+        # skill names in CJK: the text stays text in the SVG (the browser's fonts draw it); matplotlib's own font
+        # only sizes it, and says so once per glyph
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig, ax = plt.subplots(figsize=(7.0, 1.0 + 0.42 * len(rows) * max(1, len(series))))
+        try:
+            ax.axvspan(-100 * tolerance, 100 * tolerance, color="#eeeeee", label=f"even (±{100 * tolerance:.0f})")
+            ax.axvline(0, color="#888", linewidth=1)
+            step = 0.6 / max(1, len(series))
+            for i, (kind, diffs) in enumerate(series):
+                colour = KIND_COLOURS[i % len(KIND_COLOURS)]
+                ys = [r + (i - (len(series) - 1) / 2) * step for r in range(len(diffs))]
+                xs = [100 * d.diff for d in diffs]
+                err = [[max(0.0, 100 * (d.diff - d.low)) for d in diffs],
+                       [max(0.0, 100 * (d.high - d.diff)) for d in diffs]]
+                ax.errorbar(xs, ys, xerr=err, fmt="o", color=colour, ecolor=colour, elinewidth=1.4, capsize=3,
+                            markersize=4, label=f"{kind} agents")
+            ax.set_yticks(list(range(len(rows))), list(rows))
+            ax.invert_yaxis()
+            ax.grid(axis="x", color="#eee")
+            ax.set_axisbelow(True)
+            ax.set_xlabel(xlabel)
+            ax.legend(loc="best", frameon=False, fontsize=8)
             fig.tight_layout()
             return _svg(fig)
         finally:

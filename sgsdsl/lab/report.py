@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .charts import convergence_chart, diff_chart, rate_chart
+from .balance import VERDICT, category, contribution_words, points, robustness, robustness_line, role_words
+from .charts import convergence_chart, diff_chart, rate_chart, verdict_chart
 from .compare import Comparison, Diff
 from .stats import Rate, Stats
 
@@ -87,3 +88,68 @@ def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any]
             _diff_table("Win rate per role (paired, B − A)", cmp.roles),
             _diff_table("Game length (paired, B − A)", cmp.length)]
     return page("sgsdsl variant comparison", meta, "".join(body))
+
+
+def balance_report(plan: Any, results: Sequence[Any], failed: Any, meta: dict[str, Any], names: dict[str, str],
+                   tolerance: float, baseline: str) -> str:
+    """The designer's verdict: the headline, a chart and a table per agent kind of the general's win rate minus
+    the baseline's per role, the restricted-play table, and the robustness line."""
+    who = names.get(plan.general, plan.general)
+    body: list[str] = []
+    if failed:
+        body.append(f'<p class="sig" id="failed">{escape(failed.headline())}</p>')
+    main = results[0]
+    if main.games:
+        body.append(f'<h2>Verdict</h2><p id="verdict"><b>{escape(who)} is '
+                    f"{escape(VERDICT[category(main.overall, tolerance)])}</b>: "
+                    f"{escape(role_words(main.overall, tolerance, baseline))}</p><ul>"
+                    + "".join(f"<li>{escape(role_words(d, tolerance, baseline))}</li>" for d in main.roles) + "</ul>")
+        rows = [d.figure for d in main.roles] + ["all roles"]
+        body.append(f"<h2>The general's win rate minus {escape(baseline)}'s, per role</h2>")
+        body.append(verdict_chart(rows, [(r.agents, r.roles + [r.overall]) for r in results], tolerance,
+                                  "general − baseline, percentage points, with 95% intervals"))
+        for r in results:
+            body.append(_verdict_table(f"{r.agents} agents", r.roles + [r.overall], tolerance, baseline))
+        if plan.without:
+            body.append("<h2>Restricted play: what each skill is worth</h2><ul>"
+                        + "".join(f"<li>{escape(contribution_words(names.get(s, s), main.restricted[s][-1]))}</li>"
+                                  for s in plan.without) + "</ul>")
+            body.append(_restricted_table(results, names))
+            for s in plan.without:
+                body.append(verdict_chart(rows, [(r.agents, r.restricted[s]) for r in results], 0.0,
+                                          f"{names.get(s, s)}: with it − without it, percentage points"))
+        if len(results) > 1:
+            kinds = (results[0].agents, results[1].agents)
+            body.append(f'<h2>Robustness to the agents</h2><p id="robustness">'
+                        f"{escape(robustness_line(results, tolerance))}</p><ul>"
+                        + "".join(f"<li>{escape(d1.figure)}: {escape(robustness(d1, d2, kinds))}</li>"
+                                  for d1, d2 in zip(results[0].roles, results[1].roles, strict=True)) + "</ul>")
+    return page(f"sgsdsl balance: {who}", meta, "".join(body))
+
+
+def _sig(d: Diff) -> str:
+    return ' class="sig"' if d.significant else ""
+
+
+def _verdict_table(title: str, diffs: Sequence[Diff], tolerance: float, baseline: str) -> str:
+    rows = "".join(
+        f"<tr><td>{escape(d.figure)}</td><td>{_pct(d.b)}</td><td>{_pct(d.a)}</td>"
+        f"<td{_sig(d)}>{points(d.diff)}</td>"
+        f"<td>{points(d.low)} … {points(d.high)}</td><td>{escape(category(d, tolerance))}</td></tr>" for d in diffs)
+    return (f'<h2>{escape(title)}</h2><table class="verdict"><tr><th>role</th><th>general</th>'
+            f"<th>{escape(baseline)}</th><th>points</th><th>95% interval</th><th>verdict</th></tr>{rows}</table>")
+
+
+def _restricted_table(results: Sequence[Any], names: dict[str, str]) -> str:
+    rows = []
+    for r in results:
+        for skill, diffs in r.restricted.items():
+            for d in diffs:
+                rows.append(f"<tr><td>{escape(r.agents)}</td><td>{escape(names.get(skill, skill))}</td>"
+                            f"<td>{escape(d.figure)}</td><td>{_pct(d.b)}</td><td>{_pct(d.a)}</td>"
+                            f"<td{_sig(d)}>{points(d.diff)}</td>"
+                            f"<td>{points(d.low)} … {points(d.high)}</td>"
+                            f"<td>{'yes' if d.significant else 'no'}</td></tr>")
+    return ('<table class="restricted"><tr><th>agents</th><th>skill barred</th><th>role</th><th>with it</th>'
+            "<th>without</th><th>worth (points)</th><th>95% interval</th><th>significant</th></tr>"
+            + "".join(rows) + "</table>")
