@@ -16,7 +16,6 @@ from rich.table import Table
 
 from ..engine.errors import EngineError
 from ..engine.game import Game
-from ..engine.program import Program
 from ..engine.registry.setup import role_table
 from ..lab.balance import (
     GENERAL,
@@ -41,7 +40,16 @@ from ..lab.runner import run_tasks
 from ..lab.variant import Variant
 from ..lang.diagnostics import did_you_mean
 from ..sim import make_agents
-from .lab_common import Prepared, general_ident, parse_agents, parse_pool, prepare, require_exports, write_outputs
+from .lab_common import (
+    Prepared,
+    display_names,
+    general_ident,
+    parse_agents,
+    parse_pool,
+    prepare,
+    require_exports,
+    write_outputs,
+)
 from .loading import rule_paths
 
 # exit codes (README, docs/balance.md): 0 a verdict; 1 games failed (or bad rules); 2 a usage error
@@ -183,15 +191,6 @@ def play_more(plan: Plan, base: Variant, kinds: list[tuple[str, ...]], runs: dic
                 slots.append((",".join(kind), arm))
     for (key, arm), record in zip(slots, run_tasks(tasks, jobs), strict=True):
         runs[key][arm].append(record)
-
-
-def display_names(program: Program) -> dict[str, str]:
-    """General and skill idents -> "名 ident" as the tables show them."""
-    out = {k: f"{g.name} {k}" if g.name != k else k for k, g in program.generals.items()}
-    for g in program.generals.values():
-        for s in g.skills:
-            out.setdefault(s.ident, f"{s.name} {s.ident}" if s.name != s.ident else s.ident)
-    return out
 
 
 def document(prep: Prepared, plan: Plan, results: list[KindResult], failed: Failure | None, seed: int, games: int,

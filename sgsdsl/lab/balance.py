@@ -20,6 +20,7 @@ from typing import Any
 
 from .compare import Diff, paired_binary
 from .records import GameRecord
+from .stats import failure_line
 from .variant import Variant
 
 GENERAL = "general"
@@ -90,7 +91,7 @@ class Failure:
     first: str
 
     def headline(self) -> str:
-        return f"{self.failed} of {self.total} games failed: {self.first}"
+        return failure_line(self.failed, self.total, self.first)
 
 
 @dataclass

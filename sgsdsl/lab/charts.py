@@ -7,7 +7,8 @@ from __future__ import annotations
 import io
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .export import ExportError
@@ -30,6 +31,15 @@ def _pyplot() -> Any:
     return plt
 
 
+@contextmanager
+def _drawing(plt: Any) -> Iterator[None]:
+    """The charts' settings. Names in CJK (曹操) stay text in the SVG and the browser's fonts draw them; matplotlib's
+    own font only sizes them, and would say so once per glyph."""
+    with plt.rc_context(_RC), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        yield
+
+
 def _svg(fig: Any) -> str:
     """The figure as an inline <svg> element (no XML prolog, no metadata block)."""
     buf = io.StringIO()
@@ -49,7 +59,7 @@ def rate_chart(rates: dict[str, Rate], title: str = "") -> str:
     values = [rates[n].rate for n in names]
     lows = [max(0.0, rates[n].rate - rates[n].interval[0]) for n in names]  # rounding can go a hair below 0
     highs = [max(0.0, rates[n].interval[1] - rates[n].rate) for n in names]
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 0.7 + 0.24 * len(names)))
         try:
             ys = list(range(len(names)))
@@ -76,7 +86,7 @@ def convergence_chart(points: Sequence[tuple[int, float, float, float]], label: 
         return ""
     plt = _pyplot()
     n = [p[0] for p in points]
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 2.8))
         try:
             ax.fill_between(n, [p[2] for p in points], [p[3] for p in points], color=BAND, label="95% interval")
@@ -100,7 +110,7 @@ def diff_chart(diffs: Sequence[Any]) -> str:
     if not rows:
         return ""
     plt = _pyplot()
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 0.8 + 0.3 * len(rows)))
         try:
             ys = list(range(len(rows)))
@@ -133,10 +143,7 @@ def verdict_chart(rows: Sequence[str], series: Sequence[tuple[str, Sequence[Any]
     if not rows or not series:
         return ""
     plt = _pyplot()
-    with plt.rc_context(_RC), warnings.catch_warnings():
-        # skill names in CJK: the text stays text in the SVG (the browser's fonts draw it); matplotlib's own font
-        # only sizes it, and says so once per glyph
-        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 1.0 + 0.42 * len(rows) * max(1, len(series))))
         try:
             ax.axvspan(-100 * tolerance, 100 * tolerance, color="#eeeeee", label=f"even (±{100 * tolerance:.0f})")

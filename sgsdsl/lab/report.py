@@ -11,7 +11,7 @@ from typing import Any
 from .balance import VERDICT, category, contribution_words, points, robustness, robustness_line, role_words
 from .charts import convergence_chart, diff_chart, rate_chart, verdict_chart
 from .compare import Comparison, Diff
-from .stats import Rate, Stats
+from .stats import Rate, Stats, failure_line
 
 STYLE = """
 body{font-family:system-ui,'Noto Sans CJK SC',sans-serif;margin:2em;color:#222;max-width:1100px}
@@ -26,12 +26,14 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _rate_table(title: str, rates: dict[str, Rate], designer: Sequence[str] = (), cls: str = "") -> str:
+def _rate_table(title: str, rates: dict[str, Rate], designer: Sequence[str] = (), cls: str = "",
+                names: dict[str, str] | None = None) -> str:
     rows = []
     for name, r in rates.items():
         lo, hi = r.interval
         mark = ' class="designer"' if name in designer else ""
-        rows.append(f"<tr{mark}><td>{escape(name)}{' (designer)' if mark else ''}</td><td>{r.k}</td><td>{r.n}</td>"
+        shown = (names or {}).get(name, name)
+        rows.append(f"<tr{mark}><td>{escape(shown)}{' (designer)' if mark else ''}</td><td>{r.k}</td><td>{r.n}</td>"
                     f"<td>{_pct(r.rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td></tr>")
     return (f'<h2>{escape(title)}</h2><table class="{cls}"><tr><th>{escape(title.split()[-1])}</th><th>wins</th>'
             f"<th>of</th><th>win rate</th><th>95% interval (Wilson)</th></tr>{''.join(rows)}</table>")
@@ -62,15 +64,19 @@ def page(title: str, meta: dict[str, Any], body: str) -> str:
 
 
 def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tuple[int, float, float, float]],
-                    headline: str) -> str:
-    body = [_rate_table("Win rate per side", stats.sides), rate_chart(stats.sides),
+                    headline: str, names: dict[str, str] | None = None) -> str:
+    names = names or {}
+    generals = {names.get(g, g): r for g, r in stats.generals.items()}
+    body = [*([f'<p class="sig" id="failed">{escape(failure_line(len(stats.errors), stats.games, stats.errors[0]))}'
+               "</p>"] if stats.errors else []),
+            _rate_table("Win rate per side", stats.sides), rate_chart(stats.sides),
             f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>",
             convergence_chart(convergence, headline),
             _rate_table("Win rate per role", stats.roles), rate_chart(stats.roles),
-            _rate_table("Win rate per general", stats.generals, stats.designer), rate_chart(stats.generals),
+            _rate_table("Win rate per general", stats.generals, stats.designer, names=names), rate_chart(generals),
             *([_rate_table("Win rate per agent and role", stats.agents)] if stats.agents else []),
             _rate_table("Win rate per seat", stats.seats), _rate_table("Win rate per kingdom", stats.kingdoms)]
-    skills = "".join(f"<tr><td>{escape(k)}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
+    skills = "".join(f"<tr><td>{escape(names.get(k, k))}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
     body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")
     lo, hi = stats.rounds_ci
     body.append(f"<h2>Game length</h2><p>average rounds {stats.rounds:.2f} (95% interval {lo:.2f} – {hi:.2f}), "
@@ -79,8 +85,13 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
     return page("sgsdsl balance report", meta, "".join(body))
 
 
-def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats) -> str:
-    body = ["<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
+def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats,
+                   note: str = "") -> str:
+    failed = a.errors + b.errors
+    body = [*([f'<p class="sig" id="failed">{escape(failure_line(len(failed), a.games + b.games, failed[0]))}</p>']
+              if failed else []),
+            *([f'<p class="sig" id="identical">{escape(note)}</p>'] if note else []),
+            "<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
             _diff_table("Win rate per side (paired, B − A)", cmp.headline),
             diff_chart(cmp.headline),
             "<h2>Win rate per side: A</h2>" + rate_chart(a.sides),
