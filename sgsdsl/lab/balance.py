@@ -208,12 +208,15 @@ def role_words(d: Diff, tolerance: float, baseline: str) -> str:
         "even": f"even with {baseline} {where}, {span(d)}: within ±{tol} points",
         "weaker": f"weaker than {baseline} {where}, {span(d)}",
         "too weak": f"weaker than {baseline} {where}, {span(d)}: too weak (more than {tol} points)",
-        "unclear": f"no significant difference from {baseline} {where}, {span(d)}; too few games to call it even",
+        "unclear": f"no significant difference from {baseline} {where}, {span(d)}; too few games to call it even "
+                   f"within ±{tol}",
     }[category(d, tolerance)]
 
 
 VERDICT = {"too strong": "overpowered", "stronger": "somewhat stronger than the baseline", "even": "roughly even",
-           "weaker": "somewhat weaker than the baseline", "too weak": "weak", "unclear": "not yet clear"}
+           "weaker": "somewhat weaker than the baseline", "too weak": "weak",
+           "unclear": "roughly even as far as these games tell (no significant difference; more games would say "
+                      "whether it is within the even band)"}
 
 
 def contribution_words(skill: str, d: Diff) -> str:
