@@ -183,7 +183,8 @@ def show_log(path: Path) -> list[str]:
     agents = header.get("agents") or []
     lines = [f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
              f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else "")]
-    return lines + transcript(entries)
+    end = [f"(the game was abandoned here: {header['abandoned']})"] if isinstance(header.get("abandoned"), str) else []
+    return lines + transcript(entries) + end
 
 
 class NarratedAgent(Agent):

@@ -52,6 +52,7 @@ class LogHeader:
     rules_digest: str
     pinned: dict[int, str]  # seat -> general (simulate --general)
     pool: list[str] | None  # the generals on offer (simulate --pool)
+    abandoned: str | None = None  # why the game stopped before its end (`play --log` of a game left unfinished)
 
 
 def rules_digest(loaded: Loaded) -> str:
@@ -146,8 +147,10 @@ def parse_header(path: Path, h: dict[str, Any]) -> LogHeader:
         for k, x in v.items()), "an object of seat numbers and generals")
     pool = field("pool", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v),
                  "a list of generals")
+    abandoned = field("abandoned", lambda v: v is None or isinstance(v, str) and 0 < len(v) <= 200,
+                      "the reason the game was abandoned")
     return LogHeader(rules, names, mode, players, seed, options, round_cap, digest,
-                     {int(k): x for k, x in (pinned or {}).items()}, pool)
+                     {int(k): x for k, x in (pinned or {}).items()}, pool, abandoned)
 
 
 def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
@@ -203,7 +206,9 @@ class CheckingReplayAgent(Agent):
 
 
 def replay_file(path: Path, engine: str) -> int:
-    """Replay the log at PATH; the number of decisions verified. Raises LogError or ReplayMismatch."""
+    """Replay the log at PATH; the number of decisions verified. Raises LogError or ReplayMismatch. The log of an
+    abandoned game (its header says `abandoned`) replays up to where it stops: running out of recorded answers
+    there is its end, and every event logged until then must match."""
     raw, entries = read_log(path)
     header = parse_header(path, raw)
     loaded = check_paths(_rule_files(path, header))
@@ -231,7 +236,8 @@ def replay_file(path: Path, engine: str) -> int:
     try:
         game.run()
     except ReplayDiverged as err:
-        raise ReplayMismatch(str(err)) from None
+        if not (header.abandoned and agent.pos == len(asks)):
+            raise ReplayMismatch(str(err)) from None
     except EngineError as err:
         raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
     if agent.pos != len(asks):

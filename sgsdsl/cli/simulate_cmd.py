@@ -238,7 +238,11 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
     except EngineError as err:
         click.echo(f"divergence: the replay failed: {err}", err=True)
         raise SystemExit(1) from None
-    click.echo(f"replay ok: {n} decisions, every state hash matches")
+    from ..replay import read_log
+
+    why = read_log(log)[0].get("abandoned")
+    click.echo(f"replay ok: {n} decisions, every state hash matches"
+               + (f"; the game was abandoned there ({why}): the replay stops where it did" if why else ""))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]
