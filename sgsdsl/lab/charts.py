@@ -146,7 +146,9 @@ def verdict_chart(rows: Sequence[str], series: Sequence[tuple[str, Sequence[Any]
     with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 1.0 + 0.42 * len(rows) * max(1, len(series))))
         try:
-            ax.axvspan(-100 * tolerance, 100 * tolerance, color="#eeeeee", label=f"even (±{100 * tolerance:.0f})")
+            if tolerance > 0:
+                ax.axvspan(-100 * tolerance, 100 * tolerance, color="#eeeeee",
+                           label=f"even (±{100 * tolerance:.0f})")
             ax.axvline(0, color="#888", linewidth=1)
             step = 0.6 / max(1, len(series))
             for i, (kind, diffs) in enumerate(series):

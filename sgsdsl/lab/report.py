@@ -127,8 +127,9 @@ def balance_report(plan: Any, results: Sequence[Any], failed: Any, meta: dict[st
                                   for s in plan.without) + "</ul>")
             body.append(_restricted_table(results, names))
             for s in plan.without:
+                body.append(f"<h3>What {escape(names.get(s, s))} is worth, per role</h3>")
                 body.append(verdict_chart(rows, [(r.agents, r.restricted[s]) for r in results], 0.0,
-                                          f"{names.get(s, s)}: with it − without it, percentage points"))
+                                          "with it − without it, percentage points, with 95% intervals"))
         if len(results) > 1:
             kinds = (results[0].agents, results[1].agents)
             body.append(f'<h2>Robustness to the agents</h2><p id="robustness">'
