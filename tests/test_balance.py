@@ -153,3 +153,12 @@ def test_bad_balance_arguments_are_usage_errors(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "did you mean 'rende'" in bad.output
     assert invoke("balance", "liubei", "--agents", "psychic").exit_code == 2
     assert invoke("balance", "liubei", "--pool", "caocao,sunquan", "--players", "5").exit_code == 2
+
+
+def test_the_verdict_is_the_same_whatever_the_number_of_jobs() -> None:
+    args = ["balance", "pingjiang", str(TEST_GENERALS), "--players", "5", "--games", "8", "--agents", "random",
+            "--robust-agents", "heuristic", "--without", "wenjian", "--json"]
+    one, two = (json.loads(invoke(*args, "--jobs", jobs).output) for jobs in ("1", "2"))
+    for doc in (one, two):
+        doc.pop("seconds")
+    assert one == two and one["results"][1]["restricted"]["wenjian"]
