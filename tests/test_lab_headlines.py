@@ -72,3 +72,15 @@ def test_the_designers_general_is_reported_with_no_detail_and_tables_show_names(
     assert "测试 ceshi never sat down" in unseated.stdout and "sgsdsl balance ceshi" in unseated.stdout
     full = invoke("simulate", "--players", "5", "--games", "4", "--jobs", "1")
     assert "曹操 caocao" in full.stdout and "caocao " not in full.stdout.replace("曹操 caocao", "")
+
+
+def test_reports_of_failed_runs_lead_with_the_failure_and_hold_no_tables(broken: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    sim, cmp = tmp_path / "sim.html", tmp_path / "cmp.html"
+    assert invoke("simulate", str(broken), "--games", "2", "--players", "5", "--jobs", "1", "--html",
+                  str(sim)).exit_code == 1
+    assert invoke("compare", "--b-file", str(broken), "--games", "2", "--players", "5", "--jobs", "1", "--html",
+                  str(cmp)).exit_code == 1
+    for path, line in ((sim, "2 of 2 games failed: seed 1:"), (cmp, "2 of 4 games failed: seed 1:")):
+        html = path.read_text(encoding="utf-8")
+        assert line in html and "<svg" not in html and "<h2>" not in html

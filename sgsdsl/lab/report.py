@@ -67,8 +67,11 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
                     headline: str, names: dict[str, str] | None = None) -> str:
     names = names or {}
     generals = {names.get(g, g): r for g, r in stats.generals.items()}
-    body = [*([f'<p class="sig" id="failed">{escape(failure_line(len(stats.errors), stats.games, stats.errors[0]))}'
-               "</p>"] if stats.errors else []),
+    failed = [f'<p class="sig" id="failed">{escape(failure_line(len(stats.errors), stats.games, stats.errors[0]))}'
+              "</p>"] if stats.errors else []
+    if not stats.finished:  # no tables of nothing
+        return page("sgsdsl balance report", meta, "".join(failed))
+    body = [*failed,
             _rate_table("Win rate per side", stats.sides), rate_chart(stats.sides),
             f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>",
             convergence_chart(convergence, headline),
@@ -87,9 +90,12 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
 
 def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any], a: Stats, b: Stats,
                    note: str = "") -> str:
-    failed = a.errors + b.errors
-    body = [*([f'<p class="sig" id="failed">{escape(failure_line(len(failed), a.games + b.games, failed[0]))}</p>']
-              if failed else []),
+    errors = a.errors + b.errors
+    failed = [f'<p class="sig" id="failed">{escape(failure_line(len(errors), a.games + b.games, errors[0]))}</p>'
+              ] if errors else []
+    if not cmp.games:  # no seed finished under both: no tables of nothing
+        return page("sgsdsl variant comparison", meta, "".join(failed))
+    body = [*failed,
             *([f'<p class="sig" id="identical">{escape(note)}</p>'] if note else []),
             "<h2>What changed from A to B</h2><ul>" + "".join(f"<li>{escape(c)}</li>" for c in changed) + "</ul>",
             _diff_table("Win rate per side (paired, B − A)", cmp.headline),
