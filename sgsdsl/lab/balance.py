@@ -219,6 +219,10 @@ VERDICT = {"too strong": "overpowered", "stronger": "somewhat stronger than the 
                       "whether it is within the even band)"}
 
 
+SHORT = {"too strong": "overpowered", "stronger": "stronger", "even": "even", "weaker": "weaker", "too weak": "weak",
+         "unclear": "no significant difference"}
+
+
 def contribution_words(skill: str, d: Diff) -> str:
     """What a barred skill was worth, from the general's side: with it minus without it."""
     where = "over all roles" if d.figure == "all roles" else f"as {d.figure}"
@@ -252,7 +256,7 @@ def robustness_line(results: Sequence[KindResult], tolerance: float) -> str:
     overall = robustness(one.overall, two.overall, kinds)
     holding = [d1.figure for d1, d2 in zip(one.roles, two.roles, strict=True)
                if robustness(d1, d2, kinds).startswith("holds")]
-    head = (f"robust: the overall verdict ({VERDICT[category(one.overall, tolerance)]}, {span(one.overall)} with "
+    head = (f"robust: the overall verdict ({SHORT[category(one.overall, tolerance)]}, {span(one.overall)} with "
             f"{one.agents}; {span(two.overall)} with {two.agents}) holds under both agent kinds"
             if overall.startswith("holds") else
             f"agent-dependent: the overall verdict {overall.removeprefix('agent-dependent: ')} "
