@@ -102,6 +102,7 @@ def test_evaluate_counts_only_the_seeds_every_arm_finished() -> None:
     arms = {arm: run_tasks([(plan.variant(base(), arm, j), j + 1) for j in range(12)], jobs=1) for arm in plan.arms()}
     res = evaluate(plan, "random", arms)
     assert res.games == 12 and [d.figure for d in res.roles] == ["lord", "loyalist", "rebel", "renegade"]
+    assert sum(res.seats.values()) == 12 and len(res.seats) > 2  # the seat follows the role through the deal
     assert res.overall is not None and abs(res.overall.b - sum(d.b for d in res.roles) / 4) < 1e-9
 
 

@@ -255,6 +255,8 @@ def print_verdict(plan: Plan, results: list[KindResult], failed: Failure | None,
     against = names.get(plan.against, plan.against) if plan.against else "the pool's average general"
     click.echo(f"balance · {who} against {against} · {main.games} paired seeds ({seed}–{seed + games - 1}), the "
                f"roles in turn · mode {v.mode} · {v.players} players · {seconds:.1f} s")
+    click.echo("seats the general sat in (its role's seat in each deal): "
+               + " · ".join(f"P{k} {n}" for k, n in sorted(main.seats.items())))
     console = Console()
     for r in results:
         console.print(verdict_table(f"{r.agents} agents: the general's win rate minus {baseline}'s, per role",

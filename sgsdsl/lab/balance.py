@@ -104,6 +104,7 @@ class KindResult:
     overall: Diff | None = None
     restricted: dict[str, list[Diff]] = field(default_factory=dict)  # skill -> per role (+ "all roles"), a = without
     identical: list[str] = field(default_factory=list)  # barred skills whose arm played every game as the general's
+    seats: dict[int, int] = field(default_factory=dict)  # seat -> games the general sat there (the rotation, seen)
 
     def max_width(self) -> float:
         return max((d.width for d in self.roles), default=1.0)
@@ -112,7 +113,8 @@ class KindResult:
         return {"agents": self.agents, "games": self.games, "roles": [d.as_dict() for d in self.roles],
                 "overall": self.overall.as_dict() if self.overall else None,
                 "restricted": {s: [d.as_dict() for d in ds] for s, ds in self.restricted.items()},
-                "restricted_changed_nothing": list(self.identical)}
+                "restricted_changed_nothing": list(self.identical),
+                "seats": {f"P{k}": v for k, v in sorted(self.seats.items())}}
 
 
 def failures(plan: Plan, runs: dict[str, dict[str, list[GameRecord]]]) -> Failure | None:
@@ -158,6 +160,10 @@ def evaluate(plan: Plan, agents: str, arms: dict[str, list[GameRecord]]) -> Kind
         return out
 
     res = KindResult(agents, len(ok))
+    for j in ok:
+        seat = seat_of(arms[GENERAL][j], plan.general, plan.slot(j)[0])
+        if seat is not None:
+            res.seats[seat] = res.seats.get(seat, 0) + 1
     by_role = {role: [j for j in ok if plan.slot(j)[0] == role] for role, _ in plan.roles}
     for role, js in by_role.items():
         res.roles.append(paired_binary(role, wins(BASELINE, js), wins(GENERAL, js)))
