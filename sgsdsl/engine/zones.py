@@ -82,8 +82,7 @@ class Zones:
                     self.game.draw_pile.insert(0, c)
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
-        if losses:
-            self._losses(losses)
+        self.announce_losses(losses)
         if zone == "hand" and to is not None and moved and self.dispatch.listens("gained_cards"):
             self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": to, "cards": moved}))
         if self.game.zero_hp:  # someone kept alive at 0 HP or less: a card that moved may end it
@@ -100,16 +99,20 @@ class Zones:
                 to.hand.append(c)
         self.game.emit_log("swap", a=a.label(), b=b.label(), a_gave=len(ha), b_gave=len(hb))
         first, second = (a, b) if a.seat < b.seat else (b, a)
-        losses = {(p.seat, "hand"): cards for p, cards in ((a, ha), (b, hb)) if cards}
-        if losses:
-            self._losses(losses)
+        self.announce_losses({(p.seat, "hand"): cards for p, cards in ((a, ha), (b, hb)) if cards})
         if self.dispatch.listens("gained_cards"):
             for p in (first, second):
                 got = hb if p is a else ha
                 if got:
                     self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": p, "cards": got}))
+        if self.game.zero_hp:
+            self.dispatch.zero_hp_recheck()
 
-    def _losses(self, losses: dict[tuple[int, str], list[Card]]) -> None:
+    def announce_losses(self, losses: dict[tuple[int, str], list[Card]]) -> None:
+        """The lost_cards events of a move: per (seat, hand or equip) in seat order, with the equipment skills
+        lost refreshed around it. Every move that takes cards out of a hand or an equipment area ends here."""
+        if not losses:
+            return
         for (seat, old), lost in sorted(losses.items()) if len(losses) > 1 else losses.items():
             holder = self.game.players[seat]
             if old == "equip":
