@@ -6,14 +6,14 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '6'
 INDEX = {
-    'sha256:9ee614db7e7a3024b525e7a0f646a8b1f4282556b3531f00411508eb965eb940': 'beta',
-    'sha256:6fb5a19168123bfde5fe9ec1f6f67628cbb273bd919f84f50f760a86833562b8': 'endgame',
-    'sha256:4cd45ffca4ba112fbc1fc6bb777930680241434d31d3c7ec99a019d1c0a48d8d': 'junzheng',
-    'sha256:bf13acd3bcd97a8c2274fbfa225ade8085ae6919c82e298d53f511f23c89aede': 'lin',
-    'sha256:4894c6fe1917a0fe69eaa52ed7d49af8b644ff26fbb480fd28d7da8d45556f3e': 'protection',
-    'sha256:a9201f1856b6e59c80292da99502f37c3ab01b78d423dbd5a57b65b75896ab3c': 'rules_3v3',
-    'sha256:a96314c7348d23c2cf22538ffa72d4a6d374c685c2e5b701287260ecbba09c77': 'seats_by_lot',
-    'sha256:de1485fd6b311b69bd2e02189b45763c10e9b87d1b8f22441d3a1e749ac96b14': 'shan',
-    'sha256:80e18febf34f2010c59a0f3f3caddf86acdd9bbcef117f56c38c7348c1b323fd': 'standard',
-    'sha256:87829cdab1a06204dc0fd93981cc82c2238f2526c2f9550c5e7b2f8267d5db56': 'tongzhou',
+    'sha256:7c21b1051a53a314e427e426a61bf81c4e3450f18d371c4a6e4ec6980b9af837': 'beta',
+    'sha256:2164ab2a18ac1a836bd521b0ebafea6d28835f880d1f94a44a9d3dc48636d66f': 'endgame',
+    'sha256:fdf84b6849dcddc32aff29394439b1b6fbfc5fa122fa1447637a3d24853e6c13': 'junzheng',
+    'sha256:82b1050bf50ece0f37a1c049d867ec3863bf4158ade10584cad1bb601b509246': 'lin',
+    'sha256:fbb48bc86e51f725ba1d3df6ed36480a851b475a11ab9d07ed65c8616697b3ef': 'protection',
+    'sha256:b18e43df4158256e706fd3f7a5e1eea868ec00864bcf0ba6048a13cd306e9ff7': 'rules_3v3',
+    'sha256:1221fc214dca810cbdab7c6fe47975fe47d62436618f3127800d31e5ca9132a8': 'seats_by_lot',
+    'sha256:eaccb8ddb3e3835e7a8b091c197af465a99bd5d8181393549740c5b588cec7dc': 'shan',
+    'sha256:64caf85efbe4b2110b87635a09d12f8e79da85d30c6ced835eea2dd946564af0': 'standard',
+    'sha256:20072279787219145db9c9eab2df9d06f5ac6c41451df5860b2d0b535c264f2e': 'tongzhou',
 }

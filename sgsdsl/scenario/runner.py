@@ -10,6 +10,7 @@ message, never as a hang or a traceback.
 from __future__ import annotations
 
 import re
+import sys
 import time
 import traceback
 from collections.abc import Set as AbstractSet
@@ -20,13 +21,15 @@ from typing import Any
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
 from ..engine.decisions import pile_item_label
-from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer
+from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer, in_game
 from ..engine.events import Event, run_rule
 from ..engine.game import Game
 from ..engine.model import Card, Player
 from ..engine.program import Frame, Program
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean, render_text
+from ..lang.sources import walk_files
 from ..modes import SetupError, check_mode, convert_option
+from ..rule_errors import describe
 from .syntax import CardSpec, Expect, Scenario, ScenarioError, SeatSpec, Step, parse_scenario
 
 MAX_DECISIONS = 2000
@@ -87,10 +90,11 @@ def read_scenario(path: str | Path) -> Scenario:
 
 def prepare(sc: Scenario, engine: str = "interpreted") -> Program:
     """The scenario's rules as a Program, with every name in the scenario resolved against them."""
-    files = sc.rule_files()
-    for f, (_, span) in zip(files, sc.rules or [("", Span.point(sc.path, 1, 1))], strict=False):
-        if not f.exists():
-            raise ScenarioError([Diagnostic("SCN-E200", f"cannot find rules file {f}", span)], {sc.path: sc.source})
+    files: list[Path] = []
+    for f, why, span in sc.rule_sources():
+        if f is None:
+            raise ScenarioError([Diagnostic("SCN-E200", why, span)], {sc.path: sc.source})
+        files.append(f)
     program, errors, sources = load_program(files, engine)
     if program is None:
         where = sc.rules[0][1] if sc.rules else Span.point(sc.path, 1, 1)
@@ -566,7 +570,8 @@ def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> O
     except ScenarioFailure as err:
         out.failures.append(f"the run failed: {err}")
     except EngineError as err:
-        out.failures.append(f"the run failed: {type(err).__name__}: {err}")
+        in_game(err, sc.seed, game.decisions)
+        out.failures.append("the run failed: " + describe(err).replace("\n", "\n    "))
     except RecursionError:
         out.failures.append("the run failed: the rules recursed without end")
     except Exception as err:  # noqa: BLE001 - a scenario reports an engine crash, never a traceback
@@ -900,7 +905,10 @@ def discover(paths: list[str], include_pending: bool = False) -> tuple[list[Path
     for a in paths:
         p = Path(a)
         if p.is_dir():
-            for f in sorted(p.rglob("*.scenario")):
+            found, skipped = walk_files(p, ".scenario")
+            for f, why in skipped:  # a FIFO would hang the run, a link outside the folder read elsewhere
+                print(f"skipped {f}: {why}", file=sys.stderr)
+            for f in found:
                 rel = f.relative_to(p).parts
                 if "pending" in rel[:-1] and not include_pending:
                     pending.append(f)

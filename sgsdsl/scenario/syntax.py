@@ -143,13 +143,32 @@ class Scenario:
     memory_spans: dict[int, Span] = field(default_factory=dict)
 
     def rule_files(self) -> list[Path]:
-        """Rules files, relative to the scenario; the bundled standard rules when none is named."""
+        """The rules files to load (see `rule_sources`; a name that can be no rules file stays as written)."""
+        base = Path(self.path).parent
+        return [f if f is not None else base / n for (f, _, _), (n, _) in
+                zip(self.rule_sources(), self.rules or [("", Span.point(self.path, 1, 1))], strict=True)]
+
+    def rule_sources(self) -> list[tuple[Path | None, str, Span]]:
+        """Each rules file named, with why it cannot be loaded ("" when it can) and where it is named; the bundled
+        standard rules when none is named. A name is held to the rules of `import`: a bundled rule set by its
+        name (`rules: standard, junzheng`, as `--rules` takes), else a `.sgs` file relative to the scenario
+        (also after following links), never a folder to walk and never another kind of file to echo."""
+        from .. import bundled
         from ..api import bundled_rules_dir
+        from ..lang.sources import resolve_import
 
         if not self.rules:
-            return [bundled_rules_dir() / "standard.sgs"]
+            return [(bundled_rules_dir() / "standard.sgs", "", Span.point(self.path, 1, 1))]
         base = Path(self.path).parent
-        return [base / p for p, _ in self.rules]
+        out: list[tuple[Path | None, str, Span]] = []
+        for name, span in self.rules:
+            found = bundled.rule_set(name) if "/" not in name and not name.endswith(".sgs") else None
+            target, why = (found, "") if found is not None else resolve_import(base, name)
+            if target is not None and not target.is_file():
+                kind = "a folder" if target.is_dir() else "not a regular file" if target.exists() else ""
+                target, why = None, f"cannot find rules file {name}" + (f" ({kind})" if kind else "")
+            out.append((target, why, span))
+        return out
 
 
 MAX_SEAT_HP = 99
