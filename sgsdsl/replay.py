@@ -25,6 +25,7 @@ from .engine.errors import EngineError, GameAborted
 from .engine.game import Game
 from .files import read_regular_text, write_text_atomic
 from .modes import SetupError, check_setup
+from .rule_errors import one_line
 
 LOG_VERSION = 2
 MAX_LOG_BYTES = 256 * 1024 * 1024
@@ -260,7 +261,7 @@ def run_replay(setup: ReplaySetup, agent: CheckingReplayAgent) -> Game:
         if not (setup.header.abandoned and agent.pos == len(setup.asks)):
             raise ReplayMismatch(str(err)) from None
     except EngineError as err:
-        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
+        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {one_line(err)}") from None
     if agent.pos != len(setup.asks):
         raise ReplayMismatch(f"the log has {len(setup.asks)} decisions, the replay made {agent.pos}")
     return game

@@ -12,6 +12,7 @@ from ..engine.game import Game
 from ..lang.docs import comment_above
 from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
+from ..rule_errors import describe
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .lab_common import parse_pins, parse_pool
@@ -85,7 +86,7 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
         keep_log(abandoned=str(why))
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"engine error: {err}", err=True)
+        click.echo(f"engine error: {describe(err)}", err=True)
         raise SystemExit(1) from None
     for line in narrator.new_lines():
         click.echo(line)

@@ -18,6 +18,7 @@ from ..lab.export import versions
 from ..lab.report import simulate_report
 from ..lab.stats import LOOP_WARN_PER_ROUND, Rate, Stats, convergence, implausible_skills, mode_sides, summarise
 from ..replay import log_header, write_log
+from ..rule_errors import describe, describe_text
 from ..sim import play_one
 from .lab_common import (
     Prepared,
@@ -96,7 +97,7 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
                    f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
                    err=True)
     for e in stats.errors[:5]:
-        click.echo(f"engine error: {e}", err=True)
+        click.echo(f"engine error: {describe_text(e)}", err=True)
     raise SystemExit(1 if stats.errors else 0)  # games failed: never a quiet success
 
 
@@ -237,10 +238,10 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         click.echo(f"not a valid log: {err}", err=True)
         raise SystemExit(1) from None
     except ReplayMismatch as err:
-        click.echo(f"divergence: {err}", err=True)
+        click.echo(f"divergence: {describe_text(str(err))}", err=True)
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"divergence: the replay failed: {err}", err=True)
+        click.echo(f"divergence: the replay failed: {describe(err)}", err=True)
         raise SystemExit(1) from None
     from ..replay import read_log
 

@@ -11,7 +11,7 @@ from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
-from .registry.arguments import none_argument
+from .registry.arguments import none_argument, wrong_argument
 from .runtime import spend
 from .state import GameState
 
@@ -396,9 +396,11 @@ class Dispatch:
             finally:
                 g.emit_depth -= 1
         except (AttributeError, TypeError) as err:  # a rule asked with none where a character or card must be
+            spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
+            if spec is not None:  # or with a value of the wrong kind (a number for a character): say which
+                wrong_argument(name, spec.params, spec.param_types, args)
             if not ("'NoneType'" in str(err) or str(err).endswith("expected; got None")):
                 raise
-            spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
             params = spec.params if spec is not None else rule.params if rule is not None else ()
             none_argument(name, tuple((p, i) for i, p in enumerate(params)), args, {})
             raise

@@ -19,7 +19,7 @@ from .agents import Agent
 from .carry import Carry
 from .decisions import Decisions
 from .dispatch import Dispatch, new_event
-from .errors import GameOver, RuleError
+from .errors import EngineError, GameOver, RuleError, in_game
 from .events import run_rule
 from .health import Health
 from .model import Card, Player
@@ -112,6 +112,9 @@ class Game(GameState):
         was_on = False if waiting else collector.pause()
         try:
             self._play()
+        except EngineError as err:  # say which game it was (seed, decision) for the error's report
+            in_game(err, self.seed, self.decisions)
+            raise
         finally:
             collector.resume(was_on)
         return self

@@ -75,7 +75,7 @@ def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
     for d in sorted(diags, key=lambda d: d.sort_key):
         s = d.span
         out.append(f"{s.file}:{s.line}:{s.col}: {d.severity}[{d.code}]: {d.message}")
-        out.extend(_excerpt(s, sources))
+        out.extend(excerpt(s, sources))
         if d.suggestion:
             out.append(f"  = help: {d.suggestion}")
         for note, nspan in d.notes:
@@ -83,7 +83,7 @@ def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
     return "\n".join(out)
 
 
-def _excerpt(s: Span, sources: dict[str, str]) -> list[str]:
+def excerpt(s: Span, sources: dict[str, str]) -> list[str]:
     """The source line and a caret line under the span, both measured in terminal columns (CJK = 2)."""
     text = sources.get(s.file)
     if text is None:

@@ -20,13 +20,14 @@ from typing import Any
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
 from ..engine.decisions import pile_item_label
-from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer
+from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer, in_game
 from ..engine.events import Event, run_rule
 from ..engine.game import Game
 from ..engine.model import Card, Player
 from ..engine.program import Frame, Program
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean, render_text
 from ..modes import SetupError, check_mode, convert_option
+from ..rule_errors import describe
 from .syntax import CardSpec, Expect, Scenario, ScenarioError, SeatSpec, Step, parse_scenario
 
 MAX_DECISIONS = 2000
@@ -534,7 +535,8 @@ def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> O
     except ScenarioFailure as err:
         out.failures.append(f"the run failed: {err}")
     except EngineError as err:
-        out.failures.append(f"the run failed: {type(err).__name__}: {err}")
+        in_game(err, sc.seed, game.decisions)
+        out.failures.append("the run failed: " + describe(err).replace("\n", "\n    "))
     except RecursionError:
         out.failures.append("the run failed: the rules recursed without end")
     except Exception as err:  # noqa: BLE001 - a scenario reports an engine crash, never a traceback
