@@ -27,6 +27,7 @@ from ..lab.balance import (
     contribution_words,
     evaluate,
     failures,
+    label,
     points,
     robustness,
     robustness_line,
@@ -222,7 +223,7 @@ def verdict_table(title: str, diffs: list[Diff], tol: float, baseline: str) -> T
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for d in diffs:
         t.add_row(d.figure, _pct(d.b), _pct(d.a), points(d.diff), f"{points(d.low)}…{points(d.high)}",
-                  category(d, tol), style="bold" if d.significant else None)
+                  label(d, tol), style="bold" if d.significant else None)
     return t
 
 
