@@ -225,8 +225,8 @@ def role_words(d: Diff, tolerance: float, baseline: str) -> str:
     }[category(d, tolerance)]
 
 
-VERDICT = {"too strong": "overpowered", "stronger": "somewhat stronger than the baseline", "even": "roughly even",
-           "weaker": "somewhat weaker than the baseline", "too weak": "weak",
+VERDICT = {"too strong": "overpowered", "stronger": "stronger than the baseline", "even": "roughly even",
+           "weaker": "weaker than the baseline", "too weak": "weak",
            "unclear": "roughly even as far as these games tell (no significant difference; more games would say "
                       "whether it is within the even band)"}
 
