@@ -10,6 +10,7 @@ from rich.cells import cell_len
 
 from .engine.agents import Agent, Request
 from .engine.errors import GameAborted
+from .textsafe import shown
 
 
 class PlayerQuit(GameAborted):
@@ -23,8 +24,12 @@ class TerminalAgent(Agent):
     def __init__(self, read: Callable[[str], str], write: Callable[[str], None],
                  texts: dict[str, str] | None = None):
         self.read = read
-        self.write = write
+        self._write = write
         self.texts = texts or {}  # skill or general (id or name) -> its skills' printed text, for `? NAME`
+
+    def write(self, text: str) -> None:
+        """Prompts, options and views carry rule-supplied text: printed with its control characters escaped."""
+        self._write(shown(text))
 
     def decide(self, request: Request, view: Any) -> list[int]:
         self.write(render_view(view))

@@ -42,6 +42,7 @@ from ..lab.variant import Variant
 from ..lang.diagnostics import did_you_mean
 from ..rule_errors import describe_text
 from ..sim import make_agents
+from ..textsafe import shown
 from .lab_common import (
     Prepared,
     display_names,
@@ -245,7 +246,7 @@ def print_verdict(plan: Plan, results: list[KindResult], failed: Failure | None,
     """The headline first (failures, then the verdict), then a table per agent kind, restricted play, robustness."""
     who = names.get(plan.general, plan.general)
     if failed:
-        click.echo(describe_text(failed.headline()))
+        click.echo(shown(describe_text(failed.headline())))
     main = results[0]
     if main.games == 0:
         return  # nothing finished: no tables of nothing

@@ -4,6 +4,7 @@ and without — and for each figure the difference B − A, its 95% interval and
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
@@ -30,6 +31,19 @@ from .lab_common import (
 from .loading import rule_paths
 
 
+class _FiniteRange(click.FloatRange):
+    """A FloatRange that also refuses nan (which passes every comparison, so `--until-ci nan` never stopped)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        out = super().convert(value, param, ctx)
+        if out is not None and not math.isfinite(out):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return out
+
+
+FINITE_WIDTH = _FiniteRange(0.0, 1.0, min_open=True)
+
+
 @click.command("compare")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
@@ -42,7 +56,7 @@ from .loading import rule_paths
               help="a designer's file: B loads it, A does not (same as --b-file FILE)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
               help="paired games (each seed played under both variants)")
-@click.option("--until-ci", "until_ci", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+@click.option("--until-ci", "until_ci", type=FINITE_WIDTH, default=None,
               metavar="W", help="keep doubling the games until every headline interval is narrower than W (0.04 "
                                 "= 4 points) or --max-games is reached")
 @click.option("--max-games", type=click.IntRange(1, 10_000_000), default=100_000, show_default=True)

@@ -19,6 +19,7 @@ from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
+from ..textsafe import shown
 from .loading import fitting_players, setup_or_exit
 from .paths import require_paths
 
@@ -100,7 +101,7 @@ def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -
     from ..rule_errors import describe_text
 
     if errors:  # (with the rule's source line and a caret under its place, when the error names one)
-        click.echo(describe_text(failure_line(len(errors), total, errors[0])), err=as_json)
+        click.echo(shown(describe_text(failure_line(len(errors), total, errors[0]))), err=as_json)
 
 
 def general_ident(program: Program, name: str, where: str) -> str:
@@ -197,7 +198,7 @@ def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: 
         if html_path:
             write_atomic(Path(html_path), html())
     except (ExportError, OSError, WriteRefused) as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(shown(f"error: {err}"), err=True)
         raise SystemExit(1) from None
 
 

@@ -11,6 +11,7 @@ from rich.table import Table
 from ..engine.errors import EngineError
 from ..league import League, run_league
 from ..rule_errors import describe_text
+from ..textsafe import shown
 from .lab_common import failure_headline
 from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import parse_agents
@@ -51,7 +52,7 @@ def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, e
     elif len(league.errors) < len(league.games):  # (every game failed: no tables of nothing)
         print_league(league, engine)
     for e in league.errors[:5]:
-        click.echo(f"engine error: {describe_text(e)}", err=True)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
     raise SystemExit(1 if league.errors else 0)
 
 

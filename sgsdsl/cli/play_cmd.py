@@ -15,6 +15,7 @@ from ..replay import log_header
 from ..rule_errors import describe
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
+from ..textsafe import shown
 from .lab_common import parse_pins, parse_pool
 from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import writable_or_exit, write_log_or_exit
@@ -82,11 +83,11 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     try:
         game.run()
     except PlayerQuit as why:
-        click.echo(f"game abandoned ({why})")
+        click.echo(shown(f"game abandoned ({why})"))
         keep_log(abandoned=str(why))
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"engine error: {describe(err)}", err=True)
+        click.echo(shown(f"engine error: {describe(err)}"), err=True)
         raise SystemExit(1) from None
     for line in narrator.new_lines():
         click.echo(line)
@@ -95,9 +96,10 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     you = game.players[seat]
     if winners:
         verdict = "you win" if you.seat in game.winners_seats else "you lose"
-        click.echo(f"game over: {', '.join(winners)} win ({verdict}; you were {you.role}) after {game.round} rounds")
+        click.echo(shown(f"game over: {', '.join(winners)} win ({verdict}; you were {you.role}) after {game.round} "
+                         "rounds"))
     else:
-        click.echo(f"game over: a draw ({reason}) after {game.round - 1} rounds; you were {you.role}")
+        click.echo(shown(f"game over: a draw ({reason}) after {game.round - 1} rounds; you were {you.role}"))
 
 
 def skill_texts(loaded: Loaded) -> dict[str, str]:

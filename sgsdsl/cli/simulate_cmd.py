@@ -20,6 +20,7 @@ from ..lab.stats import LOOP_WARN_PER_ROUND, Rate, Stats, convergence, implausib
 from ..replay import log_header, write_log
 from ..rule_errors import describe, describe_text
 from ..sim import play_one
+from ..textsafe import shown
 from .lab_common import (
     Prepared,
     display_names,
@@ -97,7 +98,7 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
                    f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
                    err=True)
     for e in stats.errors[:5]:
-        click.echo(f"engine error: {describe_text(e)}", err=True)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
     raise SystemExit(1 if stats.errors else 0)  # games failed: never a quiet success
 
 
@@ -227,27 +228,30 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         from ..narrate import show_log
 
         try:
-            click.echo("\n".join(show_log(log)))
+            for line in show_log(log):
+                click.echo(line)
         except ReplayMismatch as err:
-            click.echo(f"cannot read the log: {err}", err=True)
+            click.echo(shown(f"cannot read the log: {err}"), err=True)
             raise SystemExit(1) from None
         return
     try:
         n, last_hash = replay_file(log, engine)
     except LogError as err:
-        click.echo(f"not a valid log: {err}", err=True)
+        click.echo(shown(f"not a valid log: {err}"), err=True)
         raise SystemExit(1) from None
     except ReplayMismatch as err:
-        click.echo(f"divergence: {describe_text(str(err))}", err=True)
+        click.echo(shown(f"divergence: {describe_text(str(err))}"), err=True)
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"divergence: the replay failed: {describe(err)}", err=True)
+        click.echo(shown(f"divergence: the replay failed: {describe(err)}"), err=True)
         raise SystemExit(1) from None
-    from ..replay import read_log
+    from ..replay import iter_log
 
-    why = read_log(log)[0].get("abandoned")
-    click.echo(f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else "")
-               + (f"; the game was abandoned there ({why}): the replay stops where it did" if why else ""))
+    why = next(iter_log(log)).get("abandoned")
+    ok = f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else "")
+    if why:
+        ok += f"; the game was abandoned there ({why}): the replay stops where it did"
+    click.echo(shown(ok))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]
