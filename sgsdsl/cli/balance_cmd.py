@@ -27,6 +27,7 @@ from ..lab.balance import (
     contribution_words,
     evaluate,
     failures,
+    label,
     points,
     robustness,
     robustness_line,
@@ -39,7 +40,9 @@ from ..lab.records import GameRecord
 from ..lab.runner import run_tasks
 from ..lab.variant import Variant
 from ..lang.diagnostics import did_you_mean
+from ..rule_errors import describe_text
 from ..sim import make_agents
+from ..textsafe import shown
 from .lab_common import (
     Prepared,
     display_names,
@@ -221,7 +224,7 @@ def verdict_table(title: str, diffs: list[Diff], tol: float, baseline: str) -> T
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for d in diffs:
         t.add_row(d.figure, _pct(d.b), _pct(d.a), points(d.diff), f"{points(d.low)}…{points(d.high)}",
-                  category(d, tol), style="bold" if d.significant else None)
+                  label(d, tol), style="bold" if d.significant else None)
     return t
 
 
@@ -243,7 +246,7 @@ def print_verdict(plan: Plan, results: list[KindResult], failed: Failure | None,
     """The headline first (failures, then the verdict), then a table per agent kind, restricted play, robustness."""
     who = names.get(plan.general, plan.general)
     if failed:
-        click.echo(failed.headline())
+        click.echo(shown(describe_text(failed.headline())))
     main = results[0]
     if main.games == 0:
         return  # nothing finished: no tables of nothing

@@ -98,9 +98,10 @@ def display_names(program: Program) -> dict[str, str]:
 def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -> None:
     """Lead with "N of M games failed: <the first one's error>" (on stderr when stdout is JSON)."""
     from ..lab.stats import failure_line
+    from ..rule_errors import describe_text
 
-    if errors:
-        click.echo(failure_line(len(errors), total, errors[0]), err=as_json)
+    if errors:  # (with the rule's source line and a caret under its place, when the error names one)
+        click.echo(shown(describe_text(failure_line(len(errors), total, errors[0]))), err=as_json)
 
 
 def general_ident(program: Program, name: str, where: str) -> str:

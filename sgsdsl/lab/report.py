@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .balance import VERDICT, category, contribution_words, points, robustness, robustness_line, role_words
+from .balance import VERDICT, category, contribution_words, label, points, robustness, robustness_line, role_words
 from .charts import convergence_chart, diff_chart, rate_chart, verdict_chart
 from .compare import Comparison, Diff
 from .stats import Rate, Stats, failure_line
@@ -153,7 +153,7 @@ def _verdict_table(title: str, diffs: Sequence[Diff], tolerance: float, baseline
     rows = "".join(
         f"<tr><td>{escape(d.figure)}</td><td>{_pct(d.b)}</td><td>{_pct(d.a)}</td>"
         f"<td{_sig(d)}>{points(d.diff)}</td>"
-        f"<td>{points(d.low)} … {points(d.high)}</td><td>{escape(category(d, tolerance))}</td></tr>" for d in diffs)
+        f"<td>{points(d.low)} … {points(d.high)}</td><td>{escape(label(d, tolerance))}</td></tr>" for d in diffs)
     return (f'<h2>{escape(title)}</h2><table class="verdict"><tr><th>role</th><th>general</th>'
             f"<th>{escape(baseline)}</th><th>points</th><th>95% interval</th><th>verdict</th></tr>{rows}</table>")
 
