@@ -48,7 +48,7 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
     require_exports(csv_path, parquet_path, html_path)
     agents = parse_agents(agent_spec)
     b_files = tuple(b_files) + ((with_file,) if with_file else ())
-    common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []
+    common = rule_paths(list(rules), rule_names, "compare") if rules or rule_names or not (a_files or b_files) else []
     if not common and not a_files:
         common_a = rule_paths([], "")
     else:

@@ -33,9 +33,9 @@ from .simulate_cmd import parse_agents
 @click.option("--json", "as_json", is_flag=True, help="print every game and the totals as JSON")
 def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
     """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""
-    loaded, program = load_rules_or_exit(list(rules), rule_names, engine)
+    loaded, program = load_rules_or_exit(list(rules), rule_names, engine, "league")
     if mode is None:  # `sgsdsl league rules/house/protection.sgs` plays that file's mode, as simulate and play do
-        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
+        mode = file_mode(rule_paths(list(rules), rule_names, "league"), loaded)
     options = setup_or_exit(program, mode, players, opts)
     agents = parse_agents(agent_spec)
     if not program.modes[mode].scores:

@@ -33,9 +33,9 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
               help="write the finished game's log (JSONL) for `sgsdsl replay` and `replay --show`")
 def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents, log_path) -> None:
     """Play a game in the terminal: you answer for one seat, agents for the others."""
-    loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled")
+    loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled", "play")
     if mode is None:
-        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
+        mode = file_mode(rule_paths(list(rules), rule_names, "play"), loaded)
     if players is None:
         players = fitting_players(program, mode, 5)
     if seat >= players:
