@@ -34,7 +34,7 @@ from .loading import file_mode, rule_paths
 @click.option("--json", "as_json", is_flag=True, help="print every setting, versions, rules digest and figures as JSON")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game (CSV)")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
-              help="write one row per game (Parquet; needs pip install -e '.[parquet]')")
+              help="write one row per game (Parquet; needs the `parquet` extra)")
 @click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False),
               help="write a self-contained HTML report (tables and charts)")
 @click.option("--detail/--no-detail", default=True, show_default=True,
