@@ -23,7 +23,7 @@ from .loading import rule_paths
 @click.command("compare")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option for both variants, name=value")
+@click.option("--option", "opts", multiple=True, help="mode option for both variants, name=value")
 @click.option("--a-option", "a_opts", multiple=True, help="mode option for variant A only (repeatable)")
 @click.option("--b-option", "b_opts", multiple=True, help="mode option for variant B only (repeatable)")
 @click.option("--a-file", "a_files", multiple=True, help="a rules file only variant A loads (repeatable)")

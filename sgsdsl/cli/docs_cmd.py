@@ -48,7 +48,7 @@ def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | Non
     except WriteRefused as err:
         raise click.ClickException(str(err)) from None
     linked = len(site.files) - 1
-    click.echo(f"wrote {out}/index.html and {linked} scenario page(s) ({len(found)} scenario(s) read)")
+    click.echo(f"wrote {Path(out) / 'index.html'} and {linked} scenario page(s) ({len(found)} scenario(s) read)")
 
 
 COMMANDS = [docs]

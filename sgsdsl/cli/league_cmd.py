@@ -24,8 +24,8 @@ from .simulate_cmd import parse_agents
 @click.option("--games", type=click.IntRange(1, 100_000), default=None,
               help="games to play [default: one per player, so that everyone leads once]")
 @click.option("--seed", type=int, default=1, show_default=True, help="first game's seed; game i uses seed+i")
-@click.option("--option", "-o", "opts", multiple=True,
-              help="mode option, name=value (repeatable); e.g. -o score_table_004=true for seed 004's table")
+@click.option("--option", "opts", multiple=True,
+              help="mode option, name=value (repeatable); e.g. --option score_table_004=true for seed 004's table")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
 @click.option("--agents", "agent_spec", default="random", show_default=True,

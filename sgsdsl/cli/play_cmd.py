@@ -25,7 +25,7 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
               help="[default: 5, or the mode's own count when it cannot seat 5 (3v3: 6, 同舟共济: 8)]")
 @click.option("--seat", type=click.IntRange(0, 11), default=0, show_default=True, help="the seat you play")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
               help="the agents at the other seats")

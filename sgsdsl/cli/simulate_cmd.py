@@ -28,7 +28,7 @@ from .loading import file_mode, rule_paths
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @variant_options
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="write the first game's event log (JSONL)")
 @click.option("--json", "as_json", is_flag=True, help="print every setting, versions, rules digest and figures as JSON")
@@ -205,7 +205,7 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
 
         try:
             click.echo("\n".join(show_log(log)))
-        except ReplayMismatch as err:
+        except (ReplayMismatch, LogError) as err:
             click.echo(f"cannot read the log: {err}", err=True)
             raise SystemExit(1) from None
         return
