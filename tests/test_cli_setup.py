@@ -130,3 +130,25 @@ def test_dash_o_means_output_wherever_it_exists() -> None:
     for cmd in ("simulate", "compare", "league", "play"):
         out = CliRunner().invoke(main, [cmd, "--help"]).output
         assert "--option" in out and "-o," not in out, cmd
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "compare", "league", "play"])
+def test_dash_o_for_an_option_says_what_to_write(cmd: str) -> None:
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    r = CliRunner().invoke(main, [cmd, "-o", "two_renegades=true"])
+    assert r.exit_code == 2 and "--option two_renegades=true" in r.output, r.output
+
+
+@pytest.mark.parametrize("cmd", [["check"], ["fmt"], ["compile", "-o", "out"], ["simulate"], ["league"]])
+def test_a_scenario_given_as_rules_says_to_run_it_with_test(tmp_path: Path, cmd: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    sc = tmp_path / "a.scenario"
+    sc.write_text("scenario: x\n", encoding="utf-8")
+    r = CliRunner().invoke(main, [cmd[0], str(sc), *cmd[1:]])
+    assert r.exit_code == 2 and f"run it with `sgsdsl test {sc}`" in r.output, r.output

@@ -18,9 +18,11 @@ from ..lab.report import compare_report
 from ..lab.stats import mode_sides, summarise
 from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
 from .loading import rule_paths
+from .paths import no_dash_o
 
 
 @click.command("compare")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
 @click.option("--option", "opts", multiple=True, help="mode option for both variants, name=value")

@@ -22,7 +22,7 @@ from .paths import require_paths
 def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     """Format .sgs files or folders in place. Exit 0 when all is well, 1 on unformatted files (--check) or
     files that do not parse (left untouched)."""
-    require_paths(paths)
+    require_paths(paths, rules=True)
     files, diags = expand_paths(list(paths))
     sources: dict[str, str] = {}
     changed: list[str] = []

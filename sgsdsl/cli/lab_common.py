@@ -62,7 +62,7 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
             fit_players: bool = False) -> Prepared:
     """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input.
     `fit_players`: --players was not given, so a mode that cannot seat the default plays its own count."""
-    require_paths(paths)
+    require_paths(paths, rules=True)
     absolute = tuple(str(Path(p).resolve()) for p in paths)
     loaded = check_paths(list(absolute))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]

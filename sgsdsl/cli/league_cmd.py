@@ -12,10 +12,12 @@ from ..engine.errors import EngineError
 from ..league import League, run_league
 from ..rule_errors import describe_text
 from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
+from .paths import no_dash_o
 from .simulate_cmd import parse_agents
 
 
 @click.command("league")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--mode", default=None,

@@ -83,7 +83,7 @@ def file_mode(paths: list[str], loaded: Loaded | None = None) -> str:
 def load_rules_or_exit(rules: list[str], rule_names: str, engine: str,
                        command: str = "simulate") -> tuple[Loaded, Program]:
     """Check the rules (diagnostics on stderr, exit 1 on errors) and build their Program."""
-    require_paths(rules)
+    require_paths(rules, rules=True)
     loaded = check_paths(rule_paths(rules, rule_names, command))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:

@@ -14,10 +14,12 @@ from ..rule_errors import describe
 from ..sim import make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
+from .paths import no_dash_o
 from .simulate_cmd import writable_or_exit, write_log_or_exit
 
 
 @click.command("play")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--mode", default=None, help="mode id [default: the mode of the one rules file named, else identity]")

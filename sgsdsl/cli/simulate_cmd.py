@@ -22,9 +22,11 @@ from ..rule_errors import describe, describe_text
 from ..sim import play_one
 from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
 from .loading import file_mode, rule_paths
+from .paths import no_dash_o
 
 
 @click.command("simulate")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
