@@ -166,3 +166,10 @@ def test_install_hints_fit_a_checkout_and_a_wheel(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a))
     r = CliRunner().invoke(main, ["simulate", "--games", "1", "--parquet", "x.parquet"])
     assert r.exit_code == 2 and "--parquet needs pyarrow: pip install 'sgsdsl[parquet]'" in r.output, r.output
+
+
+def test_a_bundled_set_imported_as_a_file_says_to_import_it_by_name(tmp_path: Path) -> None:
+    f = tmp_path / "a.sgs"
+    f.write_text('import "standard.sgs"\n', encoding="utf-8")
+    [d] = check_paths([str(f)]).diagnostics
+    assert d.code == "SGS-E107" and d.suggestion == 'the bundled rule set is imported by name: import "standard"'
