@@ -110,3 +110,21 @@ def test_parse_errors_point_at_their_cause() -> None:
     assert diags[0].code == "SGS-E102" and diags[0].suggestion == "did you mean 'optional'?"
     _, diags = parse_text("genral 曹操 caocao : 魏 male 4 { }\n", "g.sgs")
     assert diags[0].suggestion == "did you mean 'general'?", diags
+
+
+@pytest.mark.parametrize(("body", "hint"), [
+    ("if true && false { draw(current(), 1) }", "write `and`"),
+    ("if !true { draw(current(), 1) }", "write `not` for negation"),
+    ("if true { draw(current(), 1) } elif false { draw(current(), 2) }", "this language writes `else if`"),
+    ("log('hi')", 'strings are written in double quotes: "text"'),
+    ("if True { draw(current(), 1) }", "this language writes `true`"),
+    ("let x = null", "this language writes `none`"),
+    ("let x = len(players())", "this language writes `count`"),
+])
+def test_habits_from_other_languages_get_the_words_of_this_one(tmp_path, body: str, hint: str) -> None:
+    from sgsdsl.api import check_paths
+
+    path = tmp_path / "h.sgs"
+    path.write_text(f"rule 测 t {{\n  on turn_start {{\n    {body}\n  }}\n}}\n", encoding="utf-8")
+    found = [d.suggestion or "" for d in check_paths([str(path)]).diagnostics]
+    assert any(hint in s for s in found), found

@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..engine.runtime import INT_MAX as MAX_INT  # the language's numbers: -MAX_INT..MAX_INT (docs/language.md)
 from . import ast
 from .diagnostics import Diagnostic, Span
-from .syntax_hints import Opener, keyword_hint, unclosed_opener
+from .syntax_hints import CHAR_HINTS, Opener, familiar, keyword_hint, unclosed_opener
 
 MAX_NESTING = 120  # brackets
 MAX_TREE_DEPTH = 300  # parse-tree levels
@@ -288,7 +288,10 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic
     elif tok.type == "INT" and "FACE" in expected:
         hint = "write the suit before the rank, e.g. ♠7"
     elif tok.type == "IDENT":
-        hint = keyword_hint(value, _keywords(expected))
+        hint = familiar(value) or keyword_hint(value, _keywords(expected))
+    if hint is None:  # `elif x {`: the word before is the familiar one
+        before = re.search(r"(\w+)\s*$", text.split("\n")[(tok.line or 1) - 1][: (tok.column or 1) - 1])
+        hint = familiar(before.group(1)) if before else None
     return Diagnostic(
         "SGS-E102",
         f"unexpected {what}; expected {_describe(expected)}",
@@ -355,7 +358,7 @@ def _char_hint(ch: str) -> str | None:
         return f"full-width '{ch}': write {fixes[ch]!s} instead"
     if ch == ";":
         return "statements need no ';': put them on separate lines or after a space"
-    return None
+    return CHAR_HINTS.get(ch)
 
 
 class _AstError(Exception):

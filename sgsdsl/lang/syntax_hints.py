@@ -79,3 +79,20 @@ def keyword_hint(word: str, keywords: list[str]) -> str | None:
 
     best = did_you_mean(word, keywords) if word.isascii() and word.isidentifier() else None
     return f"did you mean '{best}'?" if best and best != word else None
+
+
+# Words from other languages a newcomer writes first, and the language's own (`len` → count): the checker and the
+# parser suggest these before any spelling match ("did you mean 'red'?" for `True` helps nobody).
+FAMILIAR = {"True": "true", "False": "false", "null": "none", "None": "none", "nil": "none", "len": "count",
+            "length": "count", "size": "count", "print": "log", "elif": "else if", "elsif": "else if",
+            "this": "owner", "me": "owner", "random": "random_pick"}
+# characters other languages use for what this one spells as words or otherwise
+CHAR_HINTS = {"&": "write `and` (the operators are words: and, or, not)", "|": "write `or` (the operators are words: "
+              "and, or, not)", "!": "write `not` for negation (`!=` is 'not equal')",
+              "'": 'strings are written in double quotes: "text"'}
+
+
+def familiar(word: str) -> str | None:
+    """'write `count` here' for a word another language uses; None for any other word."""
+    mine = FAMILIAR.get(word)
+    return f"this language writes `{mine}`" if mine else None
