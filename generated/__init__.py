@@ -7,13 +7,13 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 GENERATOR_VERSION = '6'
 INDEX = {
     'sha256:7c21b1051a53a314e427e426a61bf81c4e3450f18d371c4a6e4ec6980b9af837': 'beta',
-    'sha256:86c2c0a973cc9cf22f641a4cdf581b54125b58008274d49a0ba2c650066df941': 'endgame',
-    'sha256:f806bf6bce32dbe80c082cd67aed1e78226d484d900439564e27877f9d218af8': 'junzheng',
-    'sha256:0b131c031c8375407a0360102855382503191946954a24bf8802ec8370992759': 'lin',
-    'sha256:0624b8bb239e592e896d3009a2f138cc1ec35ca496e78eca581c46ff737e4f98': 'protection',
-    'sha256:aa506ac1b5015c30b33a01a82a2cf3f118d1424303910a5bdbc76fad47926b2e': 'rules_3v3',
-    'sha256:8b70cb805574221c9f7d800b105e32facae1a98156fc9e3c82e41d84d63e79f8': 'seats_by_lot',
-    'sha256:9f70b467876ceda724150cb554ad9f1a8c0e628bdba4114df246bb270545945a': 'shan',
-    'sha256:9dcb8f7c30169e4f88bcf05b4dc0c36b332efdef876301ed0c96f11f73a82e1e': 'standard',
-    'sha256:c25693e53325c63b1fc9ce515d2cddb6b33c3699e706abe4dfc3709b3411a5b7': 'tongzhou',
+    'sha256:2164ab2a18ac1a836bd521b0ebafea6d28835f880d1f94a44a9d3dc48636d66f': 'endgame',
+    'sha256:fdf84b6849dcddc32aff29394439b1b6fbfc5fa122fa1447637a3d24853e6c13': 'junzheng',
+    'sha256:82b1050bf50ece0f37a1c049d867ec3863bf4158ade10584cad1bb601b509246': 'lin',
+    'sha256:fbb48bc86e51f725ba1d3df6ed36480a851b475a11ab9d07ed65c8616697b3ef': 'protection',
+    'sha256:b18e43df4158256e706fd3f7a5e1eea868ec00864bcf0ba6048a13cd306e9ff7': 'rules_3v3',
+    'sha256:1221fc214dca810cbdab7c6fe47975fe47d62436618f3127800d31e5ca9132a8': 'seats_by_lot',
+    'sha256:eaccb8ddb3e3835e7a8b091c197af465a99bd5d8181393549740c5b588cec7dc': 'shan',
+    'sha256:64caf85efbe4b2110b87635a09d12f8e79da85d30c6ced835eea2dd946564af0': 'standard',
+    'sha256:20072279787219145db9c9eab2df9d06f5ac6c41451df5860b2d0b535c264f2e': 'tongzhou',
 }

@@ -393,7 +393,7 @@ class Card_houzi:
         try:
             _v = frame.vars
             v_it = _v.get('it', _U)
-            return (_none_operand('rules/beta.sgs:144:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144:46', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144:66', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144:35'))) is None) else _t3 > 0)  # rules/beta.sgs:144:35
+            return (_none_operand('rules/beta.sgs:144:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144:46', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:144:66', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144:35', frame))) is None) else _t3 > 0)  # rules/beta.sgs:144:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -402,7 +402,7 @@ class Card_houzi:
     @staticmethod
     def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:144:35
         try:
-            return (_none_operand('rules/beta.sgs:144:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144:35'))) is None) else _t3 > 0)  # rules/beta.sgs:144:35
+            return (_none_operand('rules/beta.sgs:144:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:144:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:144:35', frame))) is None) else _t3 > 0)  # rules/beta.sgs:144:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -436,7 +436,7 @@ class Card_shunshou:
             _v = frame.vars
             v_it = _v.get('it', _U)
             v_user = _v.get('user', _U)
-            return ((_none_operand('rules/beta.sgs:155:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:46', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:66', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155:35'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155:79', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155:88', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:94', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155:35
+            return ((_none_operand('rules/beta.sgs:155:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:46', 'it'))))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:66', 'it'))))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155:35', frame))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155:79', '<=') if ((_t5 := frame.game.dispatch.value('distance', (v_user if v_user is not _U else _unbound('rules/beta.sgs:155:88', 'user')), (v_it if v_it is not _U else _unbound('rules/beta.sgs:155:94', 'it')))) is None) else _t5 <= 1))  # rules/beta.sgs:155:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -445,7 +445,7 @@ class Card_shunshou:
     @staticmethod
     def use0_filter_d(frame, v_user, v_card, v_it, v_owner):  # rules/beta.sgs:155:35
         try:
-            return ((_none_operand('rules/beta.sgs:155:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155:35'))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155:79', '<=') if ((_t5 := frame.game.dispatch.value('distance', v_user, v_it)) is None) else _t5 <= 1))  # rules/beta.sgs:155:35
+            return ((_none_operand('rules/beta.sgs:155:35', '>') if ((_t3 := (_none_operand('rules/beta.sgs:155:35', '+') if ((_t1 := _D_count(frame, _D_hand(frame, v_it))) is None) | ((_t2 := _D_count(frame, _D_equips(frame, v_it))) is None) else _add(_t1, _t2, 'rules/beta.sgs:155:35', frame))) is None) else _t3 > 0) and (_none_operand('rules/beta.sgs:155:79', '<=') if ((_t5 := frame.game.dispatch.value('distance', v_user, v_it)) is None) else _t5 <= 1))  # rules/beta.sgs:155:35
         except _FLOW:
             raise
         except Exception as _e:
@@ -518,7 +518,7 @@ class Card_shandian:
             v_target = _v.get('target', _U)
             v_card = _v.get('card', _U)
             v_j = _D_judge(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:185:19', 'target')), (v_card if v_card is not _U else _unbound('rules/beta.sgs:185:27', 'card')))  # rules/beta.sgs:185:5
-            if ((_get_attr(v_j, 'suit', 'rules/beta.sgs:186:8') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/beta.sgs:186:24'), _inclusive_range(2, 9, 'rules/beta.sgs:186:34'))):  # rules/beta.sgs:186:5
+            if ((_get_attr(v_j, 'suit', 'rules/beta.sgs:186:8') == '♠') and _contains_ab(_get_attr(v_j, 'rank', 'rules/beta.sgs:186:24'), _inclusive_range(2, 9, 'rules/beta.sgs:186:34'), frame)):  # rules/beta.sgs:186:5
                 _P_discard(frame, (v_card if v_card is not _U else _unbound('rules/beta.sgs:187:15', 'card')))  # rules/beta.sgs:187:7
                 _D_lose_hp(frame, (v_target if v_target is not _U else _unbound('rules/beta.sgs:188:15', 'target')), 3)  # rules/beta.sgs:188:7
             else:
@@ -1250,11 +1250,11 @@ class Mode_identity:
         try:
             _D_deal_roles(frame)  # rules/beta.sgs:334:5
             v_ruler = _P_first(frame, _D_with_role(frame, 'lord'))  # rules/beta.sgs:335:5
-            v_offered = (_none_operand('rules/beta.sgs:337:19', '+') if ((_t1 := _P_take_generals(frame, [_general(frame, 'liubei'), _general(frame, 'caocao'), _general(frame, 'sunquan')])) is None) | ((_t2 := _D_random_generals(frame, 2)) is None) else _add(_t1, _t2, 'rules/beta.sgs:337:19'))  # rules/beta.sgs:337:5
+            v_offered = (_none_operand('rules/beta.sgs:337:19', '+') if ((_t1 := _P_take_generals(frame, [_general(frame, 'liubei'), _general(frame, 'caocao'), _general(frame, 'sunquan')])) is None) | ((_t2 := _D_random_generals(frame, 2)) is None) else _add(_t1, _t2, 'rules/beta.sgs:337:19', frame))  # rules/beta.sgs:337:5
             v_pick = _P_choose(frame, v_ruler, v_offered, prompt='choose your character')  # rules/beta.sgs:338:5
             _P_set_general(frame, v_ruler, v_pick)  # rules/beta.sgs:339:5
             _P_return_generals(frame, _P_without(frame, v_offered, v_pick))  # rules/beta.sgs:340:5
-            for v_p in _iterate(_P_others(frame, v_ruler), 'rules/beta.sgs:341:5'):  # rules/beta.sgs:341:5
+            for v_p in _iterate(_P_others(frame, v_ruler), 'rules/beta.sgs:341:5', frame):  # rules/beta.sgs:341:5
                 _step(frame, 'rules/beta.sgs:341:5')
                 try:
                     v_offer = _D_random_generals(frame, 3)  # rules/beta.sgs:342:7
@@ -1263,8 +1263,8 @@ class Mode_identity:
                     _P_return_generals(frame, _P_without(frame, v_offer, v_g))  # rules/beta.sgs:345:7
                 except _BreakLoop:
                     break
-            _P_set_max_hp(frame, v_ruler, (_none_operand('rules/beta.sgs:348:23', '+') if ((_t3 := _get_attr(v_ruler, 'max_hp', 'rules/beta.sgs:348:23')) is None) else _add(_t3, 1, 'rules/beta.sgs:348:23')))  # rules/beta.sgs:348:5
-            for v_p in _iterate(_D_players(frame), 'rules/beta.sgs:349:5'):  # rules/beta.sgs:349:5
+            _P_set_max_hp(frame, v_ruler, (_none_operand('rules/beta.sgs:348:23', '+') if ((_t3 := _get_attr(v_ruler, 'max_hp', 'rules/beta.sgs:348:23')) is None) else _add(_t3, 1, 'rules/beta.sgs:348:23', frame)))  # rules/beta.sgs:348:5
+            for v_p in _iterate(_D_players(frame), 'rules/beta.sgs:349:5', frame):  # rules/beta.sgs:349:5
                 _step(frame, 'rules/beta.sgs:349:5')
                 try:
                     _P_draw(frame, v_p, (_get_attr(v_p, 'hp', 'rules/beta.sgs:349:53') if frame.game.options.get('hand_by_hp') else 4))  # rules/beta.sgs:349:26
@@ -1373,7 +1373,7 @@ class Mode_identity:
     @staticmethod
     def win0(frame):  # rules/beta.sgs:367:26
         try:
-            return ((_none_operand('rules/beta.sgs:367:26', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/beta.sgs:367:26')) == 0)  # rules/beta.sgs:367:26
+            return ((_none_operand('rules/beta.sgs:367:26', '+') if ((_t1 := _D_count(frame, _D_alive_with_role(frame, 'rebel'))) is None) | ((_t2 := _D_count(frame, _D_alive_with_role(frame, 'renegade'))) is None) else _add(_t1, _t2, 'rules/beta.sgs:367:26', frame)) == 0)  # rules/beta.sgs:367:26
         except _FLOW:
             raise
         except Exception as _e:

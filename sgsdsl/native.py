@@ -8,7 +8,9 @@ package's search path, so those modules load compiled; everything else (the rule
 rules, the agents) stays Python. Games are the same, byte for byte: only their speed changes
 (`tests/test_native.py` plays the same seeded games both ways).
 
-Like every cache entry, a build is used only when its files are owned by this user and writable by nobody else.
+Like every cache entry, a build is used only when its files and every folder from the cache root down are owned by
+this user and writable by nobody else (`sgsdsl.cachedir`), and only when its folder holds exactly the files its
+manifest lists: a module planted beside the build is never imported in place of the Python one.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .cachedir import cache_root, private_dir, tree_digest, trusted
+from .cachedir import cache_root, private_dir, read_entry, tree_digest, trusted, usable_dir
 from .install_hint import install_extra
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
@@ -53,12 +55,12 @@ def build_dir() -> Path:
 
 def _usable(folder: Path) -> dict | None:
     """The manifest of a complete, trusted build in FOLDER, else None."""
-    manifest = folder / MANIFEST
-    if not trusted(manifest):
+    blob = read_entry(folder / MANIFEST)
+    if blob is None:
         return None
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(blob)
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("digest") != engine_digest():
         return None
@@ -70,7 +72,21 @@ def _usable(folder: Path) -> dict | None:
     libraries = data.get("libraries")
     if not isinstance(libraries, dict) or not all(v in files for v in libraries.values()):
         return None
-    return data
+    return data if _exactly(folder, {*files, MANIFEST}) else None
+
+
+def _exactly(folder: Path, files: set[str]) -> bool:
+    """Whether FOLDER holds exactly FILES (no other file, link or module to import) in safe folders."""
+    seen: set[str] = set()
+    for here, dirs, names in os.walk(folder, followlinks=False):
+        rel = Path(here).relative_to(folder)
+        if not usable_dir(Path(here), create=False):
+            return False
+        for d in dirs:
+            if os.path.islink(os.path.join(here, d)):
+                return False
+        seen.update((rel / n).as_posix() for n in names)
+    return seen == files
 
 
 def activate(package_path: list[str], package: str = "") -> bool:
@@ -158,14 +174,35 @@ def build(log: Path | None = None) -> Path:
 def clean() -> int:
     """Remove every native build (current or stale); how many went."""
     root = cache_root() / "native"
-    if not root.is_dir() or root.is_symlink():
+    if not usable_dir(root, create=False):
         return 0
     gone = 0
     for entry in sorted(root.iterdir()):
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+        if entry.is_dir() and not entry.is_symlink() and _remove_build(entry):
             gone += 1
     return gone
+
+
+def _remove_build(folder: Path) -> bool:
+    """Remove the files a build's manifest lists, the manifest, and the folders left empty; whether it all went
+    (anything sgsdsl did not write stays, and so does its folder)."""
+    try:
+        data = json.loads(read_entry(folder / MANIFEST) or b"null")
+    except ValueError:
+        return False
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return False
+    for f in [*files, MANIFEST]:
+        path = folder / str(f)
+        if ".." not in str(f).split("/") and trusted(path):
+            path.unlink(missing_ok=True)
+    for here, _, _ in sorted(os.walk(folder, followlinks=False), key=lambda w: -len(w[0])):
+        try:
+            os.rmdir(here)
+        except OSError:
+            return False
+    return True
 
 
 _BUILD_SCRIPT = """

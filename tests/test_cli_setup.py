@@ -127,12 +127,12 @@ def test_dash_o_means_output_wherever_it_exists() -> None:
 
     for cmd in ("compile", "docs"):
         assert "-o, --out" in CliRunner().invoke(main, [cmd, "--help"]).output
-    for cmd in ("simulate", "compare", "league", "play"):
+    for cmd in ("simulate", "compare", "league", "play", "balance", "studio"):
         out = CliRunner().invoke(main, [cmd, "--help"]).output
         assert "--option" in out and "-o," not in out, cmd
 
 
-@pytest.mark.parametrize("cmd", ["simulate", "compare", "league", "play"])
+@pytest.mark.parametrize("cmd", ["simulate", "compare", "league", "play", "balance"])
 def test_dash_o_for_an_option_says_what_to_write(cmd: str) -> None:
     from click.testing import CliRunner
 

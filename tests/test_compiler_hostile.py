@@ -145,7 +145,7 @@ def test_hostile_program_parses_imports_and_contains_only_rules(tmp_path: Path) 
         g = Game(prog, "hostile", 2, 7, [RandomAgent(1), RandomAgent(2)], round_cap=3, record=True).run()
         logs.append(g.log)
     assert logs[0] == logs[1]
-    notes = [e["text"] for e in logs[0] if e.get("e") == "note"]
+    notes = [e["text"] for e in logs[0] if e.get("e") == "log"]
     for value in expected:
         assert value in notes or value == pyast.literal_eval(repr(value))
 
@@ -318,5 +318,5 @@ mode 测试 m {
     logs = [Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], round_cap=2, record=True).run().log
             for prog in (mod.build_program(), interpreted_program(loaded))]
     assert logs[0] == logs[1]
-    notes = [e["text"] for e in logs[0] if e.get("e") == "note"]
+    notes = [e["text"] for e in logs[0] if e.get("e") == "log"]
     assert notes.count("one") == notes.count("two") > 0

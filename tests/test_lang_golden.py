@@ -128,3 +128,15 @@ def test_habits_from_other_languages_get_the_words_of_this_one(tmp_path, body: s
     path.write_text(f"rule 测 t {{\n  on turn_start {{\n    {body}\n  }}\n}}\n", encoding="utf-8")
     found = [d.suggestion or "" for d in check_paths([str(path)]).diagnostics]
     assert any(hint in s for s in found), found
+
+
+def test_text_plus_text_says_what_plus_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`"a" + "b"` (issue 32): the message says what `+` does and how text is written, not just that two texts
+    cannot be combined."""
+    text, _ = run(tmp_path, monkeypatch, 'skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }\n')
+    assert text == """\
+g.sgs:1:44: error[SGS-E305]: '+' adds numbers or joins two lists; it does not join text (here a text and a text)
+    1 | skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }
+      |                                             ^^^^^^^^^
+  = help: the language has no way to join texts: write the whole text as one literal, e.g. "ab"; to keep a value \
+for later, give it to a mark: mark(p, "name", x)"""

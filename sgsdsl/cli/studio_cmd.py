@@ -13,10 +13,11 @@ from ..install_hint import install_extra
 from ..lang.sources import expand_paths
 from ..modes import SetupError, check_setup, parse_assignments
 from .loading import file_mode, fitting_players, one_rule_set, rule_paths
-from .paths import require_paths
+from .paths import no_dash_o, require_paths
 
 
 @click.command("studio")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
@@ -27,7 +28,7 @@ from .paths import require_paths
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--general", default="", help="your general (id or name), e.g. liubei")
 @click.option("--pool", default="", help="the generals on offer, comma separated")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--opponents", default="heuristic", show_default=True, help="the agents at the other seats")
 @click.option("--log", "logs", multiple=True, type=click.Path(dir_okay=False),
               help="a game log (.jsonl) to offer for replay (repeatable)")

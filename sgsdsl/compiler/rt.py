@@ -120,6 +120,6 @@ def located(err: BaseException) -> BaseException:
     return locate(err, sgs_location(err.__traceback__))
 
 
-def contains_ab(item: Any, container: Any) -> bool:
+def contains_ab(item: Any, container: Any, frame: Any = None) -> bool:
     """`item in container` with the operands evaluated in source order (left first)."""
-    return _ert.contains(container, item)
+    return _ert.contains(container, item, frame)

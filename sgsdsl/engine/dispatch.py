@@ -107,7 +107,8 @@ class Dispatch:
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
-        gained. A leader skill counts only while p holds the mode's leader role, gained or not."""
+        gained. A leader skill counts only while p holds the mode's leader role, gained or not. A skill barred from
+        p's general (restricted play, `GameState.barred`) never counts, gained or not."""
         out: list[SkillRule] = []
         leader = self.game.mode.leader is not None and p.role == self.game.mode.leader
         if p.general is not None:
@@ -115,6 +116,10 @@ class Dispatch:
         for s in p.extra_skills:
             if (leader or not s.leader_only) and not any(x.ident == s.ident for x in out):
                 out.append(s)
+        if self.game.barred and p.general is not None:
+            bar = self.game.barred.get(p.general.ident)
+            if bar:
+                out = [s for s in out if s.ident not in bar]
         return out
 
     def gain_skill(self, p: Player, skill: SkillRule, until: str = "forever") -> None:

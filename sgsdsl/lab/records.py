@@ -53,7 +53,7 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
     try:
         g = Game(program, variant.mode, variant.players, seed, agents, dict(variant.options),
                  round_cap=variant.round_cap, record=False, pinned=dict(variant.pinned),
-                 pool=variant.pool).run()
+                 pool=variant.pool, role_pins=variant.role_pins, barred=dict(variant.barred)).run()
     except EngineError as err:
         return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, one_line(err))
     winners, reason = g.result or ((), "unfinished")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import registry as reg
 from . import ast
 from .check_base import CheckerBase
-from .diagnostics import did_you_mean
+from .diagnostics import Span, did_you_mean
 from .scope import Symbols, _Scope
 from .syntax_hints import familiar
 from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
@@ -206,6 +206,9 @@ class BodyChecker(CheckerBase):
         if op == "+" and lk in COLLECTIONS and rk in COLLECTIONS:
             return lk if lk == rk else "list"
         if lk is not None and rk is not None:
+            if op == "+" and "str" in (lk, rk):
+                self._text_plus(lk, rk, e.span)
+                return None
             self.error("SGS-E305", f"'{op}' cannot combine {_article(lk)} and {_article(rk)}", e.span)
             return None
         if "int" in (lk, rk):
@@ -213,6 +216,13 @@ class BodyChecker(CheckerBase):
         if op == "+" and (lk in COLLECTIONS or rk in COLLECTIONS):
             return "list"
         return None
+
+    def _text_plus(self, lk: str, rk: str, span: Span) -> None:
+        """`"a" + "b"`: say what `+` does, and that text is written whole (the language has no text joining)."""
+        self.error("SGS-E305", f"'+' adds numbers or joins two lists; it does not join text (here {_article(lk)} "
+                   f"and {_article(rk)})", span,
+                   "the language has no way to join texts: write the whole text as one literal, e.g. \"ab\"; "
+                   "to keep a value for later, give it to a mark: mark(p, \"name\", x)")
 
     def name(self, e: ast.Name, scope: _Scope) -> str | None:
         n = e.ident
