@@ -104,7 +104,8 @@ def balance_cmd(general, rules, rule_names, against, without, games, until_ci, m
         second = parse_agents(robust_spec)
         if second != kinds[0]:
             kinds.append(second)
-    prep = prepare(rule_paths(list(rules), rule_names, f"balance {general}"), engine, mode, players, opts, round_cap, kinds[0], (), None)
+    paths = rule_paths(list(rules), rule_names, f"balance {general}")
+    prep = prepare(paths, engine, mode, players, opts, round_cap, kinds[0], (), None)
     program = prep.program
     plan = make_plan(prep, general, against, without, pool_spec, players)
     tol = tolerance / 100
