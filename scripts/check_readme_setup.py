@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", type=Path, help="folder for the copy and its venv (default: a new temp folder)")
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    ap.add_argument("--verbose", action="store_true", help="print every line (pip's progress and tables too)")
     args = ap.parse_args(argv)
     commands = setup_commands((ROOT / "README.md").read_text(encoding="utf-8"))
     if len(commands) != 2:
@@ -70,12 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     env = fresh_env(home)
     ok = True
     for name, cmd in zip(("main job", "tests"), commands, strict=True):
+        print(f"== {name}: $ {cmd}", flush=True)
         start = time.monotonic()
-        p = subprocess.run(["bash", "-c", cmd], cwd=checkout, env=env, capture_output=True, text=True)
+        # the output streams as it comes (a long run killed half-way still shows how far it got)
+        with subprocess.Popen(["bash", "-c", cmd], cwd=checkout, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) as p:
+            assert p.stdout is not None
+            for line in p.stdout:
+                if args.verbose or not line.startswith(("  ", "Requirement already", "Collecting", "Downloading")):
+                    print("   " + line.rstrip("\n"), flush=True)
         secs = time.monotonic() - start
-        print(f"== {name}: $ {cmd}\n   [exit {p.returncode}, {secs:.0f} s]")
-        tail = (p.stdout + p.stderr).strip().splitlines()[-12:]
-        print("\n".join("   " + line for line in tail))
+        print(f"   [{name}: exit {p.returncode}, {secs:.0f} s]", flush=True)
         ok = ok and p.returncode == 0
     print(f"README set-up: {'ok' if ok else 'FAILED'} (work folder {work})")
     if not args.keep and args.work is None:
