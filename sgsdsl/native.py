@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .cachedir import cache_root, private_dir, read_entry, tree_digest, trusted, usable_dir
+from .install_hint import install_extra
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
@@ -128,7 +129,7 @@ def build(log: Path | None = None) -> Path:
     Raises NativeBuildError, with the tail of the compiler's output, when mypyc or a C compiler is missing or
     the build fails."""
     if importlib.util.find_spec("mypyc") is None or importlib.util.find_spec("setuptools") is None:
-        raise NativeBuildError("the native engine is built with mypyc: pip install 'sgsdsl[native]' "
+        raise NativeBuildError(f"the native engine is built with mypyc: {install_extra('native')} "
                                "(mypy and setuptools) first")
     folder = build_dir()
     private_dir(folder.parent)

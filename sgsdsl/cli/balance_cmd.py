@@ -54,12 +54,14 @@ from .lab_common import (
     write_outputs,
 )
 from .loading import rule_paths
+from .paths import no_dash_o
 
 # exit codes (README, docs/balance.md): 0 a verdict; 1 games failed (or bad rules); 2 a usage error
 EXIT_FAILED = 1
 
 
 @click.command("balance")
+@no_dash_o
 @click.argument("general")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
@@ -76,7 +78,7 @@ EXIT_FAILED = 1
 @click.option("--even-within", "tolerance", type=click.FloatRange(0.0, 100.0), default=5.0, show_default=True,
               metavar="POINTS", help="a difference whose interval lies within ±POINTS is 'even'; beyond it, 'too "
                                      "strong' or 'too weak'")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--mode", default="identity", show_default=True, help="mode id (it must deal roles)")
 @click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="first seed; seed j is seed+j")
@@ -105,7 +107,8 @@ def balance_cmd(general, rules, rule_names, against, without, games, until_ci, m
         second = parse_agents(robust_spec)
         if second != kinds[0]:
             kinds.append(second)
-    prep = prepare(rule_paths(list(rules), rule_names), engine, mode, players, opts, round_cap, kinds[0], (), None)
+    paths = rule_paths(list(rules), rule_names, f"balance {general}")
+    prep = prepare(paths, engine, mode, players, opts, round_cap, kinds[0], (), None)
     program = prep.program
     plan = make_plan(prep, general, against, without, pool_spec, players)
     tol = tolerance / 100

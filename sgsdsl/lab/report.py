@@ -22,6 +22,11 @@ th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.sig{font-we
 """
 
 
+def draws_text(draws: dict[str, int]) -> str:
+    """`round cap 11, exhausted deck 2` (or `none`): the draws by reason, as words, never a Python dict."""
+    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in sorted(draws.items())) or "none"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -83,7 +88,7 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
     body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")
     lo, hi = stats.rounds_ci
     body.append(f"<h2>Game length</h2><p>average rounds {stats.rounds:.2f} (95% interval {lo:.2f} – {hi:.2f}), "
-                f"average turns {stats.turns:.2f}; draws {escape(str(stats.draws or 'none'))}; engine errors "
+                f"average turns {stats.turns:.2f}; draws {escape(draws_text(stats.draws))}; engine errors "
                 f"{len(stats.errors)}</p>")
     return page("sgsdsl balance report", meta, "".join(body))
 
