@@ -42,7 +42,8 @@ print(native.active(), h.hexdigest())
 
 
 def _env(cache: Path, **more: str) -> dict[str, str]:
-    return {**os.environ, "SGSDSL_CACHE": str(cache), "PYTHONPATH": str(ROOT), **more}
+    # (the suite runs the Python engine, tests/conftest.py: these children use a build unless told SGSDSL_NATIVE=0)
+    return {**os.environ, "SGSDSL_CACHE": str(cache), "PYTHONPATH": str(ROOT), "SGSDSL_NATIVE": "1", **more}
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -99,6 +100,7 @@ def test_an_untrusted_build_is_not_used(built: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_status_says_which_engine_runs_and_why(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SGSDSL_NATIVE", raising=False)
     monkeypatch.setattr(native, "PACKAGED", tmp_path / "no-build")  # a package installed without one
     monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))
     none = native.choose()
@@ -114,6 +116,7 @@ def test_the_build_made_with_the_package_comes_first(built: Path, tmp_path: Path
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """setup.py puts a build into sgsdsl/_native/ (`build_into`); it is used before the cache's, whoever owns it,
     while it is for these engine sources and nobody else may write it."""
+    monkeypatch.delenv("SGSDSL_NATIVE", raising=False)
     monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))  # no cache build
     folder = built / "native" / native.build_dir().name
     monkeypatch.setattr(native, "PACKAGED", folder)
