@@ -10,11 +10,12 @@ never silently dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .engine.agents import Agent, Request
+from .textsafe import shown
 
 
 def _seat_of(who: Any) -> int | None:
@@ -144,9 +145,11 @@ def narrate(entry: dict[str, Any], viewer: int | None = None) -> str | None:
     kind = entry.get("e")
     rule = _RULES.get(str(kind))
     try:
-        return rule(say, entry) if rule else _generic(entry)
+        line = rule(say, entry) if rule else _generic(entry)
     except (KeyError, TypeError, ValueError):  # an entry of an unexpected shape: show it raw, never fail
-        return _generic(entry)
+        line = _generic(entry)
+    # log() text, prompts, names and unknown kinds come from rules files and logs: never terminal controls
+    return shown(line, newlines=False) if line is not None else None
 
 
 def _decision(say: _Say, e: dict[str, Any]) -> str | None:
@@ -156,7 +159,7 @@ def _decision(say: _Say, e: dict[str, Any]) -> str | None:
     who = f"P{e.get('ask')}"
     if say.viewer is not None and e.get("ask") != say.viewer and e.get("kind") in ("choose_card", "cards"):
         return None
-    return _strip_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}")
+    return shown(_strip_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}"), newlines=False)
 
 
 def _strip_ids(text: str) -> str:
@@ -174,16 +177,24 @@ def transcript(entries: Iterable[dict[str, Any]], viewer: int | None = None, dec
     return out
 
 
-def show_log(path: Path) -> list[str]:
-    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision."""
-    from .replay import read_log
+def show_log(path: Path) -> Iterator[str]:
+    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision, read and told line by
+    line (a log of any size in little memory)."""
+    from .replay import iter_log
 
-    header, entries = read_log(path)
+    entries = iter_log(path)
+    header = next(entries)
     rules = ", ".join([*header.get("rules", []), *header.get("rule_names", [])])
     agents = header.get("agents") or []
-    lines = [f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
-             f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else "")]
-    return lines + transcript(entries)
+    yield shown(f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
+                f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else ""),
+                newlines=False)
+    for e in entries:
+        line = narrate(e)
+        if line:
+            yield line
+    if isinstance(header.get("abandoned"), str):
+        yield shown(f"(the game was abandoned here: {header['abandoned']})")
 
 
 class NarratedAgent(Agent):

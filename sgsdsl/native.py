@@ -12,8 +12,10 @@ those modules load compiled; everything else (the rules, the interpreter, the co
 Python. Games are the same, byte for byte: only their speed changes (`tests/test_native.py` plays the same
 seeded games both ways). `sgsdsl native status` says which engine runs and why.
 
-A cache build is used only when its files are owned by this user and writable by nobody else; the package's build
-is trusted as the package's own Python files are (whoever installed it), but only when nobody else may write it.
+A cache build is used only when its files and every folder from the cache root down are owned by this user and
+writable by nobody else (`sgsdsl.cachedir`); the package's build is trusted as the package's own Python files are
+(whoever installed it), but only when nobody else may write it. Either is used only when its folder holds exactly the
+files its manifest lists: a module planted beside the build is never imported in place of the Python one.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .cachedir import cache_root, private_dir, tree_digest, trusted
+from .cachedir import cache_root, private_dir, read_entry, tree_digest, trusted, usable_dir
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
@@ -68,14 +70,21 @@ def _unwritable(path: Path) -> bool:
 
 
 def _usable(folder: Path, packaged: bool = False) -> dict | None:
-    """The manifest of a complete, trusted build in FOLDER for this engine's sources, else None."""
-    manifest = folder / MANIFEST
+    """The manifest of a complete, trusted build in FOLDER for this engine's sources, else None (PACKAGED: the
+    package's own build, trusted as the package is)."""
     ok = _unwritable if packaged else trusted
-    if not ok(manifest):
+    if packaged:
+        try:
+            blob: bytes | None = (folder / MANIFEST).read_bytes() if ok(folder / MANIFEST) else None
+        except OSError:
+            blob = None
+    else:
+        blob = read_entry(folder / MANIFEST)
+    if blob is None:
         return None
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(blob)
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("digest") != engine_digest():
         return None
@@ -87,7 +96,30 @@ def _usable(folder: Path, packaged: bool = False) -> dict | None:
     libraries = data.get("libraries")
     if not isinstance(libraries, dict) or not all(v in files for v in libraries.values()):
         return None
-    return data
+    return data if _exactly(folder, {*files, MANIFEST}, packaged) else None
+
+
+def _exactly(folder: Path, files: set[str], packaged: bool = False) -> bool:
+    """Whether FOLDER holds exactly FILES (no other file, link or module to import) in safe folders (the cache's
+    own, or for the PACKAGED build folders nobody else may write)."""
+    seen: set[str] = set()
+    for here, dirs, names in os.walk(folder, followlinks=False):
+        rel = Path(here).relative_to(folder)
+        if not (_safe_dir(Path(here)) if packaged else usable_dir(Path(here), create=False)):
+            return False
+        for d in dirs:
+            if os.path.islink(os.path.join(here, d)):
+                return False
+        seen.update((rel / n).as_posix() for n in names)
+    return seen == files
+
+
+def _safe_dir(folder: Path) -> bool:
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and not st.st_mode & 0o022
 
 
 @dataclass(frozen=True)
@@ -230,14 +262,35 @@ def build_into(folder: Path, log: Path | None = None) -> None:
 def clean() -> int:
     """Remove every native build (current or stale); how many went."""
     root = cache_root() / "native"
-    if not root.is_dir() or root.is_symlink():
+    if not usable_dir(root, create=False):
         return 0
     gone = 0
     for entry in sorted(root.iterdir()):
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+        if entry.is_dir() and not entry.is_symlink() and _remove_build(entry):
             gone += 1
     return gone
+
+
+def _remove_build(folder: Path) -> bool:
+    """Remove the files a build's manifest lists, the manifest, and the folders left empty; whether it all went
+    (anything sgsdsl did not write stays, and so does its folder)."""
+    try:
+        data = json.loads(read_entry(folder / MANIFEST) or b"null")
+    except ValueError:
+        return False
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return False
+    for f in [*files, MANIFEST]:
+        path = folder / str(f)
+        if ".." not in str(f).split("/") and trusted(path):
+            path.unlink(missing_ok=True)
+    for here, _, _ in sorted(os.walk(folder, followlinks=False), key=lambda w: -len(w[0])):
+        try:
+            os.rmdir(here)
+        except OSError:
+            return False
+    return True
 
 
 _BUILD_SCRIPT = """

@@ -19,6 +19,7 @@ from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
+from ..textsafe import shown
 from .loading import fitting_players, setup_or_exit
 from .paths import require_paths
 
@@ -82,6 +83,24 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
                 tuple(sorted(pinned.items())), pool, label, designer_generals(loaded, bundled_rules_dir()))
     remember_program(v, program)
     return Prepared(v, program, rules_digest(loaded.sources), loaded)
+
+
+def display_names(program: Program) -> dict[str, str]:
+    """General and skill idents -> "曹操 caocao", as the tables show them (the JSON keeps the idents)."""
+    out = {k: f"{g.name} {k}" if g.name != k else k for k, g in program.generals.items()}
+    skills = [*program.skills.values(), *(s for g in program.generals.values() for s in g.skills),
+              *(s for c in program.cards.values() for s in c.skills)]
+    for s in skills:
+        out.setdefault(s.ident, f"{s.name} {s.ident}" if s.name != s.ident else s.ident)
+    return out
+
+
+def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -> None:
+    """Lead with "N of M games failed: <the first one's error>" (on stderr when stdout is JSON)."""
+    from ..lab.stats import failure_line
+
+    if errors:
+        click.echo(failure_line(len(errors), total, errors[0]), err=as_json)
 
 
 def general_ident(program: Program, name: str, where: str) -> str:
@@ -178,7 +197,7 @@ def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: 
         if html_path:
             write_atomic(Path(html_path), html())
     except (ExportError, OSError, WriteRefused) as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(shown(f"error: {err}"), err=True)
         raise SystemExit(1) from None
 
 

@@ -7,6 +7,7 @@ import time
 import click
 
 from ..lang.diagnostics import render_text
+from ..textsafe import shown
 from .paths import require_paths
 
 
@@ -37,22 +38,22 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
             out = run_file(f, engine)
         except ScenarioError as err:
             malformed += 1
-            click.echo(f"MALFORMED {f}")
+            click.echo(shown(f"MALFORMED {f}"))
             click.echo(render_text(err.diagnostics, err.sources))
             continue
         except Exception as err:  # noqa: BLE001 - never a traceback, even on a bug in the runner
             failed += 1
-            click.echo(f"FAIL  {f}\n  ✗ internal error while running the scenario: {type(err).__name__}: {err}")
+            click.echo(shown(f"FAIL  {f}\n  ✗ internal error while running the scenario: {type(err).__name__}: {err}"))
             continue
         title = out.scenario.title
         if out.passed:
             passed += 1
             if not quiet:
-                click.echo(f"PASS  {f} — {title}")
+                click.echo(shown(f"PASS  {f} — {title}"))
         else:
             failed += 1
-            click.echo(f"FAIL  {f} — {title}")
-            click.echo(report(out))
+            click.echo(shown(f"FAIL  {f} — {title}"))
+            click.echo(shown(report(out)))
     secs = time.perf_counter() - start
     extra = f", {len(skipped)} pending skipped" if skipped else ""
     click.echo(f"{len(files)} scenario(s): {passed} passed, {failed} failed, {malformed} malformed"

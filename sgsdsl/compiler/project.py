@@ -88,7 +88,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     """One file's output, from the result cache or compiled now (adding its sources and timings to RES), and the
     modules shared between the files compiled (SHARED, made here at the first miss)."""
     base = f.resolve().parent.parent
-    hit = result_cache.lookup("compile", f, base)
+    hit = result_cache.lookup("compile", f, base, classes=(FileOutput,))
     if hit is not None and isinstance(hit[0], FileOutput):
         res.sources.update(hit[1])
         res.timings.cached += 1
@@ -103,7 +103,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     res.timings.parse += parse
     res.timings.check += check
     res.timings.generate += generate
-    result_cache.store("compile", f, base, done.inputs, done.output)
+    result_cache.store("compile", f, base, done.inputs, done.output, classes=(FileOutput,))
     return done.output, shared
 
 

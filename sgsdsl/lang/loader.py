@@ -12,6 +12,10 @@ from .parser import parse_text
 from .result_cache import Inputs, Resolution, Visit, text_digest
 from .sources import display_path, import_hint, read_source, resolve_import
 
+# What one load (a file and everything it imports, transitively) may read: docs/language.md, "Limits"
+MAX_LOAD_FILES = 500
+MAX_LOAD_CHARS = 16 * 1024 * 1024
+
 
 @dataclass
 class LoadResult:
@@ -59,6 +63,12 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
                                                  suggestion="move what both files need into a third file"))
             return
         if real in done:
+            return
+        if len(done) >= MAX_LOAD_FILES or sum(map(len, result.sources.values())) > MAX_LOAD_CHARS:
+            result.diagnostics.append(Diagnostic(
+                "SGS-E107", f"cannot read {shown}: a load reads at most {MAX_LOAD_FILES} files and "
+                f"{MAX_LOAD_CHARS} characters in all (the imports go further)", at or Span.point(shown, 1, 1)))
+            done[real] = None
             return
         buffer = overlay is not None and real in overlay
         text: str | None
