@@ -11,7 +11,7 @@ setup(
     packages=[*find_packages(include=["sgsdsl", "sgsdsl.*"]), "sgsdsl._bundled.rules", "sgsdsl._bundled.generated"],
     package_dir={"sgsdsl._bundled.rules": "rules", "sgsdsl._bundled.generated": "generated"},
     package_data={
-        "sgsdsl": ["lang/*.lark", "lang/*.md", "compiler/templates/*.j2"],
+        "sgsdsl": ["lang/*.lark", "lang/*.md", "compiler/templates/*.j2", "studio/static/*"],
         "sgsdsl._bundled.rules": ["*.sgs", "*/*.sgs"],
     },
 )

@@ -209,8 +209,27 @@ class CheckingReplayAgent(Agent):
         return list(want["answer"])
 
 
-def replay_file(path: Path, engine: str) -> int:
-    """Replay the log at PATH; the number of decisions verified. Raises LogError or ReplayMismatch."""
+@dataclass
+class ReplaySetup:
+    """A log made ready to re-run: its header, its rules' program (the digest checked), options and decisions."""
+
+    header: LogHeader
+    program: Any
+    options: dict[str, Any]
+    entries: list[dict[str, Any]]
+    asks: list[dict[str, Any]]
+
+    def game(self, agent: CheckingReplayAgent) -> Game:
+        """The logged game, set up again with AGENT answering for every seat (and watching the state hash)."""
+        h = self.header
+        game = Game(self.program, h.mode, h.players, h.seed, [agent] * h.players, self.options,
+                    round_cap=h.round_cap, record=True, pinned=h.pinned, pool=h.pool)
+        agent.game = game
+        return game
+
+
+def prepare_replay(path: Path, engine: str) -> ReplaySetup:
+    """Read the log at PATH and load the rules it names; LogError / ReplayMismatch say what does not fit."""
     raw, entries = read_log(path)
     header = parse_header(path, raw)
     loaded = check_paths(_rule_files(path, header))
@@ -230,26 +249,36 @@ def replay_file(path: Path, engine: str) -> int:
         raise LogError(f"{path}:1: the log names general {unknown[0]!r}, which its rules do not define")
     if any(seat >= header.players for seat in header.pinned):
         raise LogError(f"{path}:1: the log pins a general to a seat beyond its {header.players} players")
-    asks = [e for e in entries if "ask" in e]
-    agent = CheckingReplayAgent(asks)
-    game = Game(program, header.mode, header.players, header.seed, [agent] * header.players, options,
-                round_cap=header.round_cap, record=True, pinned=header.pinned, pool=header.pool)
-    agent.game = game
+    return ReplaySetup(header, program, options, entries, [e for e in entries if "ask" in e])
+
+
+def run_replay(setup: ReplaySetup, agent: CheckingReplayAgent) -> Game:
+    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs."""
+    game = setup.game(agent)
     try:
         game.run()
     except ReplayDiverged as err:
         raise ReplayMismatch(str(err)) from None
     except EngineError as err:
         raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
-    if agent.pos != len(asks):
-        raise ReplayMismatch(f"the log has {len(asks)} decisions, the replay made {agent.pos}")
+    if agent.pos != len(setup.asks):
+        raise ReplayMismatch(f"the log has {len(setup.asks)} decisions, the replay made {agent.pos}")
+    return game
+
+
+def replay_file(path: Path, engine: str) -> tuple[int, str]:
+    """Replay the log at PATH; the number of decisions verified and the state hash at the last one (what the
+    studio's replay shows there). Raises LogError or ReplayMismatch."""
+    setup = prepare_replay(path, engine)
+    game = run_replay(setup, CheckingReplayAgent(setup.asks))
+    entries = setup.entries
     json_log = [json.loads(json.dumps(e, ensure_ascii=False, sort_keys=True)) for e in game.log]
     first = next((i for i, (a, b) in enumerate(zip(json_log, entries, strict=False)) if a != b), None)
     if first is None and len(json_log) != len(entries):
         first = min(len(json_log), len(entries))
     if first is not None:
         raise ReplayMismatch(f"event {first + 1} (log line {first + 2}) differs from the log")
-    return len(asks)
+    return len(setup.asks), str(setup.asks[-1]["hash"]) if setup.asks else ""
 
 
 def _rule_files(path: Path, header: LogHeader) -> list[str]:

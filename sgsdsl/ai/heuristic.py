@@ -78,6 +78,10 @@ class HeuristicAgent(Agent):
         self._recover: Any = ()
         self._stance: dict[int, float] = {}
         self._foe_known: tuple[Any, bool] = (None, False)  # (the stance it was read from, whether a sure foe)
+        # the table as my last play-menu pick found it, the pick, and the picks that left the table as it was
+        self._played_from: Any = None
+        self._played: str = ""
+        self._futile: set[str] = set()
 
     # ------------------------------------------------------------ allegiance
     def allies(self, view: Any) -> set[str]:
@@ -217,7 +221,30 @@ class HeuristicAgent(Agent):
             value = sum(stance.get(q["seat"], 0.0) for q in alive)
         return 1.8 if value > 0.5 else 0.0
 
+    @staticmethod
+    def _table_key(view: Any) -> tuple:
+        """What my view says of the table, in short: what a play-menu pick that did anything would change."""
+        return (tuple((q["hp"], q["max_hp"], q.get("hand"), q.get("alive", True), q.get("face_down", False))
+                      for q in view["players"]),
+                view.get("draw_pile"), len(view.get("damage_history", ())), len(view.get("recover_history", ())))
+
+    def _remember_futile(self, r: Request, view: Any) -> Any:
+        """A pick that found nobody to answer it (a leader's call no one heeds) leaves the table as it was: from
+        that same table it is not picked again, or the turn would go round asking the same seats for ever."""
+        key = self._table_key(view)
+        if key != self._played_from:
+            self._futile.clear()
+        elif self._played:
+            self._futile.add(self._played)
+        return key
+
     def on_play(self, r: Request, view: Any) -> list[int]:
+        key = self._remember_futile(r, view)
+        best = self._best_play(r, view)
+        self._played_from, self._played = key, r.options[best] if best < len(r.options) - 1 else ""
+        return [best]
+
+    def _best_play(self, r: Request, view: Any) -> int:
         me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
         stance = self._stance_now(view)
@@ -226,7 +253,7 @@ class HeuristicAgent(Agent):
         best, best_score = len(r.options) - 1, 0.0
         for i, tags in enumerate(r.option_tags):
             kind, t = _play_kind(tags)
-            if kind == "end":
+            if kind == "end" or (self._futile and r.options[i] in self._futile):
                 continue
             if kind == "skill":
                 score = self._skill_score(t, view, stance, wounded)
@@ -258,7 +285,7 @@ class HeuristicAgent(Agent):
                 score += self.rng.random() * 0.1
             if score > best_score:
                 best, best_score = i, score
-        return [best]
+        return best
 
     def _has_sure_foe(self, stance: dict[int, float], me: int) -> bool:
         """Whether another seat is fairly surely a foe (below -0.6): read once per stance worked out (the stance

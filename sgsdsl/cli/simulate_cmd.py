@@ -16,7 +16,7 @@ from ..engine.errors import EngineError
 from ..files import WriteRefused, check_writable
 from ..lab.export import versions
 from ..lab.report import simulate_report
-from ..lab.stats import Rate, Stats, convergence, mode_sides, summarise
+from ..lab.stats import LOOP_WARN_PER_ROUND, Rate, Stats, convergence, implausible_skills, mode_sides, summarise
 from ..replay import log_header, write_log
 from ..sim import play_one
 from ..textsafe import shown
@@ -80,6 +80,10 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
     else:
         print_tables(stats, doc, seconds, detail)
+    for name, per_game, per_round in implausible_skills(stats):
+        click.echo(f"warning: skill {name} fired {per_game:.1f} times a game ({per_round:.1f} a round, more than "
+                   f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
+                   err=True)
     for e in stats.errors[:5]:
         click.echo(shown(f"engine error: {e}"), err=True)
     raise SystemExit(1 if stats.errors else 0)
@@ -211,7 +215,7 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
             raise SystemExit(1) from None
         return
     try:
-        n = replay_file(log, engine)
+        n, last_hash = replay_file(log, engine)
     except LogError as err:
         click.echo(shown(f"not a valid log: {err}"), err=True)
         raise SystemExit(1) from None
@@ -221,7 +225,7 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
     except EngineError as err:
         click.echo(shown(f"divergence: the replay failed: {err}"), err=True)
         raise SystemExit(1) from None
-    click.echo(f"replay ok: {n} decisions, every state hash matches")
+    click.echo(f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else ""))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]

@@ -29,7 +29,7 @@ from ..files import WriteRefused, write_text_atomic
 from ..lang.diagnostics import DiagnosticError
 from ..lang.loaded import Loaded
 from . import GENERATOR_VERSION
-from .codegen import generate_module, source_key
+from .codegen import Link, generate_module, plan_links, source_key
 
 _loaded_modules: dict[str, ModuleType] = {}
 _ENTRY = re.compile(r"[0-9a-f]{40}")
@@ -90,18 +90,29 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def cached_module(loaded: Loaded) -> ModuleType:
-    """Compile (once per sources and compiler) into the cache and import the module."""
+    """Compile (once per sources and compiler) into the cache and import the module. It links to the bundled
+    compiled module of each file it imports that has one (the standard edition, …) and holds the code of the rest."""
     checked = loaded.checked
     assert checked is not None and loaded.ok
     key = source_key(checked, loaded.sources)
-    digest = hashlib.sha256(f"{key}\n{compiler_digest()}".encode()).hexdigest()[:40]
+    linked: dict[str, ModuleType] = {}
+
+    def usable(path: str, link: Link) -> bool:
+        mod = bundled_module(link.key)
+        if mod is not None:
+            linked[link.module] = mod
+        return mod is not None
+
+    links = plan_links([m.path for m in checked.modules], loaded.edges, loaded.sources, usable)
+    named = "".join(f"\n{link.module} {link.key}" for link in sorted(links.values(), key=lambda k: k.module))
+    digest = hashlib.sha256(f"{key}\n{compiler_digest()}{named}".encode()).hexdigest()[:40]
     mod = _loaded_modules.get(digest)
     if mod is not None:
         return mod
     path = cache_root() / digest / "rules.py"
     text = _verified(path, key, digest)
     if text is None:
-        gen = generate_module(checked, loaded.sources)
+        gen = generate_module(checked, loaded.sources, links=links)
         if not gen.ok:
             raise DiagnosticError([d for d in gen.diagnostics if d.severity == "error"])
         text = f"{_DIGEST_LINE}{_sha(gen.text)} in {digest}\n{gen.text}"
@@ -110,7 +121,7 @@ def cached_module(loaded: Loaded) -> ModuleType:
             write_text_atomic(path, text, mode=0o600)
         except (OSError, WriteRefused):
             pass  # an unwritable cache only costs speed: the module runs from memory
-    mod = _exec_module(f"sgsdsl_compiled_{digest}", path, text)
+    mod = _exec_module(f"sgsdsl_compiled_{digest}", path, text, linked)
     _loaded_modules[digest] = mod
     return mod
 
@@ -136,15 +147,24 @@ def _verified(path: Path, key: str, digest: str) -> str | None:
     return text if f"# source: {key}\n" in body[:400] else None
 
 
-def _exec_module(name: str, path: Path, text: str) -> ModuleType:
-    """Run the verified TEXT itself as a module (what was checked is what runs; no re-read of the file)."""
+def _exec_module(name: str, path: Path, text: str, linked: dict[str, ModuleType]) -> ModuleType:
+    """Run the verified TEXT itself as a module (what was checked is what runs; no re-read of the file). It is
+    its own package, holding the LINKED modules its `from . import NAME` lines take."""
     spec = importlib.util.spec_from_loader(name, loader=None, origin=str(path))
     assert spec is not None
     mod = importlib.util.module_from_spec(spec)
     mod.__file__ = str(path)
+    mod.__package__ = name
+    for module, target in linked.items():
+        setattr(mod, module, target)
     linecache.cache[str(path)] = (len(text), None, text.splitlines(True), str(path))  # for error locations
     code = compile(text, str(path), "exec", dont_inherit=True)
-    exec(code, mod.__dict__)  # noqa: S102 - our own generated module, verified above
+    sys.modules[name] = mod  # for the relative imports of its linked modules
+    try:
+        exec(code, mod.__dict__)  # noqa: S102 - our own generated module, verified above
+    except BaseException:
+        del sys.modules[name]
+        raise
     return mod
 
 

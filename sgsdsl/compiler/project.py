@@ -52,16 +52,22 @@ class ProjectResult:
 
 
 def compile_paths(args: list[str]) -> ProjectResult:
-    """Compile every .sgs file named (folders: their files, sorted) into module texts, in memory. A file whose
-    inputs are unchanged since an earlier compile is answered from the result cache (`lang.result_cache`)."""
+    """Compile every .sgs file named (folders: their files, sorted) into module texts, in memory, and every file
+    they import (whose modules theirs import). A file whose inputs are unchanged since an earlier compile is
+    answered from the result cache (`lang.result_cache`)."""
     res = ProjectResult()
     files, diags = expand_paths(args)
     res.diagnostics.extend(diags)
     names = Namespace("rules file")
     index: list[tuple[str, str]] = []
     shared: Shared | None = None  # made at the first file the result cache does not answer
-    for f in files:
+    done = {f.resolve() for f in files}
+    for f in files:  # grows with the imported files not named
         out, shared = _compiled(f, res, shared)
+        for linked in out.links:
+            if Path(linked) not in done:
+                done.add(Path(linked))
+                files.append(Path(linked))
         res.diagnostics.extend(out.diagnostics)
         if out.text is None or out.entry is None or out.source_key is None:
             continue

@@ -36,6 +36,13 @@ class Unset:
 UNSET = Unset()
 
 
+def linked(module: Any, key: str) -> None:
+    """Refuse a linked module compiled from other sources than the module importing it was compiled against."""
+    if getattr(module, "SOURCE_KEY", None) != key:
+        raise ImportError(f"the compiled module {getattr(module, '__name__', module)} is out of date for the "
+                          "module importing it; recompile the rules (sgsdsl compile)")
+
+
 def unbound(where: str, name: str) -> Any:
     """Exactly the interpreter's error for reading a name the frame does not hold."""
     raise RuleError(f"{where}: '{name}' has no value here")

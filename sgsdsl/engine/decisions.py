@@ -22,6 +22,9 @@ class Decisions:
     def __init__(self, game: GameState):
         self.game = game
         self._sides: tuple[tuple[str, ...], ...] | None = None  # the mode's sides, for views (made once)
+        # the public history of acts as views show it: a tuple (read-only, so every view may share it), made again
+        # only when the history has grown
+        self._acts: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
 
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
@@ -122,7 +125,7 @@ class Decisions:
                 seat["judge"] = [j.label() for j in q.judge] if q.judge else []
                 seat["piles"] = pile_view(q, p) if q.piles else {}
             players.append(seat)
-        out: dict[str, Any] = {"seat": p.seat, "role": p.role, "players": players,
+        out: dict[str, Any] = {"seat": p.seat, "role": p.role, "role_shown": p.role_revealed, "players": players,
                                "draw_pile": len(self.game.draw_pile)}
         if cards:
             out["hand"] = [c.label() for c in p.hand]
@@ -135,6 +138,11 @@ class Decisions:
         # public history: who has damaged whom (seat, seat, amount), and who has healed whom, oldest first
         out["damage_history"] = list(self.game.damage_history)
         out["recover_history"] = list(self.game.recover_history)
+        # who used a card on whom (with its hints), and who gave a card on another's behalf, oldest first
+        acts = self.game.act_history
+        if len(acts) != len(self._acts) or (acts and acts[-1] is not self._acts[-1]):
+            self._acts = tuple(acts)
+        out["act_history"] = self._acts
         return out
 
     # ------------------------------------------------------------ hash

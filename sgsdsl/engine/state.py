@@ -83,6 +83,9 @@ class GameState(CardHome):
         self.places: list[int] | None = None  # per seat (0: unplaced), when the game is over and the mode ranks
         self.recover_history: list[tuple[int, int, int]] = []  # public: (healer seat, healed seat, amount)
         self.damage_history: list[tuple[int, int, int]] = []  # public: (source seat, target seat, amount)
+        # public: (actor seat, target seat, hints): a card used on another seat (its AI hints and category), or a
+        # card given at another's request on its behalf (hints ("behalf",)); for agents inferring allegiance
+        self.act_history: list[tuple[int, int, tuple[str, ...]]] = []
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.departing: Player | None = None  # the victim while its `death` timing runs (its cards not yet gone)
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch, new_event
 from .events import MAX_PLAY_ACTIONS
-from .model import PHASES, Player
+from .model import PHASES, Card, Player, VirtualCard
 from .state import GameState
 from .using import AIMED, CardUse
 from .zones import Zones
@@ -178,12 +178,22 @@ class TurnFlow:
             self.zones.discard(chosen, p)
 
     def _phase_play(self, p: Player) -> None:
+        # the no-loop guard: options that were just used and changed nothing on the table, and the table they left
+        # as it was. While the table stays so, they are not offered again (asking the same of the same seats from
+        # the same position gives nothing new); any change brings them back.
+        futile: list[tuple] = []
+        futile_at: tuple | None = None
         for _ in range(MAX_PLAY_ACTIONS):
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
             blind = self.choices.blind(p)  # (nobody reads what the options are: no labels, no tags)
             shows_reach = not blind and getattr(self.game.agents[p.seat], "reads_view", True)
             options = self.use.play_options(p, labelled=not blind, reach=shows_reach)
+            if futile:
+                if self.table_mark(p) == futile_at:
+                    options = [o for o in options if option_key(o[1]) not in futile]
+                else:
+                    futile, futile_at = [], None
             if blind:
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", blank(len(options) + 1))[0]
             else:
@@ -194,7 +204,22 @@ class TurnFlow:
                                         option_reach=reach)[0]
             if pick == len(options):
                 return
+            before = self.table_mark(p)
             self.use.run_play_option(p, options[pick][1])
+            if self.table_mark(p) == before:
+                futile.append(option_key(options[pick][1]))
+                futile_at = before
+
+    def table_mark(self, p: Player) -> tuple:
+        """What an action in p's play phase could have changed, cheaply: every seat's health, cards held (counts;
+        p's own hand and equipment card by card), marks and turn state, the piles' sizes, the public histories and
+        the step of the turn. Counters of uses and the log are left out: using an option always moves them."""
+        game = self.game
+        seats = [(q.hp, q.max_hp, q.alive, len(q.hand), len(q.equips), len(q.judge), q.face_down, q.chained,
+                  q.skip_turns, len(q.piles), dict(q.marks) if q.marks else None) for q in game.players]
+        return (seats, [c.id for c in p.hand], [c.id for c in p.equips.values()], len(game.draw_pile),
+                len(game.discard_pile), len(game.processing), len(game.damage_history), len(game.recover_history),
+                game.current.seat, game.phase, dict(game.marks) if game.marks else None)
 
     def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
         """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
@@ -214,3 +239,22 @@ class TurnFlow:
         if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
             return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)
+
+
+def option_key(option: tuple) -> tuple:
+    """A play-menu option as something that compares equal from one menu to the next: its kind, and each part by
+    its identity (a card by id, a seat by number, a rule by the object it is; a converted probe card is rebuilt at
+    every menu, so by its name and sources)."""
+    out: list[object] = [option[0]]
+    for part in option[1:]:
+        if isinstance(part, Player):
+            out.append(("seat", part.seat))
+        elif isinstance(part, (int, str)):
+            out.append(part)
+        elif isinstance(part, VirtualCard):
+            out.append(("virtual", part.name, tuple(c.id for c in part.subcards)))
+        elif isinstance(part, Card):
+            out.append(("card", part.id))
+        else:
+            out.append(("rule", id(part)))
+    return tuple(out)

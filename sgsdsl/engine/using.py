@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decisions import Decisions
+from .decisions import Decisions, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, NULLIFIABLE, run_rule
@@ -13,6 +13,8 @@ from .program import Frame, SkillRule, UseRule
 from .state import GameState
 from .zones import Zones
 
+# the hints of a card given at another's request on its behalf, in the public history of acts
+BEHALF: tuple[str, ...] = ("behalf",)
 # target kinds aimed at chosen targets: the play menu shows an agent that reads views where each could go
 AIMED = ("one", "range")
 
@@ -269,6 +271,12 @@ class CardUse:
         physical = card.physical
         self._into_processing(card)
         self.dispatch.count_use(user, self.use_key(card.family, use.context))
+        if targets:
+            hints = hints_of(card)
+            acts = self.game.act_history
+            for t in targets:
+                if t is not user:
+                    acts.append((user.seat, t.seat, hints))
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("use", user=user.label(), card=card.label(), targets=[t.label() for t in targets],
                                context=context)
@@ -470,6 +478,8 @@ class CardUse:
                 "negated": False, "play": play, "use": use}))
             if ev.negated:
                 return False
+        if behalf is not None and times > 0 and behalf is not p:
+            self.game.act_history.append((p.seat, behalf.seat, BEHALF))
         if times > 0 and self.dispatch.listens("answered"):
             self.dispatch.emit("answered", new_event("answered", {"player": p, "family": family, "against": against,
                                                                   "against_user": against_user, "use": use,

@@ -122,6 +122,22 @@ class Stats:
         }
 
 
+# a skill firing more often than this per round of play, on average over the games, is reported by `simulate`: an
+# owner takes one turn a round, and the busiest skills of the bundled rules fire about 0.5 times a round (仁德 with
+# heuristic agents), so four times that points at an agent asking again for something that changes nothing
+# (docs/balance.md, "Runaway loops")
+LOOP_WARN_PER_ROUND = 2.0
+
+
+def implausible_skills(stats: Stats) -> list[tuple[str, float, float]]:
+    """(skill, firings per game, firings per round) of each skill above LOOP_WARN_PER_ROUND, most frequent first."""
+    if stats.rounds <= 0:
+        return []
+    out = [(name, per_game, per_game / stats.rounds) for name, per_game in stats.skills.items()
+           if per_game / stats.rounds > LOOP_WARN_PER_ROUND]
+    return sorted(out, key=lambda x: (-x[1], x[0]))
+
+
 def _rates(counts: dict[str, list[int]]) -> dict[str, Rate]:
     return {k: Rate(w, n) for k, (w, n) in sorted(counts.items())}
 

@@ -24,6 +24,9 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     visits: list[Visit] = field(default_factory=list)  # what the answer depends on (`result_cache`)
     imports: list[Resolution] = field(default_factory=list)
+    # each module (as named in `modules`) -> the modules its imports resolved to, in source order (what the
+    # compiler links a module's generated code to)
+    edges: dict[str, list[str]] = field(default_factory=dict)
     from_buffers: bool = False  # an editor's unsaved text was used somewhere
 
     def inputs(self) -> Inputs | None:
@@ -87,6 +90,7 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
         if module is None:
             return
         stack.append(real)
+        targets = result.edges.setdefault(shown, [])
         for imp in module.imports:
             if not imp.path.strip():
                 result.diagnostics.append(Diagnostic("SGS-E107", "an import needs a file name", imp.span))
@@ -97,6 +101,7 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
                                                      suggestion=import_hint(imp.path)))
                 continue
             result.imports.append(Resolution(str(real.parent), imp.path, str(target)))
+            targets.append(display_path(target, base))
             visit(target, _string_span(imp.span, text))
         stack.pop()
         result.modules.append(module)

@@ -1,0 +1,208 @@
+"""Role inference: an exact posterior over the hidden roles, for one seat, from public information only.
+
+Whole role assignments are few (30 hypotheses for a loyalist at 8 players, 1,260 at most with two renegades at
+10), so the belief keeps every assignment the seat's view allows and its weight, instead of per-seat scores:
+- the prior is uniform over the ways to deal the roles still hidden (the dealt multiset, `roles_in_play`, less the
+  roles shown and the seat's own) to the seats whose role it cannot see;
+- every public act multiplies each assignment by how likely that act is for the actor's role (in that
+  assignment) towards the target's role: damage, healing, a card used on a seat (harmful or helpful by its AI
+  hints), a card given on another's behalf (answering a leader's call);
+- a role shown later (a death reveals it) drops every assignment that disagrees.
+
+It reads nothing but views: no game, no hidden role (tests/test_beliefs.py). Which roles are friends comes from
+the mode's structure that every view carries: `sides` (roles that win together) and `solo` (roles whose every
+seat is a side alone); the role a seat of a shown role serves is read from the roles shown, never from a name.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from itertools import permutations
+from typing import Any
+
+HARMFUL = frozenset({"attack", "control", "risk"})
+HELPFUL = frozenset({"heal", "draw", "help"})
+
+# how likely an act is when it fits the actor's side (hurting a foe, helping a friend), and when it does not;
+# a target whose role is public is judged by what the actor knows, a hidden target by a guess, so acts on hidden
+# seats are weaker evidence
+FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.6
+# affinity of a seat that plays alone (a solo role, or a side of one seat) towards a seat of a shown role it must
+# keep alive until last (the renegade and the lord): between friend (1) and foe (0)
+ALONE_TOWARDS_SHOWN = 0.55
+# at most this many hypotheses are kept exactly; beyond, the belief keeps a uniform random subset (never reached
+# by the bundled modes: 10 players with two renegades give 1,260 at most)
+MAX_HYPOTHESES = 20_000
+
+
+class RoleBelief:
+    """The belief of one seat about every other seat's role (see the module docstring).
+
+    `RoleBelief(view)` builds it from a view of the seat; `observe(view)` reads what is new in a later view of the
+    same seat (events already read are not read twice); `marginals()` gives seat -> role -> probability for the
+    seats whose role is hidden from it; `sample(rng)` draws one full assignment from the posterior."""
+
+    def __init__(self, view: Mapping[str, Any]):
+        self.seat: int = view["seat"]
+        self.role: str = view["role"]
+        self.role_shown: bool = bool(view.get("role_shown", False))
+        self.sides: tuple[frozenset[str], ...] = tuple(frozenset(s) for s in view.get("sides", ()))
+        self.solo: frozenset[str] = frozenset(view.get("solo", ()))
+        self.dealt: Counter[str] = Counter(view["roles_in_play"])
+        self.n = len(view["players"])
+        self.known: dict[int, str] = {}  # seats whose role this seat knows: its own, the shown ones
+        self.hidden: tuple[int, ...] = ()
+        self.hypotheses: list[tuple[str, ...]] = []  # roles of the hidden seats, in `hidden` order
+        self.logw: list[float] = []
+        self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
+        self._reset(view)
+        self.observe(view)
+
+    # ------------------------------------------------------------ hypotheses
+    def _shown(self, view: Mapping[str, Any]) -> dict[int, str]:
+        out = {q["seat"]: q["role"] for q in view["players"] if q["role"] != "hidden"}
+        out[self.seat] = self.role
+        return out
+
+    def _reset(self, view: Mapping[str, Any]) -> None:
+        """Every way to deal the roles not shown to the seats not shown, equally likely."""
+        self.known = self._shown(view)
+        self.hidden = tuple(q["seat"] for q in view["players"] if q["seat"] not in self.known)
+        left = self.dealt - Counter(self.known.values())
+        pool = sorted(left.elements())
+        if len(pool) != len(self.hidden):
+            raise ValueError(f"view of seat {self.seat}: {len(pool)} roles left for {len(self.hidden)} hidden seats")
+        self.hypotheses = sorted(set(permutations(pool))) if pool else [()]
+        if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
+            self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
+        self.logw = [0.0] * len(self.hypotheses)
+
+    def _reveal(self, view: Mapping[str, Any]) -> None:
+        """Roles shown since (a death reveals one): drop the assignments that disagree."""
+        shown = self._shown(view)
+        new = {s: r for s, r in shown.items() if s not in self.known}
+        if not new:
+            return
+        where = {s: i for i, s in enumerate(self.hidden)}
+        keep = [i for i, h in enumerate(self.hypotheses) if all(h[where[s]] == r for s, r in new.items() if s in where)]
+        rest = tuple(s for s in self.hidden if s not in new)
+        idx = [where[s] for s in rest]
+        self.hypotheses = [tuple(self.hypotheses[i][j] for j in idx) for i in keep]
+        self.logw = [self.logw[i] for i in keep]
+        self.hidden = rest
+        self.known.update(new)
+        if not self.hypotheses:  # (only if the acts were impossible: start again from what is shown)
+            self._reset(view)
+
+    # ------------------------------------------------------------ allegiance
+    def _alone(self, role: str) -> bool:
+        """Whether a seat of this role has no friend: a solo role, or a role whose side has one seat dealt."""
+        if role in self.solo:
+            return True
+        return sum(n for r, n in self.dealt.items() if any(role in s and r in s for s in self.sides)) <= 1
+
+    def affinity(self, actor: str, target: str, target_shown: bool) -> float:
+        """How much a seat of role ACTOR wants a seat of role TARGET to do well, from 0 (foe) to 1 (friend)."""
+        if actor not in self.solo and any(actor in s and target in s for s in self.sides):
+            return 1.0
+        if self._alone(actor) and target_shown and target not in self.solo:
+            return ALONE_TOWARDS_SHOWN  # alone, it keeps the shown seats alive while others live
+        return 0.0
+
+    def _likelihood(self, actor: str, target: str, sign: int, target_shown: bool) -> float:
+        fit = FIT_PUBLIC if target_shown else FIT_HIDDEN
+        a = self.affinity(actor, target, target_shown)
+        friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
+        return friendly if sign > 0 else 1.0 - friendly
+
+    # ------------------------------------------------------------ evidence
+    def observe(self, view: Mapping[str, Any]) -> None:
+        """Read what is new in a later view of the same seat: roles shown, then the acts not yet read."""
+        if view["seat"] != self.seat:
+            raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
+        self.role_shown = bool(view.get("role_shown", self.role_shown))
+        self._reveal(view)
+        for key, sign_of in (("damage_history", _harm), ("recover_history", _help), ("act_history", _act_sign)):
+            items = view.get(key, ())
+            start = self._read[key]
+            if len(items) < start:  # (a view of another game: nothing in it continues what was read)
+                raise ValueError(f"the view's {key} is shorter than what the belief has read")
+            for item in items[start:]:
+                self._update(item[0], item[1], sign_of(item))
+            self._read[key] = len(items)
+
+    def _update(self, actor: int | None, target: int, sign: int) -> None:
+        # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
+        # know the others' roles either)
+        if sign == 0 or actor is None or actor == target or actor in self.known:
+            return
+        ai = self.hidden.index(actor)
+        ti = self.hidden.index(target) if target not in self.known else -1
+        shown_role = self.known.get(target, "")
+        # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
+        shown = target in self.known and (target != self.seat or self.role_shown)
+        cache: dict[tuple[str, str], float] = {}
+        for k, h in enumerate(self.hypotheses):
+            pair = (h[ai], shown_role if ti < 0 else h[ti])
+            lik = cache.get(pair)
+            if lik is None:
+                lik = cache[pair] = math.log(self._likelihood(pair[0], pair[1], sign, shown))
+            self.logw[k] += lik
+
+    # ------------------------------------------------------------ answers
+    def _weights(self) -> list[float]:
+        top = max(self.logw)
+        w = [math.exp(x - top) for x in self.logw]
+        total = sum(w)
+        return [x / total for x in w]
+
+    def marginals(self) -> dict[int, dict[str, float]]:
+        """seat -> role -> probability, for every seat whose role is hidden from this seat."""
+        w = self._weights()
+        out: dict[int, dict[str, float]] = {}
+        for i, seat in enumerate(self.hidden):
+            probs: dict[str, float] = {}
+            for h, p in zip(self.hypotheses, w, strict=True):
+                probs[h[i]] = probs.get(h[i], 0.0) + p
+            out[seat] = dict(sorted(probs.items()))
+        return out
+
+    def sample(self, rng: random.Random) -> dict[int, str]:
+        """One full assignment (every seat), drawn from the posterior: the shown roles as they are."""
+        h = rng.choices(self.hypotheses, weights=self._weights(), k=1)[0]
+        out = dict(self.known)
+        out.update(zip(self.hidden, h, strict=True))
+        return dict(sorted(out.items()))
+
+    def friendly(self, seat: int) -> float:
+        """The probability that SEAT wins with me (my side's roles; a seat of a solo role has no such friend)."""
+        if seat == self.seat:
+            return 1.0
+        if seat in self.known:
+            return 1.0 if self.affinity(self.role, self.known[seat], True) == 1.0 else 0.0
+        return sum(p for role, p in self.marginals()[seat].items() if self.affinity(self.role, role, False) == 1.0)
+
+
+def _harm(item: tuple) -> int:
+    return -1
+
+
+def _help(item: tuple) -> int:
+    return 1
+
+
+def _act_sign(item: tuple) -> int:
+    """A card used on a seat: harmful (-1) or helpful (+1) by its hints, 0 when neither; a card given on its
+    behalf is help."""
+    hints: Iterable[str] = item[2]
+    t = set(hints)
+    if "behalf" in t:
+        return 1
+    if t & HARMFUL:
+        return -1
+    if t & HELPFUL:
+        return 1
+    return 0

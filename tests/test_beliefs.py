@@ -1,0 +1,142 @@
+"""Role inference (sgsdsl/ai/beliefs.py): scripted public events give the expected beliefs, and a belief never
+reads a hidden role (built from views only: changing the hidden roles of a live game leaves it byte-identical)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from helpers import STANDARD, program
+from sgsdsl.ai.beliefs import RoleBelief
+from sgsdsl.engine.agents import Agent, RandomAgent, Request
+from sgsdsl.engine.game import Game
+
+FIVE = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+SIDES = [["lord", "loyalist"], ["rebel"]]
+
+
+def view(me: int, roles: list[str], shown: dict[int, str] | None = None, damage=(), recover=(), acts=(),
+         dead: tuple[int, ...] = ()) -> dict[str, Any]:
+    """A seat's view as the engine makes it (without cards): the lord shown, the rest hidden unless SHOWN."""
+    shown = {0: "lord", **(shown or {})}
+    return {"seat": me, "role": roles[me], "role_shown": me in shown, "sides": SIDES, "solo": ["renegade"],
+            "roles_in_play": sorted(roles), "damage_history": list(damage), "recover_history": list(recover),
+            "act_history": list(acts), "draw_pile": 80,
+            "players": [{"seat": i, "role": roles[i] if i == me or i in shown else "hidden", "hp": 4, "max_hp": 4,
+                         "alive": i not in dead, "hand": 4} for i in range(len(roles))]}
+
+
+def test_the_prior_is_uniform_over_the_hidden_deals() -> None:
+    m = RoleBelief(view(1, FIVE)).marginals()
+    assert sorted(m) == [2, 3, 4]  # the lord is shown, seat 1 is me
+    for seat in (2, 3, 4):
+        assert abs(m[seat]["rebel"] - 2 / 3) < 1e-9 and abs(m[seat]["renegade"] - 1 / 3) < 1e-9
+
+
+def test_hurting_the_shown_lord_reads_as_a_rebel() -> None:
+    m = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)])).marginals()
+    # P(hurt the lord) 0.85 for a rebel, 0.465 for a renegade, who keeps the lord alive while others live
+    assert abs(m[2]["renegade"] - 0.465 / (0.465 + 2 * 0.85)) < 1e-9
+    assert m[3]["renegade"] > 1 / 3 and m[4]["renegade"] > 1 / 3
+
+
+def test_the_lord_reads_loyalists_from_who_protects_it() -> None:
+    lord = view(0, FIVE)
+    before = RoleBelief(lord).marginals()
+    assert abs(before[3]["loyalist"] - 0.25) < 1e-9
+    acts = [(3, 0, ("behalf",))]  # seat 3 answered my lord skill: gave a card on my behalf
+    after = RoleBelief(view(0, FIVE, recover=[(3, 0, 1)], acts=acts)).marginals()  # and healed me
+    assert after[3]["loyalist"] > 0.6
+    hit = RoleBelief(view(0, FIVE, damage=[(2, 0, 1), (2, 0, 1)])).marginals()
+    assert hit[2]["loyalist"] < 0.05 and hit[2]["rebel"] > 0.7
+    # a card hinted harmful used on me counts against the user, one hinted helpful for it
+    slashed = RoleBelief(view(0, FIVE, acts=[(4, 0, ("attack", "basic"))])).marginals()
+    assert slashed[4]["loyalist"] < before[4]["loyalist"]
+
+
+def test_acts_on_hidden_seats_are_weaker_evidence_than_acts_on_the_lord() -> None:
+    on_lord = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)])).marginals()[2]["rebel"]
+    on_hidden = RoleBelief(view(1, FIVE, damage=[(2, 3, 1)])).marginals()[2]["rebel"]
+    assert 2 / 3 < on_lord and abs(on_hidden - 2 / 3) < abs(on_lord - 2 / 3)
+
+
+def test_observe_reads_each_event_once_and_deaths_reveal() -> None:
+    b = RoleBelief(view(1, FIVE))
+    v = view(1, FIVE, damage=[(2, 0, 1)])
+    b.observe(v)
+    once = b.marginals()
+    b.observe(v)
+    assert b.marginals() == once  # the same events are not read twice
+    assert once == RoleBelief(v).marginals()  # and reading them late is reading them at once
+    b.observe(view(1, FIVE, damage=[(2, 0, 1)], shown={4: "renegade"}, dead=(4,)))
+    m = b.marginals()
+    assert sorted(m) == [2, 3] and m[2] == {"rebel": 1.0} and m[3] == {"rebel": 1.0}
+    rng = random.Random(1)
+    assert b.sample(rng) == {0: "lord", 1: "loyalist", 2: "rebel", 3: "rebel", 4: "renegade"}
+
+
+def test_samples_follow_the_posterior_and_keep_the_shown_roles() -> None:
+    b = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)] * 3))
+    rng = random.Random(7)
+    draws = [b.sample(rng) for _ in range(2000)]
+    assert all(d[0] == "lord" and d[1] == "loyalist" and sorted(d.values()) == sorted(FIVE) for d in draws)
+    share = sum(d[2] == "renegade" for d in draws) / len(draws)
+    assert abs(share - b.marginals()[2]["renegade"]) < 0.03
+
+
+def test_two_renegades_are_rivals_each_alone() -> None:
+    eight = ["lord", "loyalist", "rebel", "rebel", "rebel", "renegade", "renegade", "loyalist"]
+    v = view(5, eight)
+    v["roles_in_play"] = sorted(eight)
+    b = RoleBelief(v)
+    assert b.affinity("renegade", "renegade", False) == 0.0  # the other renegade is no friend
+    assert b.friendly(6) == 0.0 or b.friendly(6) < 0.01  # no hidden seat is a friend of a solo seat
+    assert sum(b.marginals()[6].values()) > 0.999
+
+
+def informed(view: Any) -> bool:
+    """Whether the public events of a view move the belief (so that a test of it tests something)."""
+    bare = {**view, "damage_history": [], "recover_history": [], "act_history": []}
+    return RoleBelief(view).marginals() != RoleBelief(bare).marginals()
+
+
+class Prober(Agent):
+    """Plays randomly; at its Nth decision or later, once public events move its belief, it builds a belief from
+    its view, swaps two hidden roles of the live game (seats whose roles differ and are hidden from it), builds a
+    belief from its new view, and swaps them back."""
+
+    view_cards = False
+
+    def __init__(self, seed: int, holder: dict[str, Any], at: int):
+        self.inner = RandomAgent(seed)
+        self.holder, self.at, self.count = holder, at, 0
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        self.count += 1
+        if self.count >= self.at and "pair" not in self.holder and informed(view):
+            game: Game = self.holder["game"]
+            me = game.players[request.seat]
+            hidden = [q for q in game.players if q is not me and not q.role_revealed]
+            pair = next(((a, b) for a in hidden for b in hidden if a.role != b.role), None)
+            if pair is not None:
+                first = RoleBelief(view)
+                a, b = pair
+                a.role, b.role = b.role, a.role
+                second_view = game.choices.view(me, cards=False)
+                second = RoleBelief(second_view)
+                a.role, b.role = b.role, a.role
+                self.holder["pair"] = (dict(view), second_view, first, second)
+        return self.inner.decide(request, view)
+
+
+def test_a_belief_never_reads_a_hidden_role() -> None:
+    holder: dict[str, Any] = {}
+    agents = [Prober(i, holder, at=5 + i) for i in range(8)]
+    game = Game(program(str(STANDARD), "compiled"), "identity", 8, 11, agents, record=False)
+    holder["game"] = game
+    game.run()
+    first_view, second_view, first, second = holder["pair"]
+    assert first_view == second_view  # the view hides the swapped roles
+    assert informed(first_view)
+    assert repr(first.marginals()) == repr(second.marginals())
+    assert [first.sample(random.Random(s)) for s in range(20)] == [second.sample(random.Random(s)) for s in range(20)]
