@@ -154,3 +154,25 @@ def test_replay_show_reads_a_log_line_by_line(tmp_path: Path) -> None:
     lines = show_log(Path(__file__).parent / "fixtures" / "no-such.jsonl")
     with pytest.raises(LogError, match="cannot read"):
         next(lines)
+
+
+@pytest.mark.parametrize("signal", ["GameOver", "StopEffect", "BreakLoop"])
+def test_an_agent_raising_the_engines_control_flow_is_named(signal: str) -> None:
+    from sgsdsl.api import program_for
+    from sgsdsl.engine import errors
+    from sgsdsl.engine.agents import Agent, RandomAgent
+    from sgsdsl.engine.game import Game
+
+    class Rogue(Agent):
+        name = "rogue"
+
+        def decide(self, request, view):  # type: ignore[no-untyped-def]
+            raise errors.GameOver(("rebel",), "I say so") if signal == "GameOver" else getattr(errors, signal)()
+
+    loaded = check_paths([str(Path(__file__).parent / "fixtures" / "mini.sgs")])
+    for engine in ("interpreted", "compiled"):
+        game = Game(program_for(loaded, engine), "identity", 4, 1, [RandomAgent(0), Rogue(), RandomAgent(2),
+                                                                   RandomAgent(3)], round_cap=3)
+        with pytest.raises(errors.AgentMisbehaved, match=f"agent rogue at seat 1 raised {signal}"):
+            game.run()
+        assert game.result is None or "I say so" not in str(game.result)
