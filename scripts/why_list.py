@@ -510,10 +510,10 @@ AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
 
 def _shared_dir(prefix: str) -> Path:
-    """A folder another user can reach and write, as a team or CI cache would be (pytest-style temp folders are
-    private to us)."""
+    """A folder every user can write, as a team or CI cache shared through its group would be (no sticky bit: a
+    member may rename what another made)."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))
-    folder.chmod(0o1777)
+    folder.chmod(0o777)
     return folder
 
 
