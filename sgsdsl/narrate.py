@@ -193,6 +193,8 @@ def show_log(path: Path) -> Iterator[str]:
         line = narrate(e)
         if line:
             yield line
+    if isinstance(header.get("abandoned"), str):
+        yield shown(f"(the game was abandoned here: {header['abandoned']})")
 
 
 class NarratedAgent(Agent):

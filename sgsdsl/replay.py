@@ -27,6 +27,7 @@ from .engine.errors import EngineError, GameAborted
 from .engine.game import Game
 from .files import regular_text_lines, write_lines_atomic
 from .modes import SetupError, check_setup
+from .rule_errors import one_line
 
 LOG_VERSION = 2
 MAX_LOG_BYTES = 256 * 1024 * 1024
@@ -54,6 +55,7 @@ class LogHeader:
     rules_digest: str
     pinned: dict[int, str]  # seat -> general (simulate --general)
     pool: list[str] | None  # the generals on offer (simulate --pool)
+    abandoned: str | None = None  # why the game stopped before its end (`play --log` of a game left unfinished)
 
 
 def rules_digest(loaded: Loaded) -> str:
@@ -153,8 +155,10 @@ def parse_header(path: Path, h: dict[str, Any]) -> LogHeader:
         for k, x in v.items()), "an object of seat numbers and generals")
     pool = field("pool", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v),
                  "a list of generals")
+    abandoned = field("abandoned", lambda v: v is None or isinstance(v, str) and 0 < len(v) <= 200,
+                      "the reason the game was abandoned")
     return LogHeader(rules, names, mode, players, seed, options, round_cap, digest,
-                     {int(k): x for k, x in (pinned or {}).items()}, pool)
+                     {int(k): x for k, x in (pinned or {}).items()}, pool, abandoned)
 
 
 def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
@@ -253,14 +257,18 @@ def prepare_replay(path: Path, engine: str) -> ReplaySetup:
 
 
 def run_replay(setup: ReplaySetup, agent: CheckingReplayAgent) -> Game:
-    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs."""
+    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs. The log of an
+    abandoned game (its header says `abandoned`) replays up to where it stops, and every event logged until then
+    must match."""
     game = setup.game(agent)
     try:
         game.run()
     except ReplayDiverged as err:
-        raise ReplayMismatch(str(err)) from None
+        # an abandoned game's log ends at the decision it was left on: running out of answers there is its end
+        if not (setup.header.abandoned and agent.pos == len(setup.asks)):
+            raise ReplayMismatch(str(err)) from None
     except EngineError as err:
-        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
+        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {one_line(err)}") from None
     if agent.pos != len(setup.asks):
         raise ReplayMismatch(f"the log has {len(setup.asks)} decisions, the replay made {agent.pos}")
     return game

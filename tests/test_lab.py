@@ -184,7 +184,7 @@ def test_compare_designer_file_with_and_without(tmp_path: Path) -> None:
                "--engine", "interpreted", "--html", str(tmp_path / "cmp.html"), "--csv", str(tmp_path / "cmp.csv"))
     assert r.exit_code == 0, r.output
     assert f"B adds the rules file {design.resolve()}" in r.output
-    assert "designer's general ceshi" in r.output
+    assert "designer's general 测试 ceshi" in r.output and "sgsdsl balance ceshi" in r.output
     rows = list(csv.DictReader((tmp_path / "cmp.csv").open(encoding="utf-8")))
     assert [x["variant"] for x in rows] == ["A"] * 20 + ["B"] * 20
     cmp_html = (tmp_path / "cmp.html").read_text(encoding="utf-8")

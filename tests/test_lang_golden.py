@@ -87,3 +87,15 @@ def test_caret_under_wide_characters_before_the_span() -> None:
 def test_missing_source_renders_header_only() -> None:
     d = Diagnostic("SGS-E100", "cannot find x.sgs", Span.point("x.sgs", 1, 1))
     assert render_text([d], {}) == "x.sgs:1:1: error[SGS-E100]: cannot find x.sgs"
+
+
+def test_text_plus_text_says_what_plus_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`"a" + "b"` (issue 32): the message says what `+` does and how text is written, not just that two texts
+    cannot be combined."""
+    text, _ = run(tmp_path, monkeypatch, 'skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }\n')
+    assert text == """\
+g.sgs:1:44: error[SGS-E305]: '+' adds numbers or joins two lists; it does not join text (here a text and a text)
+    1 | skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }
+      |                                             ^^^^^^^^^
+  = help: the language has no way to join texts: write the whole text as one literal, e.g. "ab"; to keep a value \
+for later, give it to a mark: mark(p, "name", x)"""

@@ -85,6 +85,24 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
     return Prepared(v, program, rules_digest(loaded.sources), loaded)
 
 
+def display_names(program: Program) -> dict[str, str]:
+    """General and skill idents -> "曹操 caocao", as the tables show them (the JSON keeps the idents)."""
+    out = {k: f"{g.name} {k}" if g.name != k else k for k, g in program.generals.items()}
+    skills = [*program.skills.values(), *(s for g in program.generals.values() for s in g.skills),
+              *(s for c in program.cards.values() for s in c.skills)]
+    for s in skills:
+        out.setdefault(s.ident, f"{s.name} {s.ident}" if s.name != s.ident else s.ident)
+    return out
+
+
+def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -> None:
+    """Lead with "N of M games failed: <the first one's error>" (on stderr when stdout is JSON)."""
+    from ..lab.stats import failure_line
+
+    if errors:
+        click.echo(failure_line(len(errors), total, errors[0]), err=as_json)
+
+
 def general_ident(program: Program, name: str, where: str) -> str:
     """A general by id or display name; a usage error with a suggestion otherwise."""
     name = name.strip()

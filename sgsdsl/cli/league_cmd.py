@@ -10,7 +10,9 @@ from rich.table import Table
 
 from ..engine.errors import EngineError
 from ..league import League, run_league
+from ..rule_errors import describe_text
 from ..textsafe import shown
+from .lab_common import failure_headline
 from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import parse_agents
 
@@ -44,12 +46,13 @@ def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, e
         league = run_league(program, mode, players, games or players, seed, options, round_cap, agents)
     except EngineError as err:
         raise click.UsageError(str(err)) from None
+    failure_headline(league.errors, len(league.games), as_json)
     if as_json:
         click.echo(json.dumps(league.as_dict(), ensure_ascii=False, sort_keys=True))
-    else:
+    elif len(league.errors) < len(league.games):  # (every game failed: no tables of nothing)
         print_league(league, engine)
     for e in league.errors[:5]:
-        click.echo(shown(f"engine error: {e}"), err=True)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
     raise SystemExit(1 if league.errors else 0)
 
 

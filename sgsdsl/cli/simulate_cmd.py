@@ -18,9 +18,20 @@ from ..lab.export import versions
 from ..lab.report import simulate_report
 from ..lab.stats import LOOP_WARN_PER_ROUND, Rate, Stats, convergence, implausible_skills, mode_sides, summarise
 from ..replay import log_header, write_log
+from ..rule_errors import describe, describe_text
 from ..sim import play_one
 from ..textsafe import shown
-from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
+from .lab_common import (
+    Prepared,
+    display_names,
+    failure_headline,
+    parse_agents,
+    play,
+    prepare,
+    require_exports,
+    variant_options,
+    write_outputs,
+)
 from .loading import file_mode, rule_paths
 
 
@@ -80,19 +91,21 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
             "rules": ", ".join(Path(p).name for p in v.paths), "options": _opts(v.options),
             "agents": ",".join(agents), "rules digest": prep.digest, **_pins(v)}
+    names = display_names(prep.program)
     write_outputs([("", records)], csv_path, parquet_path, html_path,
-                  lambda: simulate_report(stats, meta, convergence(records, headline), headline))
+                  lambda: simulate_report(stats, meta, convergence(records, headline), headline, names))
+    failure_headline(stats.errors, games, as_json)
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
-    else:
-        print_tables(stats, doc, seconds, detail)
+    elif stats.finished:  # (no finished game: no tables of nothing)
+        print_tables(stats, doc, seconds, detail, names)
     for name, per_game, per_round in implausible_skills(stats):
         click.echo(f"warning: skill {name} fired {per_game:.1f} times a game ({per_round:.1f} a round, more than "
                    f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
                    err=True)
     for e in stats.errors[:5]:
-        click.echo(shown(f"engine error: {e}"), err=True)
-    raise SystemExit(1 if stats.errors else 0)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
+    raise SystemExit(1 if stats.errors else 0)  # games failed: never a quiet success
 
 
 def document(prep: Prepared, stats: Stats, seeds: list[int]) -> dict[str, Any]:
@@ -131,17 +144,20 @@ def _fmt(r: Rate) -> tuple[str, str, str]:
     return (f"{r.k}/{r.n}", f"{100 * r.rate:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%")
 
 
-def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = ()) -> Table:
+def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = (),
+               names: dict[str, str] | None = None) -> Table:
     t = Table(title=title, title_justify="left")
     for col, just in ((title.split()[-1], "left"), ("wins", "right"), ("win rate", "right"), ("95% CI", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for name, r in rates.items():
-        label = f"{name} (designer)" if name in designer else name
+        shown = (names or {}).get(name, name)
+        label = f"{shown} (designer)" if name in designer else shown
         t.add_row(label, *_fmt(r), style="bold yellow" if name in designer else None)
     return t
 
 
-def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) -> None:
+def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool,
+                 names: dict[str, str] | None = None) -> None:
     st = doc["settings"]
     click.echo(f"{s.games} games · mode {st['mode']} · {st['players']} players · seed {st['seeds'][0]} · "
                f"{st['engine']} rules · agents {','.join(st['agents'])}")
@@ -160,13 +176,17 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
         camp, place = key.rsplit(" · place ", 1)
         t.add_row(f"{_PLACE_NAMES.get(place, 'place ' + place)}: {camp}", str(r.k), *_fmt(r)[1:])
     console.print(t)
+    if s.designer:  # the designer's own generals, whatever --detail says
+        mine = {g: s.generals.get(g, Rate(0, 0)) for g in s.designer}
+        console.print(rate_table("designer's generals", mine, s.designer, names))
+        for g in s.designer:
+            if g not in s.generals:
+                click.echo(f"{(names or {}).get(g, g)} never sat down: pin it (--general P0={g}) or rate it with "
+                           f"`sgsdsl balance {g}`")
     if detail:
         console.print(rate_table("win rate per role", s.roles))
-        if s.designer:
-            console.print(rate_table("designer's generals", {g: s.generals[g] for g in s.designer
-                                                             if g in s.generals}, s.designer))
         if s.generals:
-            console.print(rate_table("win rate per general", s.generals, s.designer))
+            console.print(rate_table("win rate per general", s.generals, s.designer, names))
         if s.agents:
             console.print(rate_table("win rate per agent and role", s.agents))
         console.print(rate_table("win rate per seat", s.seats))
@@ -177,7 +197,7 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
             sk.add_column("skill")
             sk.add_column("per game", justify="right")
             for name, per in s.skills.items():
-                sk.add_row(name, f"{per:.3f}")
+                sk.add_row((names or {}).get(name, name), f"{per:.3f}")
             console.print(sk)
     finished = max(1, s.finished)
     secs = max(seconds, 1e-9)
@@ -226,12 +246,18 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         click.echo(shown(f"not a valid log: {err}"), err=True)
         raise SystemExit(1) from None
     except ReplayMismatch as err:
-        click.echo(shown(f"divergence: {err}"), err=True)
+        click.echo(shown(f"divergence: {describe_text(str(err))}"), err=True)
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(shown(f"divergence: the replay failed: {err}"), err=True)
+        click.echo(shown(f"divergence: the replay failed: {describe(err)}"), err=True)
         raise SystemExit(1) from None
-    click.echo(f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else ""))
+    from ..replay import iter_log
+
+    why = next(iter_log(log)).get("abandoned")
+    ok = f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else "")
+    if why:
+        ok += f"; the game was abandoned there ({why}): the replay stops where it did"
+    click.echo(shown(ok))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]

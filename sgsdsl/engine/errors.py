@@ -73,3 +73,20 @@ def locate(err: BaseException, where: str | None) -> BaseException:
     new.__cause__ = err
     new._sgs_where = where  # type: ignore[attr-defined]
     return new
+
+
+def in_game(err: BaseException, seed: int, decision: int) -> None:
+    """Name the game an engine error escaped: its seed and how many decisions were made (the innermost game's,
+    set once). Called only as the error leaves a game, so the game loop pays nothing for it."""
+    if getattr(err, "_sgs_game", None) is None:
+        err._sgs_game = (seed, decision)  # type: ignore[attr-defined]
+
+
+def where_of(err: BaseException) -> str | None:
+    """The `file.sgs:line:col` of the rule an error escaped, when a rule raised it."""
+    return getattr(err, "_sgs_where", None)
+
+
+def game_of(err: BaseException) -> tuple[int, int] | None:
+    """(seed, decision number) of the game an error escaped, when it escaped one."""
+    return getattr(err, "_sgs_game", None)

@@ -16,7 +16,7 @@ from ..lang import ast
 
 
 def _where(node: ast.Node) -> str:
-    return f"{node.span.file}:{node.span.line}"
+    return f"{node.span.file}:{node.span.line}:{node.span.col}"
 
 
 class Interpreter:

@@ -130,8 +130,24 @@ class Checker(BodyChecker):
             self.ascii_id(d)
             for s in getattr(d, "skills", []):
                 self.ascii_id(s)
-        for k in (name for m in self.modules for decl in m.kingdoms for name in decl.names):
+        declared = [name for m in self.modules for decl in m.kingdoms for name in decl.names]
+        for k in declared:
             self.declare_kingdom(k)
+        if declared:
+            self.generals_kingdoms_declared(list(dict.fromkeys(k.text for k in declared)))
+
+    def generals_kingdoms_declared(self, declared: list[str]) -> None:
+        """Once a program declares its kingdoms (`kingdom 魏 蜀 吴 群`, as the bundled rules do), a general's kingdom
+        must be one of them: `: 晋国` misspelt or invented is an error, not a new faction made in silence."""
+        for g in (g for m in self.modules for g in m.generals):
+            for k in g.kingdoms or [g.kingdom]:
+                if k.text in declared:
+                    continue
+                best = did_you_mean(k.text, declared)
+                self.error("SGS-E234", f"unknown kingdom '{k.text}'", k.span,
+                           f"did you mean '{best}'?" if best else
+                           f"the kingdoms are {' '.join(declared)}; a new one is declared with "
+                           f"`kingdom {k.text}`")
 
     def declare_kingdom(self, k: ast.Ident) -> None:
         """`kingdom 神`: a name rules may use as a kingdom. It must not already name a card, general, skill or role

@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E232": "a procedure calls itself, directly or through other procedures (it might never end)",
     "SGS-E233": "procedure calls nest too deep (more than 32 procedures inside one another)",
+    "SGS-E234": "a general's kingdom is not one the program declares (`kingdom 魏 蜀 吴 群`)",
     "SGS-E240": "a mode option's default is not a constant (true/false, a number or a word)",
     "SGS-E241": "the deck holds more than 2000 cards (copies of all cards together)",
     "SGS-E301": "an argument has the wrong type",

@@ -103,6 +103,12 @@ def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
     return shown("\n".join(out))  # messages may quote a string literal: never terminal controls
 
 
+def excerpt(s: Span, sources: dict[str, str]) -> list[str]:
+    """The source line and a caret line under the span, from the text of its file (run-time rule errors)."""
+    text = sources.get(s.file)
+    return [] if text is None else _excerpt(s, {s.file: text.split("\n")})
+
+
 def _excerpt(s: Span, files: dict[str, list[str]]) -> list[str]:
     """The source line and a caret line under the span, both measured in terminal columns (CJK = 2)."""
     lines = files.get(s.file)

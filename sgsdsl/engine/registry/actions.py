@@ -311,7 +311,9 @@ MAX_NOTE_CHARS_PER_GAME = 1_000_000
 MAX_MARK_ITEMS = 1000
 
 
-@primitive("log", "action", "text:str", doc="write a line into the event log")
+@primitive("log", "action", "text:str",
+           doc="write a line into the event log (a `log` entry with its `text`; a scenario matches it with "
+               "`expect event log text=\"…\"`)")
 def _log(f, text):
     text = str(text)
     if len(text) > MAX_NOTE_CHARS:
@@ -320,7 +322,7 @@ def _log(f, text):
     g.note_chars += len(text)
     if g.note_chars > MAX_NOTE_CHARS_PER_GAME:
         raise RuleError(f"log(): the game's log() text passed {MAX_NOTE_CHARS_PER_GAME} characters")
-    g.emit_log("note", text=text)
+    g.emit_log("log", text=text)
 
 
 # ---------------------------------------------------------------- changing skills during play

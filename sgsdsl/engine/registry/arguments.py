@@ -154,6 +154,15 @@ def none_argument(name: str, entities: tuple[tuple[str, int], ...], args: tuple[
         raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
 
 
+def wrong_argument(name: str, params: tuple[str, ...], types: tuple[str, ...], args: tuple[Any, ...]) -> None:
+    """Raise the argument error `validated` would for the first argument not of its declared kind, if any: for
+    calls checked only once they failed (engine values, asked hundreds of times a game, are not checked first)."""
+    for pname, typ, v in zip(params, types, args, strict=False):
+        check = _CHECKS.get(typ)
+        if check is not None and not check[0](v):
+            raise RuleError(f"argument '{pname}' of {name}() must be {check[1]}, not {kind_of(v)}") from None
+
+
 # What a value proven at compile time (by the compiler, from literals and the names the engine always binds)
 # satisfies: a proven kind is never none and never a range. `skill` parameters also take a skill's name.
 _PROVEN_FOR = {"int": ("int",), "player": ("player",), "card": ("card",), "general": ("general",),
