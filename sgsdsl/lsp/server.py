@@ -89,17 +89,10 @@ class SgsServer(LanguageServer):
                                    Span.point(result.shown, 1, 1), first.severity))
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, [_diagnostic(d) for d in mine]))
 
-    def refresh(self, uri: str) -> an.Analysis:
-        """Check URI now (a request before its first check finished)."""
-        result = self.analyze(uri)
-        self.publish(uri, result)
-        return result
-
     def analysis(self, uri: str) -> an.Analysis | None:
-        """The latest analysis of an open document; None for a URI the editor never opened."""
-        if not self.is_open(uri):
-            return None
-        return self.analyses.get(uri) or self.refresh(uri)
+        """The latest finished analysis of an open document (requests never wait for a check: one of a large
+        document may take seconds); None for a URI the editor never opened or one whose first check is running."""
+        return self.analyses.get(uri) if self.is_open(uri) else None
 
 
 def _range(span: Span) -> lsp.Range:
