@@ -805,7 +805,7 @@ def replay_streams(lab: Lab) -> tuple[bool, str]:
         for _ in range(100):
             fh.write(note * 1000)
     r = lab.run([sys.executable, "-c", CLI, "replay", big.name, "--show"], "sgsdsl replay big_log.jsonl --show "
-                f"({big.stat().st_size >> 20} MB; this child may use 600 MB)", memory=600 * 2**20, timeout=240)
+                f"({big.stat().st_size >> 20} MB; this child may use 350 MB)", memory=350 * 2**20, timeout=240)
     big.unlink()
     return r.code == 0 and not r.traceback and r.out.count("note: text=") == 100_000, \
         "\n".join(r.show().splitlines()[:2]) + f"\n  notes told: {r.out.count('note: text=')}"
