@@ -74,10 +74,15 @@ def test_the_heuristic_agent_never_counts_the_other_renegade_as_an_ally() -> Non
     agent = HeuristicAgent(1)
     hidden = agent.stance(rival_view(6, {0: "lord"}))
     assert agent.allies(rival_view(6, {0: "lord"})) == set()
-    assert hidden[7] == -1.0 and hidden[1] == -1.0  # no hidden seat is a friend: the other renegade is a rival
-    assert hidden[0] == 0.5 and hidden[6] == 1.0  # alone, it shields the revealed lord while others live
+    assert hidden[7] < -0.15 and hidden[1] < -0.15  # no hidden seat is a friend: the other renegade is a rival
+    # alone, it props up the revealed lord while the sides are even or the others lead (here: 12 HP a side)
+    assert hidden[0] == 0.9 and hidden[6] == 1.0
     shown = agent.stance(rival_view(6, {0: "lord", 7: "renegade"}))
     assert shown[7] == -1.0  # revealed, the rival is a foe and is never shielded
+    strong_lord = rival_view(6, {0: "lord"})
+    for q in strong_lord["players"][3:6]:
+        q["hp"] = 1  # the likely rebels are low: the lord's side leads, and is no longer propped up
+    assert agent.stance(strong_lord)[0] == 0.2
     rescue_rival = Request(6, "rescue", "rescue P7", ("use 桃", "pass"), subject=7)
     rescue_lord = Request(6, "rescue", "rescue P0", ("use 桃", "pass"), subject=0)
     v = rival_view(6, {0: "lord", 7: "renegade"})

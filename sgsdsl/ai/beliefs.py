@@ -26,10 +26,11 @@ from typing import Any
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 
-# how likely an act is when it fits the actor's side (hurting a foe, helping a friend), and when it does not;
-# a target whose role is public is judged by what the actor knows, a hidden target by a guess, so acts on hidden
-# seats are weaker evidence
-FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.6
+# how likely an act is when it fits the actor's side (hurting a foe, helping a friend): towards a seat whose role
+# is public, and towards a hidden one. The actor only guesses a hidden target's role, but agents (and people) act
+# on fair evidence, and the two kept apart (0.6 for hidden targets) made the lord's side slower to read the table:
+# 8-player heuristic games, 300 seeds, lord's side 62 wins with 0.6, 86 with 0.85
+FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.85
 # affinity of a seat that plays alone (a solo role, or a side of one seat) towards a seat of a shown role it must
 # keep alive until last (the renegade and the lord): between friend (1) and foe (0)
 ALONE_TOWARDS_SHOWN = 0.55
