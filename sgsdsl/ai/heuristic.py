@@ -131,8 +131,8 @@ class HeuristicAgent(Agent):
         made afresh otherwise (another seat, another game)."""
         key = (view["seat"], view["role"], tuple(view["roles_in_play"]))
         belief = self._belief
-        grew = belief is not None and key == self._belief_key and all(
-            len(now) >= len(then) and now[:len(then)] == then
+        grew = belief is not None and key == self._belief_key and all(  # (a history only grows: its last entry
+            len(now) >= len(then) and (not then or now[len(then) - 1] == then[-1])  # read is where it was)
             for now, then in ((damage, self._damage), (recover, self._recover), (acts, self._acts)))
         if belief is None or not grew:
             belief = self._belief = RoleBelief(view)
