@@ -61,6 +61,7 @@ class RoleBelief:
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
         self._lik: dict[tuple[int, bool], dict[tuple[str, str], float]] = {}
         self._marginals: dict[int, dict[str, float]] | None = None
+        self._index: list[dict[str, list[int]]] | None = None
         self._reset(view)
         self.observe(view)
 
@@ -82,7 +83,7 @@ class RoleBelief:
         if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
             self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
         self.logw = [0.0] * len(self.hypotheses)
-        self._marginals = None
+        self._marginals = self._index = None
 
     def _reveal(self, view: Mapping[str, Any]) -> None:
         """Roles shown since (a death reveals one): drop the assignments that disagree."""
@@ -98,7 +99,7 @@ class RoleBelief:
         self.logw = [self.logw[i] for i in keep]
         self.hidden = rest
         self.known.update(new)
-        self._marginals = None
+        self._marginals = self._index = None
         if not self.hypotheses:  # (only if the acts were impossible: start again from what is shown)
             self._reset(view)
 
@@ -178,11 +179,16 @@ class RoleBelief:
         if self._marginals is None:
             w = self._weights()
             out: dict[int, dict[str, float]] = {}
-            for i, seat in enumerate(self.hidden):
-                probs: dict[str, float] = {}
-                for role in sorted(set(h[i] for h in self.hypotheses)):
-                    probs[role] = sum(p for h, p in zip(self.hypotheses, w, strict=True) if h[i] == role)
-                out[seat] = probs
+            if self._index is None:  # per hidden seat, per role: the hypotheses giving it that role, in order
+                self._index = []
+                for i in range(len(self.hidden)):
+                    where: dict[str, list[int]] = {}
+                    for k, h in enumerate(self.hypotheses):
+                        where.setdefault(h[i], []).append(k)
+                    self._index.append(dict(sorted(where.items())))
+            at = w.__getitem__
+            for seat, where in zip(self.hidden, self._index, strict=True):
+                out[seat] = {role: sum(map(at, ks)) for role, ks in where.items()}
             self._marginals = out
         return {seat: dict(probs) for seat, probs in self._marginals.items()}
 
