@@ -1,6 +1,7 @@
 """Compile rules files into a package folder (`generated/`): one module per file given, plus an index.
 
-Each rules file becomes a self-contained module holding the program it defines with its imports, so
+Each rules file becomes a module holding its own definitions' code and importing the modules of the files it
+imports (which are compiled into the folder too), so
 `--rules standard` or any single file a tool loads maps to one module by its source key.
 """
 
