@@ -23,7 +23,7 @@ def check_paths(args: list[str], shared: Shared | None = None) -> Loaded:
         checked = check(result.modules)
         diags += checked.diagnostics
     diags.sort(key=lambda d: d.sort_key)
-    return Loaded(checked, result.sources, diags)
+    return Loaded(checked, result.sources, diags, result.edges)
 
 
 def interpreted_program(loaded: Loaded) -> Program:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from ..engine import program as pg
@@ -21,7 +23,7 @@ from ..lang.checker import CheckedProgram
 from ..lang.diagnostics import Diagnostic, Span
 from . import GENERATOR_VERSION
 from .lower import CompileError, FunctionLowerer, comment_path, direct_signature, literal
-from .names import Namespace, mangle
+from .names import Namespace, mangle, module_name
 from .templating import render
 
 INDENT = "    "
@@ -32,17 +34,72 @@ BODY_INDENT = 3  # class > def > try
 def source_key(checked: CheckedProgram, sources: dict[str, str]) -> str:
     """The identity of a program's sources: generator version and every module's path (relative to the entry
     file's folder) and text, in load order."""
+    return paths_key([m.path for m in checked.modules], sources)
+
+
+def paths_key(paths: list[str], sources: dict[str, str]) -> str:
+    """`source_key` of the load of PATHS (in load order, the entry last)."""
     h = hashlib.sha256()
     h.update(f"sgsdsl-generator {GENERATOR_VERSION}\n".encode())
-    home = os.path.dirname(checked.modules[-1].path) if checked.modules else ""
-    for m in checked.modules:
-        text = sources.get(m.path, "")
+    home = os.path.dirname(paths[-1]) if paths else ""
+    for path in paths:
+        text = sources.get(path, "")
         # paths relative to the entry file's folder: the same key from any working directory
-        for part in (os.path.relpath(m.path, home or ".").replace(os.sep, "/"), text):
+        for part in (os.path.relpath(path, home or ".").replace(os.sep, "/"), text):
             data = part.encode("utf-8", "surrogatepass")
             h.update(len(data).to_bytes(8, "big"))
             h.update(data)
     return "sha256:" + h.hexdigest()
+
+
+def load_order(edges: dict[str, list[str]], entry: str) -> list[str]:
+    """The modules a load of ENTRY alone gives, dependencies first, in the loader's order (EDGES: each module's
+    resolved imports, `LoadResult.edges`): what ENTRY's own compiled module was compiled from."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def visit(path: str) -> None:
+        if path in seen:
+            return
+        seen.add(path)
+        for target in edges.get(path, ()):
+            visit(target)
+        out.append(path)
+
+    visit(entry)
+    return out
+
+
+@dataclass(frozen=True)
+class Link:
+    """An imported rules file whose compiled module a generated module imports (`from . import MODULE`) instead
+    of holding its code: that module's name in the package, and the source key of its own load."""
+
+    module: str
+    key: str
+
+    @property
+    def alias(self) -> str:
+        return f"_L_{self.module}"
+
+
+def plan_links(modules: list[str], edges: dict[str, list[str]], sources: dict[str, str],
+               usable: Callable[[str, Link], bool] = lambda path, link: True) -> dict[str, Link]:
+    """The imports of a load (MODULES in load order, the entry last) that its module links to: each one whose own
+    compiled module is USABLE, named by its file stem (the first of two files with one name only)."""
+    if not modules or not edges:
+        return {}
+    taken = {module_name(PurePath(modules[-1]).stem)}
+    links: dict[str, Link] = {}
+    for path in modules[:-1]:
+        name = module_name(PurePath(path).stem)
+        if name in taken:
+            continue
+        link = Link(name, paths_key(load_order(edges, path), sources))
+        if usable(path, link):
+            taken.add(name)
+            links[path] = link
+    return links
 
 
 @dataclass(frozen=True)
@@ -59,6 +116,7 @@ class _Class:
     kind: str
     key: str
     node: ast.Definition | ast.ValueDef | ast.ProcedureDef
+    link: Link | None  # defined in a linked module: referred to there, not generated here
     # (method name, node, site, the names a direct method is called with after `frame`, or None)
     methods: list[tuple[str, ast.Block | ast.Expr, Site, tuple[str, ...] | None]] = field(default_factory=list)
 
@@ -75,9 +133,10 @@ class Generated:
 
 
 class ModuleGenerator:
-    def __init__(self, checked: CheckedProgram, sources: dict[str, str]):
+    def __init__(self, checked: CheckedProgram, sources: dict[str, str], links: dict[str, Link] | None = None):
         self.checked = checked
         self.sources = sources
+        self.links = links or {}  # module path -> the compiled module its definitions are taken from
         self.module_ns = Namespace("definition")
         self.classes: dict[tuple[str, str], _Class] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -86,7 +145,7 @@ class ModuleGenerator:
 
     # ------------------------------------------------------------ classes
     def add_class(self, kind: str, key: str, node: ast.Definition | ast.ValueDef | ast.ProcedureDef,
-                  span: Span) -> None:
+                  span: Span, module: str) -> None:
         prefix = {"card": "Card_", "skill": "Skill_", "general": "General_", "mode": "Mode_", "value": "Value_",
                   "rule": "Rule_", "procedure": "Proc_"}[kind]
         name = prefix + "__".join(mangle(part) for part in key.split("."))
@@ -94,32 +153,37 @@ class ModuleGenerator:
         self.module_ns.claim(name, f"{kind} {key}", span)
         if (kind, key) in self.classes:  # the checker reports duplicates; keep the first
             return
-        self.classes[(kind, key)] = _Class(name, kind, key, node)
+        self.classes[(kind, key)] = _Class(name, kind, key, node, self.links.get(module))
+
+    @staticmethod
+    def ref(cls: _Class) -> str:
+        """How this module's code names a class: its own, or the linked module's."""
+        return f"{cls.link.alias}.{cls.name}" if cls.link is not None else cls.name
 
     def collect_classes(self) -> None:
         """Classes in a fixed order where every class a general refers to is defined before it."""
         mods = self.checked.modules
         for m in mods:
             for s in m.skills:
-                self.add_class("skill", s.ident.text, s, s.ident.span)
+                self.add_class("skill", s.ident.text, s, s.ident.span, m.path)
         for m in mods:
             for c in m.cards:
-                self.add_class("card", c.ident.text, c, c.ident.span)
+                self.add_class("card", c.ident.text, c, c.ident.span, m.path)
                 for i, s in enumerate(c.skills):
-                    self.add_class("skill", inline_skill_key(c.ident.text, c.skills, i), s, s.ident.span)
+                    self.add_class("skill", inline_skill_key(c.ident.text, c.skills, i), s, s.ident.span, m.path)
             for v in m.values:
-                self.add_class("value", v.name.text, v, v.name.span)
+                self.add_class("value", v.name.text, v, v.name.span, m.path)
             for pr in m.procedures:
-                self.add_class("procedure", pr.name.text, pr, pr.name.span)
+                self.add_class("procedure", pr.name.text, pr, pr.name.span, m.path)
         for m in mods:
             for g in m.generals:
                 for i, s in enumerate(g.skills):
-                    self.add_class("skill", inline_skill_key(g.ident.text, g.skills, i), s, s.ident.span)
-                self.add_class("general", g.ident.text, g, g.ident.span)
+                    self.add_class("skill", inline_skill_key(g.ident.text, g.skills, i), s, s.ident.span, m.path)
+                self.add_class("general", g.ident.text, g, g.ident.span, m.path)
             for md in m.modes:
-                self.add_class("mode", md.ident.text, md, md.ident.span)
+                self.add_class("mode", md.ident.text, md, md.ident.span, m.path)
             for r in m.rules:
-                self.add_class("rule", r.ident.text, r, r.ident.span)
+                self.add_class("rule", r.ident.text, r, r.ident.span, m.path)
 
     def make(self, node: ast.Block | ast.Expr, site: Site) -> FnSlot:
         cls = self.classes[site.owner]
@@ -128,7 +192,7 @@ class ModuleGenerator:
             raise CompileError(Diagnostic("SGS-E503", f"rule function {site.owner[1]}.{site.slot} built twice",
                                           node.span))
         cls.methods.append((site.slot, node, site, None))
-        return FnSlot(cls.name, site.slot)
+        return FnSlot(self.ref(cls), site.slot)
 
     def direct(self, node: ast.Block | ast.Expr, site: Site, names: tuple[str, ...]) -> FnSlot | None:
         """The same rule function as `make` builds, compiled a second time as a direct method `SLOT_d(frame,
@@ -137,7 +201,7 @@ class ModuleGenerator:
             return None
         cls = self.classes[site.owner]
         cls.methods.append((site.slot + "_d", node, site, names))
-        return FnSlot(cls.name, site.slot + "_d")
+        return FnSlot(self.ref(cls), site.slot + "_d")
 
     # ------------------------------------------------------------ methods
     def method(self, name: str, node: ast.Block | ast.Expr, site: Site,
@@ -148,7 +212,7 @@ class ModuleGenerator:
         for ind, code, comment in lowered.lines:
             text = INDENT * (BODY_INDENT + ind) + code
             lines.append(f"{text}  {comment}" if comment else text)
-        comment = f"# {comment_path(node.span.file)}:{node.span.line}"
+        comment = f"# {comment_path(node.span.file)}:{node.span.line}:{node.span.col}"
         return {"name": name, "comment": comment, "body": "\n".join(lines),
                 "params": "".join(f", {p}" for p in lowered.params)}
 
@@ -165,12 +229,12 @@ class ModuleGenerator:
         span = node.span
         attrs.append(("source", repr(f"{span.file}:{span.line}")))
         if isinstance(node, ast.GeneralDef):
-            refs = [self.classes[("skill", inline_skill_key(cls.key, node.skills, i))].name
+            refs = [self.ref(self.classes[("skill", inline_skill_key(cls.key, node.skills, i))])
                     for i in range(len(node.skills))]
             for h in node.has:
                 d = self.checked.symbols.skills.get(h.text)
                 if d is not None:
-                    refs.append(self.classes[("skill", d.ident.text)].name)
+                    refs.append(self.ref(self.classes[("skill", d.ident.text)]))
             attrs.append(("skills", "(" + "".join(f"{r}, " for r in refs) + ")"))
         methods = []
         for name, n, site, direct in cls.methods:
@@ -192,7 +256,11 @@ class ModuleGenerator:
             structure = _Printer().program(program)
         except CompileError as err:
             self.diagnostics.append(err.diagnostic)
-        classes = [self.class_ctx(c) for c in self.classes.values()]
+        classes = [self.class_ctx(c) for c in self.classes.values() if c.link is None]
+        links = sorted({(link.alias, link.module, repr(link.key), comment_path(path))
+                        for path, link in self.links.items()}, key=lambda t: t[1])
+        for alias, _, _, path in links:
+            self.module_ns.claim(alias, f"the compiled module of {path}", None)
         self.diagnostics.extend(self.module_ns.diagnostics)
         sources = tuple((m.path, "sha256:" + hashlib.sha256(self.sources.get(m.path, "").encode()).hexdigest())
                         for m in self.checked.modules)
@@ -205,7 +273,7 @@ class ModuleGenerator:
             "module.py.j2", header=header, title=repr(title), generator_version=repr(GENERATOR_VERSION),
             source_key=repr(key), sources=repr(sources),
             primitives=[(py, repr(name)) for name, py in sorted(self.primitives.items())],
-            direct=[(py, repr(name)) for name, py in sorted(self.direct_calls.items())],
+            direct=[(py, repr(name)) for name, py in sorted(self.direct_calls.items())], links=links,
             classes=classes, structure=structure)
         return Generated(text, key, sorted(self.diagnostics, key=lambda d: d.sort_key))
 
@@ -276,6 +344,9 @@ class _Printer:
                                       Span.point("<compiler>", 1, 1)))
 
 
-def generate_module(checked: CheckedProgram, sources: dict[str, str], title: str = "") -> Generated:
-    """Python source for one checked program (deterministic: same input, same bytes)."""
-    return ModuleGenerator(checked, sources).generate(title or ", ".join(m.path for m in checked.modules))
+def generate_module(checked: CheckedProgram, sources: dict[str, str], title: str = "",
+                    links: dict[str, Link] | None = None) -> Generated:
+    """Python source for one checked program (deterministic: same input, same bytes). LINKS: imported modules
+    whose definitions are taken from their own compiled modules (`plan_links`); every other definition's code is
+    generated here."""
+    return ModuleGenerator(checked, sources, links).generate(title or ", ".join(m.path for m in checked.modules))

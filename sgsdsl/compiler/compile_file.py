@@ -11,7 +11,7 @@ from ..lang.checker import check
 from ..lang.loader import load
 from ..lang.parse_cache import Shared
 from ..lang.result_cache import Inputs
-from .codegen import generate_module
+from .codegen import generate_module, plan_links
 from .output import FileOutput
 
 
@@ -40,8 +40,11 @@ def compile_file(f: Path, shared: Shared | None = None) -> Compiled:
     if not checked.ok:
         return Compiled(FileOutput(tuple(diags)), loaded.sources, loaded.inputs(), (t1 - t0, t2 - t1, 0.0))
     entry = loaded.modules[-1]
-    gen = generate_module(checked, loaded.sources, entry.path)
+    # every imported file is compiled into the same package, so its module is imported, not repeated here
+    links = plan_links([m.path for m in loaded.modules], loaded.edges, loaded.sources)
+    gen = generate_module(checked, loaded.sources, entry.path, links)
     t3 = time.perf_counter()
     diags += gen.diagnostics
-    out = FileOutput(tuple(diags), entry.path, gen.text, gen.source_key)
+    real = {v.shown: v.real for v in loaded.visits}
+    out = FileOutput(tuple(diags), entry.path, gen.text, gen.source_key, tuple(sorted(real[p] for p in links)))
     return Compiled(out, loaded.sources, loaded.inputs(), (t1 - t0, t2 - t1, t3 - t2))

@@ -1,6 +1,7 @@
 """Compile rules files into a package folder (`generated/`): one module per file given, plus an index.
 
-Each rules file becomes a self-contained module holding the program it defines with its imports, so
+Each rules file becomes a module holding its own definitions' code and importing the modules of the files it
+imports (which are compiled into the folder too), so
 `--rules standard` or any single file a tool loads maps to one module by its source key.
 """
 
@@ -52,16 +53,22 @@ class ProjectResult:
 
 
 def compile_paths(args: list[str]) -> ProjectResult:
-    """Compile every .sgs file named (folders: their files, sorted) into module texts, in memory. A file whose
-    inputs are unchanged since an earlier compile is answered from the result cache (`lang.result_cache`)."""
+    """Compile every .sgs file named (folders: their files, sorted) into module texts, in memory, and every file
+    they import (whose modules theirs import). A file whose inputs are unchanged since an earlier compile is
+    answered from the result cache (`lang.result_cache`)."""
     res = ProjectResult()
     files, diags = expand_paths(args)
     res.diagnostics.extend(diags)
     names = Namespace("rules file")
     index: list[tuple[str, str]] = []
     shared: Shared | None = None  # made at the first file the result cache does not answer
-    for f in files:
+    done = {f.resolve() for f in files}
+    for f in files:  # grows with the imported files not named
         out, shared = _compiled(f, res, shared)
+        for linked in out.links:
+            if Path(linked) not in done:
+                done.add(Path(linked))
+                files.append(Path(linked))
         res.diagnostics.extend(out.diagnostics)
         if out.text is None or out.entry is None or out.source_key is None:
             continue
@@ -81,7 +88,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     """One file's output, from the result cache or compiled now (adding its sources and timings to RES), and the
     modules shared between the files compiled (SHARED, made here at the first miss)."""
     base = f.resolve().parent.parent
-    hit = result_cache.lookup("compile", f, base)
+    hit = result_cache.lookup("compile", f, base, classes=(FileOutput,))
     if hit is not None and isinstance(hit[0], FileOutput):
         res.sources.update(hit[1])
         res.timings.cached += 1
@@ -96,7 +103,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     res.timings.parse += parse
     res.timings.check += check
     res.timings.generate += generate
-    result_cache.store("compile", f, base, done.inputs, done.output)
+    result_cache.store("compile", f, base, done.inputs, done.output, classes=(FileOutput,))
     return done.output, shared
 
 

@@ -374,6 +374,8 @@ class CardUse:
     def _nullify_window(self, card: Card | VirtualCard,
                         user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
+        # rules hear the window open before anyone is asked (`on nullify`): cancelling the event nullifies the card
+        self.dispatch.emit("nullify", pending)
         asked = 0
         while asked < 40 and not pending.cancelled:
             asked += 1

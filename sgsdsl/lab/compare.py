@@ -3,12 +3,13 @@ game by game (its interval is much narrower than that of two independent runs)."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .records import GameRecord
-from .stats import Rate, mean_interval, sides_seen
+from .stats import Z95, Rate, mean_interval, sides_seen
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,23 @@ def paired(figure: str, xs: Sequence[float], ys: Sequence[float], kind: str = "r
     m, lo, hi = mean_interval(d)
     n = max(1, len(xs))
     return Diff(figure, sum(xs) / n, sum(ys) / n, m, lo, hi, kind)
+
+
+def paired_binary(figure: str, xs: Sequence[float], ys: Sequence[float]) -> Diff:
+    """The mean of y − x over paired 0/1 outcomes, with the Agresti–Min interval (half a game added to each of the
+    four outcome pairs): unlike the plain paired interval it is never of zero width when few pairs disagree (10
+    games all lost in both arms say little), as Wilson's is not for a single rate."""
+    n = len(xs)
+    up = sum(1 for x, y in zip(xs, ys, strict=True) if y > x)  # pairs where y won and x did not
+    down = sum(1 for x, y in zip(xs, ys, strict=True) if x > y)
+    diff = (up - down) / n if n else 0.0
+    m = n + 2
+    centre = (up - down) / m
+    var = max(0.0, ((up + 0.5) + (down + 0.5) - (up - down) ** 2 / m) / (m * m))
+    half = Z95 * math.sqrt(var)
+    low, high = max(-1.0, min(diff, centre - half)), min(1.0, max(diff, centre + half))
+    k = max(1, n)
+    return Diff(figure, sum(xs) / k, sum(ys) / k, diff, low, high)
 
 
 def _per_game(records: Sequence[GameRecord], test: Callable[[GameRecord], bool]) -> list[float]:

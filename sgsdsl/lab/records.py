@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine.errors import EngineError
 from ..engine.program import Program
+from ..rule_errors import one_line
 from .variant import Variant
 
 
@@ -68,9 +69,9 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
     try:
         g = Game(program, variant.mode, variant.players, seed, agents, dict(variant.options),
                  round_cap=variant.round_cap, record=False, pinned=dict(variant.pinned),
-                 pool=variant.pool).run()
+                 pool=variant.pool, role_pins=variant.role_pins, barred=dict(variant.barred)).run()
     except EngineError as err:
-        return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, f"seed {seed}: {err}")
+        return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, one_line(err))
     winners, reason = g.result or ((), "unfinished")
     return GameRecord(
         seed=seed,

@@ -66,6 +66,11 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return (m, m - half, m + half)
 
 
+def failure_line(failed: int, total: int, first: str) -> str:
+    """The headline every lab command leads with when games failed: how many, and the first one's own error."""
+    return f"{failed} of {total} games failed: {first}"
+
+
 def mode_sides(wins: Iterable[Sequence[str]]) -> list[str]:
     """The mode's declared winner sides, in `win`-line order, each once: the rows every summary shows."""
     out: list[str] = []

@@ -19,6 +19,9 @@ class Loaded:
     checked: CheckedProgram | None
     sources: dict[str, str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # each module -> the modules its imports resolved to (`LoadResult.edges`); empty when not known, and then
+    # a compiled module holds the code of everything it imports instead of linking to it
+    edges: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
