@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DESIGN = ROOT / "docs" / "examples" / "maliang.sgs"  # does `import "standard"` and adds a general
 
 
-def step(cmd: list[str], cwd: Path, env: dict[str, str], expect: int = 0, show: str = "") -> bool:
+def step(cmd: list[str], cwd: Path, env: dict[str, str], expect: int = 0, show: str = "", needs: str = "") -> bool:
     start = time.monotonic()
     p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     secs = time.monotonic() - start
@@ -39,6 +39,9 @@ def step(cmd: list[str], cwd: Path, env: dict[str, str], expect: int = 0, show: 
         print("\n".join("  " + line for line in out.splitlines()[-14:]))
     if p.returncode != expect:
         print(f"  FAILED: expected exit {expect}")
+    if needs and needs not in out:
+        print(f"  FAILED: expected {needs!r} in the output")
+        return False
     return p.returncode == expect
 
 
@@ -80,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         for cmd, want in checks:
             ok = step(cmd, run, env, want, show=" ".join(Path(cmd[0]).name if i == 0 else c
                                                           for i, c in enumerate(cmd))) and ok
+        # an extra the wheel user lacks: the hint names the package, not a checkout's `.`
+        ok = step([str(bin_ / "sgsdsl"), "simulate", "--games", "1", "--html", "r.html"], run, env, 2,
+                  show="sgsdsl simulate --games 1 --html r.html", needs="pip install 'sgsdsl[report]'") and ok
         if args.native:
             ok = _prove_native(bin_, run, env) and ok
     print(f"wheel check: {'ok' if ok else 'FAILED'} (work folder {work})")

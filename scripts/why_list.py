@@ -372,7 +372,7 @@ def play_superscript(lab: Lab) -> tuple[bool, str]:
 def bool_option(lab: Lab) -> tuple[bool, str]:
     """`-o two_renegades=flase` (or `maybe`) counts as true, in the CLI and in scenarios."""
     base = ["simulate", "--rules", "standard", "--players", "8", "--games", "2", "--seed", "5"]
-    runs = {v: lab.cli(*base, "-o", f"two_renegades={v}") for v in ("true", "false", "flase", "maybe")}
+    runs = {v: lab.cli(*base, "--option", f"two_renegades={v}") for v in ("true", "false", "flase", "maybe")}
     same_as_true = [v for v in ("flase", "maybe") if runs[v].code == 0 and _table(runs[v]) == _table(runs["true"])]
     scn = lab.work / "option.scenario"
     scn.write_text(f"scenario: a misspelt option\nrule: none\nrules: {lab.co / 'rules' / 'standard.sgs'}\n"

@@ -60,6 +60,11 @@ class _Say:
         return f"{n} card" + ("" if n == 1 else "s")
 
 
+def _go(cs: Any) -> str:
+    """`闪电♥Q goes`, `杀♠7, 闪♥2 go`: the verb agrees with how many cards."""
+    return "goes" if isinstance(cs, list) and len(cs) == 1 else "go"
+
+
 def _generic(e: dict[str, Any]) -> str:
     rest = " ".join(f"{k}={v}" for k, v in sorted(e.items()) if k != "e")
     return f"{e.get('e')}: {rest}".rstrip()
@@ -108,7 +113,7 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
     "turn": lambda s, e: f"{s.whose(e.get('player'))} turn",
     "draw": lambda s, e: f"{s.verb(e.get('player'), 'draw', 'draws')} {s.count(e.get('n'))}",
     "discard": lambda s, e: f"{s.verb(e.get('by'), 'discard', 'discards')} {s.cards(e.get('cards'))}" if e.get("by")
-                            else f"{s.cards(e.get('cards'))} go to the discard pile",
+                            else f"{s.cards(e.get('cards'))} {_go(e.get('cards'))} to the discard pile",
     "use": _use,
     "respond": lambda s, e: (s.verb(e.get("player"), "play", "plays") if e.get("play")
                              else s.verb(e.get("player"), "use", "uses")) + f" {s.card(e.get('card'))}",
@@ -130,7 +135,7 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
                           + (f", killed by {s.who(e['killer'])}" if e.get("killer") else ""),
     "phase_skipped": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
     "skip": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
-    "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({e.get('cards')} cards)",
+    "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({s.count(e.get('cards'))})",
     "game_over": _game_over,
 }
 

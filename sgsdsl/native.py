@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .cachedir import cache_root, private_dir, read_entry, tree_digest, trusted, usable_dir
+from .install_hint import install_extra
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
@@ -219,7 +220,7 @@ def build_into(folder: Path, log: Path | None = None) -> None:
     """Compile NATIVE_MODULES with mypyc into FOLDER (replaced whole): `build` for the cache, `setup.py` for the
     package. Raises NativeBuildError as `build` says."""
     if importlib.util.find_spec("mypyc") is None or importlib.util.find_spec("setuptools") is None:
-        raise NativeBuildError("the native engine is built with mypyc: pip install 'sgsdsl[native]' "
+        raise NativeBuildError(f"the native engine is built with mypyc: {install_extra('native')} "
                                "(mypy and setuptools) first")
     package_root = _ENGINE.parent.parent
     with tempfile.TemporaryDirectory(prefix="sgsdsl-native-") as tmp:

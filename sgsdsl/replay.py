@@ -170,6 +170,10 @@ def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
     for name, ok, what in checks:
         if not ok(e.get(name)):
             raise LogError(f"{path}:{no}: decision field {name!r} must be {what}, not {_short(e.get(name))}")
+    wrong = [i for i in e["answer"] if not 0 <= i < len(e["options"])]
+    if wrong:  # a tampered log: an answer that was never offered
+        raise LogError(f"{path}:{no}: the answer names option {wrong[0]}, but the decision offered "
+                       f"{len(e['options'])} option(s) (0 to {len(e['options']) - 1})")
 
 
 def _short(value: Any) -> str:

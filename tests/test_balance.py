@@ -141,7 +141,7 @@ def test_a_skill_that_changes_nothing_is_said_so(tmp_path: Path) -> None:
 def test_failed_games_lead_the_output_and_no_empty_tables() -> None:
     # beginner games hand out no generals, so the general never takes its seat: every game fails, and says why
     r = invoke("balance", "liubei", "--players", "5", "--games", "4", "--jobs", "1", "--agents", "random",
-               "--robust-agents", "none", "-o", "beginner=true")
+               "--robust-agents", "none", "--option", "beginner=true")
     assert r.exit_code == 1
     assert r.output.splitlines()[0].startswith("8 of 8 games failed: seed 1: liubei never sat as lord")
     assert "VERDICT" not in r.output and "┏" not in r.output

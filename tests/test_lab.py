@@ -200,3 +200,10 @@ def test_a_difference_that_rounds_to_zero_is_never_negative_zero() -> None:
     d = Diff("draw", 0.0, 0.0, -0.00001, -0.0004, 0.00001)
     assert _cells(d)[3:5] == ["+0.0", "+0.0 … +0.0"]
     assert "-0.0" not in _diff_table("t", [d])
+
+
+def test_report_draws_are_words_not_a_dict() -> None:
+    from sgsdsl.lab.report import draws_text
+
+    assert draws_text({"round_cap": 11, "deck_exhausted": 2}) == "deck exhausted 2, round cap 11"
+    assert draws_text({}) == "none"

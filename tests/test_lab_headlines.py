@@ -29,21 +29,26 @@ def broken(tmp_path: Path) -> Path:
 def test_simulate_leads_with_the_failures_and_prints_no_empty_tables(broken: Path) -> None:
     r = invoke("simulate", str(broken), "--games", "3", "--players", "5", "--jobs", "1")
     assert r.exit_code == 1
-    assert r.stdout.splitlines()[0] == "3 of 3 games failed: seed 1: damage's target is none"
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("3 of 3 games failed: ") and first.endswith(
+        "broken.sgs:2:32: rule error: damage's target is none (game seed 1, after 5 decisions)")
+    assert "damage(first([]), 1)" in r.stdout.splitlines()[1] and "^^^^^^" in r.stdout.splitlines()[2]
     assert "┏" not in r.stdout and "0.0–100.0%" not in r.stdout
     j = invoke("simulate", str(broken), "--games", "2", "--players", "5", "--jobs", "1", "--json")
     assert j.exit_code == 1 and json.loads(j.stdout)["errors"] == 2  # stdout stays JSON; the headline is on stderr
-    assert j.stderr.startswith("2 of 2 games failed: seed 1:")
+    assert j.stderr.startswith("2 of 2 games failed: ") and "(game seed 1, after 5 decisions)" in j.stderr
 
 
 def test_compare_and_league_lead_with_the_failures(broken: Path) -> None:
     c = invoke("compare", "--b-file", str(broken), "--games", "3", "--players", "5", "--jobs", "1")
     assert c.exit_code == 1
-    assert c.stdout.splitlines()[0] == "3 of 6 games failed: seed 1: damage's target is none"
+    assert c.stdout.splitlines()[0].startswith("3 of 6 games failed: ")
+    assert c.stdout.splitlines()[0].endswith("rule error: damage's target is none (game seed 1, after 5 decisions)")
     assert "┏" not in c.stdout  # no seed finished under both variants
     lg = invoke("league", str(broken), "--players", "5", "--games", "2")
     assert lg.exit_code == 1
-    assert lg.stdout.splitlines()[0] == "2 of 2 games failed: game 1 (seed 1): damage's target is none"
+    assert lg.stdout.splitlines()[0].startswith("2 of 2 games failed: game 1 (seed 1): ")
+    assert "damage's target is none" in lg.stdout.splitlines()[0]
     assert "standings" not in lg.stdout
 
 
@@ -81,6 +86,6 @@ def test_reports_of_failed_runs_lead_with_the_failure_and_hold_no_tables(broken:
                   str(sim)).exit_code == 1
     assert invoke("compare", "--b-file", str(broken), "--games", "2", "--players", "5", "--jobs", "1", "--html",
                   str(cmp)).exit_code == 1
-    for path, line in ((sim, "2 of 2 games failed: seed 1:"), (cmp, "2 of 4 games failed: seed 1:")):
+    for path, line in ((sim, "2 of 2 games failed: "), (cmp, "2 of 4 games failed: ")):
         html = path.read_text(encoding="utf-8")
         assert line in html and "<svg" not in html and "<h2>" not in html

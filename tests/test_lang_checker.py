@@ -174,12 +174,13 @@ def test_a_declared_kingdom_is_a_name_rules_may_use(tmp_path: Path) -> None:
     use = ("general 左慈 zuoci : 群 male 3 { skill 化 hua {\n"
            "  on turn_start where owner.kingdom != 神 { set_kingdom(owner, 神) } } }\n")
     assert "SGS-E202" in codes(use)
-    assert codes("kingdom 神 晋\n" + use) == []
-    assert codes("kingdom 闪\n") == ["SGS-E219"]
-    assert codes("kingdom 关羽\n") == ["SGS-E219"]
-    assert codes("kingdom rebel\n") == ["SGS-E219"]
+    assert codes("kingdom 神 晋 群 蜀\n" + use) == []
+    assert "SGS-E234" in codes("kingdom 神 晋\n" + use)  # declared kingdoms: 左慈's 群 is not one
+    assert codes("kingdom 蜀 闪\n") == ["SGS-E219"]
+    assert codes("kingdom 蜀 关羽\n") == ["SGS-E219"]
+    assert codes("kingdom 蜀 rebel\n") == ["SGS-E219"]
     assert codes("kingdom 蜀 神\nkingdom 神\n") == []  # twice, or a general's own: harmless
-    (tmp_path / "kingdoms.sgs").write_text("kingdom 神\n", encoding="utf-8")
+    (tmp_path / "kingdoms.sgs").write_text("kingdom 神 蜀 群\n", encoding="utf-8")
     (tmp_path / "user.sgs").write_text('import "kingdoms.sgs"\n' + PRELUDE + use, encoding="utf-8")
     loaded = check_each([str(tmp_path / "user.sgs")])
     assert loaded.ok, [str(d) for d in loaded.diagnostics]

@@ -204,7 +204,7 @@ def test_league_cli_plays_the_named_files_mode_and_repeats_itself() -> None:
 
 @pytest.mark.parametrize(("extra", "text"), [
     (["--mode", "nope"], "unknown mode"),
-    (["-o", "nosuch=1"], "has no option"),
+    (["--option", "nosuch=1"], "has no option"),
     (["--players", "3"], "for 4-10 players"),
 ])
 def test_league_cli_refuses_bad_input(extra: list[str], text: str) -> None:

@@ -12,12 +12,13 @@ from sgsdsl.cli import main
 from sgsdsl.engine.errors import RuleError, in_game, locate
 from sgsdsl.rule_errors import describe, describe_text, one_line
 
+# a card where give() wants a player, passed through a mark so that `check` cannot see it
 SWAPPED = """import "standard"
 rule 赠 r_give {
   on turn_start {
-    let t = first(others(current()))
-    let c = first(hand(current()))
-    if c != none { give(current(), c, t) }
+    mark(none, "gift", first(hand(current())))
+    let c = mark_value(none, "gift")
+    if c != none { give(current(), c, c) }
   }
 }
 """
@@ -36,7 +37,7 @@ def test_simulate_shows_the_rule_line_and_the_game(swapped: Path, engine: str) -
     assert r.exit_code == 1, r.output
     assert ("engine error: sw.sgs:6:20: rule error: argument 'to' of give() must be a player, not card "
             "(game seed 1, after ") in r.output, r.output
-    assert "    6 |     if c != none { give(current(), c, t) }\n      |                    ^^^^\n" in r.output
+    assert "    6 |     if c != none { give(current(), c, c) }\n      |                    ^^^^\n" in r.output
 
 
 @pytest.mark.parametrize("engine", ["compiled", "interpreted"])

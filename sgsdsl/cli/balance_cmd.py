@@ -27,6 +27,7 @@ from ..lab.balance import (
     contribution_words,
     evaluate,
     failures,
+    label,
     points,
     robustness,
     robustness_line,
@@ -39,7 +40,9 @@ from ..lab.records import GameRecord
 from ..lab.runner import run_tasks
 from ..lab.variant import Variant
 from ..lang.diagnostics import did_you_mean
+from ..rule_errors import describe_text
 from ..sim import make_agents
+from ..textsafe import shown
 from .lab_common import (
     Prepared,
     display_names,
@@ -51,12 +54,14 @@ from .lab_common import (
     write_outputs,
 )
 from .loading import rule_paths
+from .paths import no_dash_o
 
 # exit codes (README, docs/balance.md): 0 a verdict; 1 games failed (or bad rules); 2 a usage error
 EXIT_FAILED = 1
 
 
 @click.command("balance")
+@no_dash_o
 @click.argument("general")
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
@@ -73,7 +78,7 @@ EXIT_FAILED = 1
 @click.option("--even-within", "tolerance", type=click.FloatRange(0.0, 100.0), default=5.0, show_default=True,
               metavar="POINTS", help="a difference whose interval lies within ±POINTS is 'even'; beyond it, 'too "
                                      "strong' or 'too weak'")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--mode", default="identity", show_default=True, help="mode id (it must deal roles)")
 @click.option("--players", type=click.IntRange(2, 12), default=8, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="first seed; seed j is seed+j")
@@ -102,7 +107,8 @@ def balance_cmd(general, rules, rule_names, against, without, games, until_ci, m
         second = parse_agents(robust_spec)
         if second != kinds[0]:
             kinds.append(second)
-    prep = prepare(rule_paths(list(rules), rule_names), engine, mode, players, opts, round_cap, kinds[0], (), None)
+    paths = rule_paths(list(rules), rule_names, f"balance {general}")
+    prep = prepare(paths, engine, mode, players, opts, round_cap, kinds[0], (), None)
     program = prep.program
     plan = make_plan(prep, general, against, without, pool_spec, players)
     tol = tolerance / 100
@@ -221,7 +227,7 @@ def verdict_table(title: str, diffs: list[Diff], tol: float, baseline: str) -> T
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for d in diffs:
         t.add_row(d.figure, _pct(d.b), _pct(d.a), points(d.diff), f"{points(d.low)}…{points(d.high)}",
-                  category(d, tol), style="bold" if d.significant else None)
+                  label(d, tol), style="bold" if d.significant else None)
     return t
 
 
@@ -243,7 +249,7 @@ def print_verdict(plan: Plan, results: list[KindResult], failed: Failure | None,
     """The headline first (failures, then the verdict), then a table per agent kind, restricted play, robustness."""
     who = names.get(plan.general, plan.general)
     if failed:
-        click.echo(failed.headline())
+        click.echo(shown(describe_text(failed.headline())))
     main = results[0]
     if main.games == 0:
         return  # nothing finished: no tables of nothing

@@ -29,6 +29,7 @@ from .lab_common import (
     write_outputs,
 )
 from .loading import rule_paths
+from .paths import no_dash_o
 
 
 class _FiniteRange(click.FloatRange):
@@ -45,9 +46,10 @@ FINITE_WIDTH = _FiniteRange(0.0, 1.0, min_open=True)
 
 
 @click.command("compare")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option for both variants, name=value")
+@click.option("--option", "opts", multiple=True, help="mode option for both variants, name=value")
 @click.option("--a-option", "a_opts", multiple=True, help="mode option for variant A only (repeatable)")
 @click.option("--b-option", "b_opts", multiple=True, help="mode option for variant B only (repeatable)")
 @click.option("--a-file", "a_files", multiple=True, help="a rules file only variant A loads (repeatable)")
@@ -72,7 +74,7 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
     require_exports(csv_path, parquet_path, html_path)
     agents = parse_agents(agent_spec)
     b_files = tuple(b_files) + ((with_file,) if with_file else ())
-    common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []
+    common = rule_paths(list(rules), rule_names, "compare") if rules or rule_names or not (a_files or b_files) else []
     if not common and not a_files:
         common_a = rule_paths([], "")
     else:

@@ -25,7 +25,7 @@ def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, ti
     With --format json, stdout holds only the JSON diagnostics; every other line goes to stderr. Compile
     removes only files it wrote itself (listed in DIR/.sgsdsl-compiled.json, unchanged since).
     """
-    require_paths(paths)
+    require_paths(paths, rules=True)
     res = compile_paths(list(paths))
     errors = [d for d in res.diagnostics if d.severity == "error"]
     to_err = fmt == "json"  # keep stdout pure JSON

@@ -18,10 +18,12 @@ from ..terminal import PlayerQuit, TerminalAgent
 from ..textsafe import shown
 from .lab_common import parse_pins, parse_pool
 from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
+from .paths import no_dash_o
 from .simulate_cmd import writable_or_exit, write_log_or_exit
 
 
 @click.command("play")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--mode", default=None, help="mode id [default: the mode of the one rules file named, else identity]")
@@ -29,7 +31,7 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
               help="[default: 5, or the mode's own count when it cannot seat 5 (3v3: 6, 同舟共济: 8)]")
 @click.option("--seat", type=click.IntRange(0, 11), default=0, show_default=True, help="the seat you play")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
               help="the agents at the other seats")
@@ -44,9 +46,9 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
              log_path) -> None:
     """Play a game in the terminal: you answer for one seat, agents for the others. During the game, `? NAME`
     shows the text of any skill (or of every skill of a general)."""
-    loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled")
+    loaded, program = load_rules_or_exit(list(rules), rule_names, "compiled", "play")
     if mode is None:
-        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
+        mode = file_mode(rule_paths(list(rules), rule_names, "play"), loaded)
     if players is None:
         players = fitting_players(program, mode, 5)
     if seat >= players:

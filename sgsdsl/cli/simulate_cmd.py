@@ -33,19 +33,21 @@ from .lab_common import (
     write_outputs,
 )
 from .loading import file_mode, rule_paths
+from .paths import no_dash_o
 
 
 @click.command("simulate")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @variant_options
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="write the first game's event log (JSONL)")
 @click.option("--json", "as_json", is_flag=True, help="print every setting, versions, rules digest and figures as JSON")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game (CSV)")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
-              help="write one row per game (Parquet; needs pip install -e '.[parquet]')")
+              help="write one row per game (Parquet; needs the `parquet` extra)")
 @click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False),
               help="write a self-contained HTML report (tables and charts)")
 @click.option("--detail/--no-detail", default=True, show_default=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
@@ -23,6 +24,12 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
     from ..scenario import ScenarioError, discover, report, run_file
 
     require_paths(paths)
+    rules_files = [p for p in paths if p.endswith(".sgs") and not Path(p).is_dir()]
+    if rules_files:  # a common first try: the rules file itself, not a scenario about it
+        raise click.UsageError(
+            f"{rules_files[0]} is a rules file; `sgsdsl test` runs .scenario files, which load their rules with a "
+            f"`rules: {Path(rules_files[0]).name}` line (docs/scenarios.md). To check the rules themselves: "
+            f"sgsdsl check {rules_files[0]}")
     files, skipped, missing = discover(list(paths), include_pending=pending)
     if missing:  # named something that is neither a file nor a folder (e.g. a broken symlink)
         raise click.UsageError(f"cannot find {missing[0]!r} (no such file or folder)")

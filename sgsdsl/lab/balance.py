@@ -204,6 +204,12 @@ def category(d: Diff, tolerance: float) -> str:
     return "unclear"
 
 
+def label(d: Diff, tolerance: float) -> str:
+    """The verdict column of the tables: the category, "not significant" for an interval that straddles the band."""
+    c = category(d, tolerance)
+    return "not significant" if c == "unclear" else c
+
+
 def role_words(d: Diff, tolerance: float, baseline: str) -> str:
     """"stronger than the baseline as rebel, +9 points (+5…+13)", and so on for each category."""
     where = "over all roles" if d.figure == "all roles" else f"as {d.figure}"
@@ -219,8 +225,8 @@ def role_words(d: Diff, tolerance: float, baseline: str) -> str:
     }[category(d, tolerance)]
 
 
-VERDICT = {"too strong": "overpowered", "stronger": "somewhat stronger than the baseline", "even": "roughly even",
-           "weaker": "somewhat weaker than the baseline", "too weak": "weak",
+VERDICT = {"too strong": "overpowered", "stronger": "stronger than the baseline", "even": "roughly even",
+           "weaker": "weaker than the baseline", "too weak": "weak",
            "unclear": "roughly even as far as these games tell (no significant difference; more games would say "
                       "whether it is within the even band)"}
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ..install_hint import install_extra
 from .export import ExportError
 from .stats import Rate
 
@@ -27,7 +28,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg", force=True)
         import matplotlib.pyplot as plt
     except ImportError as err:
-        raise ExportError("--html needs matplotlib for its charts: pip install -e '.[report]'") from err
+        raise ExportError(f"--html needs matplotlib for its charts: {install_extra('report')}") from err
     return plt
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .balance import VERDICT, category, contribution_words, points, robustness, robustness_line, role_words
+from .balance import VERDICT, category, contribution_words, label, points, robustness, robustness_line, role_words
 from .charts import convergence_chart, diff_chart, rate_chart, verdict_chart
 from .compare import Comparison, Diff
 from .stats import Rate, Stats, failure_line
@@ -20,6 +20,11 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}.sig{font-weight:bold;color:#b00}
 .meta{color:#555}svg{display:block;margin:.5em 0;max-width:100%;height:auto}.designer{background:#fff6d5}
 """
+
+
+def draws_text(draws: dict[str, int]) -> str:
+    """`round cap 11, exhausted deck 2` (or `none`): the draws by reason, as words, never a Python dict."""
+    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in sorted(draws.items())) or "none"
 
 
 def _pct(x: float) -> str:
@@ -83,7 +88,7 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
     body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")
     lo, hi = stats.rounds_ci
     body.append(f"<h2>Game length</h2><p>average rounds {stats.rounds:.2f} (95% interval {lo:.2f} – {hi:.2f}), "
-                f"average turns {stats.turns:.2f}; draws {escape(str(stats.draws or 'none'))}; engine errors "
+                f"average turns {stats.turns:.2f}; draws {escape(draws_text(stats.draws))}; engine errors "
                 f"{len(stats.errors)}</p>")
     return page("sgsdsl balance report", meta, "".join(body))
 
@@ -153,7 +158,7 @@ def _verdict_table(title: str, diffs: Sequence[Diff], tolerance: float, baseline
     rows = "".join(
         f"<tr><td>{escape(d.figure)}</td><td>{_pct(d.b)}</td><td>{_pct(d.a)}</td>"
         f"<td{_sig(d)}>{points(d.diff)}</td>"
-        f"<td>{points(d.low)} … {points(d.high)}</td><td>{escape(category(d, tolerance))}</td></tr>" for d in diffs)
+        f"<td>{points(d.low)} … {points(d.high)}</td><td>{escape(label(d, tolerance))}</td></tr>" for d in diffs)
     return (f'<h2>{escape(title)}</h2><table class="verdict"><tr><th>role</th><th>general</th>'
             f"<th>{escape(baseline)}</th><th>points</th><th>95% interval</th><th>verdict</th></tr>{rows}</table>")
 

@@ -7,6 +7,7 @@ from . import ast
 from .check_base import CheckerBase
 from .diagnostics import Span, did_you_mean
 from .scope import Symbols, _Scope
+from .syntax_hints import familiar
 from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
 
 
@@ -264,6 +265,7 @@ class BodyChecker(CheckerBase):
         elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
             hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self.sym, n))})"
         best = did_you_mean(n, pool)
+        hint = hint or familiar(n)
         self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
         return None
 
@@ -338,7 +340,7 @@ class BodyChecker(CheckerBase):
                 hint = f"'{fname}' is not a function; drop the parentheses"
             best = did_you_mean(fname, pool)
             self.error("SGS-E203", f"unknown function '{fname}'", e.func.span,
-                       hint or (f"did you mean '{best}'?" if best else None))
+                       hint or familiar(fname) or (f"did you mean '{best}'?" if best else None))
             return None
         e.ref = prim.kind
         if prim.kind == "action" and scope.pure:

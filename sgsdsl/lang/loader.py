@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bundled import rule_set_names as bundled_names
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .parse_cache import Shared, parse_cached
@@ -99,6 +100,13 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             if target is None:
                 result.diagnostics.append(Diagnostic("SGS-E107", problem, _string_span(imp.span, text),
                                                      suggestion=import_hint(imp.path)))
+                continue
+            stem = Path(imp.path).stem
+            if not target.exists() and imp.path == f"{stem}.sgs" and stem in bundled_names():
+                # `import "standard.sgs"` in a designer's folder: the bundled set is imported by its name
+                result.diagnostics.append(Diagnostic(
+                    "SGS-E107", f"cannot find imported file {imp.path} beside this file", _string_span(imp.span, text),
+                    suggestion=f"the bundled rule set is imported by name: import \"{stem}\""))
                 continue
             result.imports.append(Resolution(str(real.parent), imp.path, str(target)))
             targets.append(display_path(target, base))
