@@ -209,3 +209,31 @@ def test_another_users_cache_is_never_run(shared: Path, root: Path) -> None:
     (private / digest / "rules.py").chmod(0o600)
     done = _victim(private, sentinel)
     assert "ran: True" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_native_build_loads_only_what_its_manifest_lists(root: Path) -> None:
+    import json
+
+    from sgsdsl import native
+
+    folder = native.build_dir()
+    (folder / "sgsdsl" / "engine").mkdir(parents=True, mode=0o700)
+    for p in (root, *folder.parents):
+        if p == root.parent:
+            break
+        p.chmod(0o700)
+    (folder / "sgsdsl" / "engine" / "fake.py").write_text("# listed\n", encoding="utf-8")
+    (folder / native.MANIFEST).write_text(json.dumps({"digest": native.engine_digest(),
+                                                      "files": ["sgsdsl/engine/fake.py"], "libraries": {}}))
+    for p in [folder, *folder.rglob("*")]:
+        p.chmod(0o700 if p.is_dir() else 0o600)
+    assert native._usable(folder) is not None
+    planted = folder / "sgsdsl" / "engine" / "events.py"
+    planted.write_text("raise SystemExit('planted')\n", encoding="utf-8")
+    planted.chmod(0o600)
+    assert native._usable(folder) is None  # a module the manifest does not list: the whole build is refused
+    planted.unlink()
+    (folder / "sgsdsl" / "engine").chmod(0o770)
+    assert native._usable(folder) is None  # a folder of the build others may write
+    (folder / "sgsdsl" / "engine").chmod(0o700)
+    assert native.clean() == 1 and not folder.exists()

@@ -122,18 +122,6 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_anywhere(tmp_path: Path) -> N
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-@pytest.mark.native_wheel
-def test_a_wheel_runs_its_native_engine_in_a_fresh_venv(tmp_path: Path) -> None:
-    """The wheel compiles the engine with mypyc while it is built (setup.py); installed into a new venv it runs
-    that native engine (`sgsdsl native status`, C-extension modules) and plays the games the Python engine plays.
-    `scripts/check_wheel.py --native` does the work and prints the transcript."""
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_wheel.py"), "--work", str(tmp_path), "--native"],
-                       capture_output=True, text=True, timeout=1800)
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert "engine: native (mypyc): compiled with mypyc when the package was installed" in p.stdout
-    assert "the same games on both engines" in p.stdout
-
-
 def _readme_setup() -> list[str]:
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
@@ -185,3 +173,13 @@ def test_a_bundled_set_imported_as_a_file_says_to_import_it_by_name(tmp_path: Pa
     f.write_text('import "standard.sgs"\n', encoding="utf-8")
     [d] = check_paths([str(f)]).diagnostics
     assert d.code == "SGS-E107" and d.suggestion == 'the bundled rule set is imported by name: import "standard"'
+@pytest.mark.native_wheel
+def test_a_wheel_runs_its_native_engine_in_a_fresh_venv(tmp_path: Path) -> None:
+    """The wheel compiles the engine with mypyc while it is built (setup.py); installed into a new venv it runs
+    that native engine (`sgsdsl native status`, C-extension modules) and plays the games the Python engine plays.
+    `scripts/check_wheel.py --native` does the work and prints the transcript."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_wheel.py"), "--work", str(tmp_path), "--native"],
+                       capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "engine: native (mypyc): compiled with mypyc when the package was installed" in p.stdout
+    assert "the same games on both engines" in p.stdout

@@ -68,8 +68,14 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     if log_path:
         log = Path(log_path)
         writable_or_exit(log)
-        g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
-                     agents=agents, pinned=dict(v.pinned), pool=v.pool)
+        try:
+            g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
+                         agents=agents, pinned=dict(v.pinned), pool=v.pool)
+        except EngineError as err:  # the logged game itself failed: say so, write no log of half a game
+            why = " ".join([str(err), *getattr(err, "__notes__", [])])
+            click.echo(shown(f"engine error in the logged game (seed {seed}): {why}; no log written to {log}"),
+                       err=True)
+            raise SystemExit(1) from None
         assert prep.loaded is not None
         header = log_header(prep.loaded, log, list(rules), rule_names, mode=mode, agents=list(agents),
                             players=players, seed=seed, options=dict(v.options), round_cap=round_cap,

@@ -22,6 +22,15 @@ class ScriptExhausted(EngineError):
     """A scripted agent was asked more than its script answers."""
 
 
+class AgentMisbehaved(EngineError):
+    """An agent raised the engine's own control flow (GameOver, StopEffect, BreakLoop) from `decide`: agents are
+    trusted code, but such a signal from one would silently end the game or an effect, so it is refused by name."""
+
+    def __init__(self, agent: str, seat: int, signal: BaseException):
+        super().__init__(f"agent {agent} at seat {seat} raised {type(signal).__name__}, the engine's own control "
+                         "flow, from decide(): an agent answers requests; it cannot end the game, an effect or a loop")
+
+
 class GameOver(Exception):  # noqa: N818 - control flow, not an error
     def __init__(self, winners: tuple[str, ...], reason: str):
         super().__init__(reason)

@@ -271,7 +271,7 @@ class CardUse:
         physical = card.physical
         self._into_processing(card)
         self.dispatch.count_use(user, self.use_key(card.family, use.context))
-        if targets:
+        if targets and use.target_kind in AIMED:  # (a card that reaches everyone says nothing of whom it meant)
             hints = hints_of(card)
             acts = self.game.act_history
             for t in targets:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .records import GameRecord
-from .stats import Z95, Rate, mean_interval
+from .stats import Z95, Rate, mean_interval, sides_seen
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,14 @@ def _side_won(side: str) -> Callable[[GameRecord], bool]:
     return lambda r: r.side == side
 
 
-def _role_won(role: str) -> Callable[[GameRecord], bool]:
-    return lambda r: role in r.winners
+def _role_share(records: Sequence[GameRecord], role: str) -> list[float]:
+    """Per game, the share of the role's seats that won (0 or 1, but a half when one of two solo seats wins);
+    0 where the role is not dealt."""
+    out = []
+    for r in records:
+        won, of = r.role_result(role)
+        out.append(won / of if of else 0.0)
+    return out
 
 
 def general_rate(records: Sequence[GameRecord], general: str) -> Rate | None:
@@ -112,7 +118,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     xa = [p[0] for p in pairs]
     yb = [p[1] for p in pairs]
     out = Comparison(len(pairs), errors=(sum(r.reason == "error" for r in a), sum(r.reason == "error" for r in b)))
-    for side in sides:
+    for side in sides_seen(xa + yb, sides):
         out.headline.append(paired(f"win: {side}", _per_game(xa, _side_won(side)), _per_game(yb, _side_won(side))))
     draw_a = _per_game(xa, lambda r: not r.winners)
     draw_b = _per_game(yb, lambda r: not r.winners)
@@ -121,7 +127,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     roles = sorted({role for r in xa + yb for role in r.roles})
     for role in roles:
         # a role missing from a game (a variant without it) counts as not winning there
-        out.roles.append(paired(f"role wins: {role}", _per_game(xa, _role_won(role)), _per_game(yb, _role_won(role))))
+        out.roles.append(paired(f"role wins: {role}", _role_share(xa, role), _role_share(yb, role)))
     out.length.append(paired("rounds", [float(r.rounds) for r in xa], [float(r.rounds) for r in yb], "mean"))
     out.length.append(paired("turns", [float(r.turns) for r in xa], [float(r.turns) for r in yb], "mean"))
     for g in designer:

@@ -8,6 +8,8 @@ attributes, constants, scope names): a primitive added there is known here witho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine import registry as reg
 from . import ast
 from .check_body import BodyChecker, _counts
@@ -26,10 +28,17 @@ class Checker(BodyChecker):
     """Definitions, modes and the program as a whole (rule bodies: `BodyChecker`)."""
 
     # ------------------------------------------------------------ entry
+    cancelled: Callable[[], bool] | None = None  # polled between definitions: an editor's newer text
+
+    def poll(self) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise CheckCancelled
+
     def run(self) -> CheckedProgram:
         self.collect()
         for m in self.modules:  # values first: their types are needed where they are called
             for v in m.values:
+                self.poll()
                 self.check_value(v)
         for m in self.modules:
             for mc in m.more_copies:
@@ -39,14 +48,18 @@ class Checker(BodyChecker):
                 self.check_procedure(pr)
         self.procedure_cycles()
         for m in self.modules:
+            self.poll()
             for c in m.cards:
+                self.poll()
                 self.check_card(c)
             for r in m.rules:
                 for t in r.triggers:
                     self.trigger(t, "rule")
             for s in m.skills:
+                self.poll()
                 self.check_skill(s)
             for g in m.generals:
+                self.poll()
                 self.check_general(g)
             for mode in m.modes:
                 self.check_mode(mode)
@@ -646,9 +659,16 @@ def _calls_in(node: object) -> list[ast.Call]:
     return out
 
 
-def check(modules: list[ast.Module]) -> CheckedProgram:
+class CheckCancelled(Exception):
+    """The check was abandoned (its `cancelled` said so): the language server's text changed meanwhile."""
+
+
+def check(modules: list[ast.Module], cancelled: Callable[[], bool] | None = None) -> CheckedProgram:
+    """Check a loaded program. CANCELLED, polled between definitions, abandons the check (CheckCancelled)."""
     reset_suggestions()
-    return Checker(modules).run()
+    checker = Checker(modules)
+    checker.cancelled = cancelled
+    return checker.run()
 
 
 def _constant(e: ast.Expr) -> bool:
