@@ -1,4 +1,4 @@
-"""`sgsdsl play`: play one seat yourself against random agents, in the terminal."""
+"""`sgsdsl play`: play one seat yourself against agents (heuristic by default), in the terminal."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..engine.errors import EngineError
 from ..engine.game import Game
 from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
-from ..sim import make_agents
+from ..sim import AgentKindError, agent_budget, make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from .loading import file_mode, fitting_players, load_rules_or_exit, rule_paths, setup_or_exit
 from .simulate_cmd import writable_or_exit, write_log_or_exit
@@ -26,8 +26,8 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
-@click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
-              help="the agents at the other seats")
+@click.option("--opponents", default="heuristic", show_default=True,
+              help="the agents at the other seats: random, heuristic, search or search:N (N rollouts a decision)")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="write the finished game's log (JSONL) for `sgsdsl replay` and `replay --show`")
 def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, opponents, log_path) -> None:
@@ -40,6 +40,10 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     options = setup_or_exit(program, mode, players, opts)
+    try:
+        agent_budget(opponents)
+    except AgentKindError as err:
+        raise click.UsageError(f"--opponents: {err}") from None
     if log_path:
         writable_or_exit(Path(log_path))
     narrator = Narrator(seat)
