@@ -6,14 +6,14 @@ INDEX maps each module's source key (generator version + every loaded .sgs path 
 
 GENERATOR_VERSION = '6'
 INDEX = {
-    'sha256:9ee614db7e7a3024b525e7a0f646a8b1f4282556b3531f00411508eb965eb940': 'beta',
-    'sha256:6e57a925c537568a39f91555e1f297e2a32a037c13296e7fe7d40fa6d7f10f2a': 'endgame',
-    'sha256:c5546d52de3402fb7cf5a57c01e3192a24253cff4facad06ddbe2db95e995f81': 'junzheng',
-    'sha256:689fae4bc89304011acfc927bebb72e5c26515984da7b0e223d8b5fb4c0a1e47': 'lin',
-    'sha256:09f65725741ec62c3b4795468ccf849a0983dc6046cb8a873fc9ab61313fe9cb': 'protection',
-    'sha256:37482183ab23444061ba5f7e0d980b77af9a924322bdf64d567443ae1a251f71': 'rules_3v3',
-    'sha256:d78ab8daf2505e63ba32e141d5feffd2cf159695f59476cde35359d85bd18365': 'seats_by_lot',
-    'sha256:2c0bedb9b1a815daead1bf6c294a41a570427ddec89f59fbd14cd7ea32f0df48': 'shan',
-    'sha256:f2953455f78748d132ee11c6a1279e819fca16fb67547855862bc9dc3a6d752f': 'standard',
-    'sha256:630570d7894970235201e74668a8e7aba47fef617c326b4d72488dc5a55e65a1': 'tongzhou',
+    'sha256:7c21b1051a53a314e427e426a61bf81c4e3450f18d371c4a6e4ec6980b9af837': 'beta',
+    'sha256:2164ab2a18ac1a836bd521b0ebafea6d28835f880d1f94a44a9d3dc48636d66f': 'endgame',
+    'sha256:fdf84b6849dcddc32aff29394439b1b6fbfc5fa122fa1447637a3d24853e6c13': 'junzheng',
+    'sha256:82b1050bf50ece0f37a1c049d867ec3863bf4158ade10584cad1bb601b509246': 'lin',
+    'sha256:fbb48bc86e51f725ba1d3df6ed36480a851b475a11ab9d07ed65c8616697b3ef': 'protection',
+    'sha256:b18e43df4158256e706fd3f7a5e1eea868ec00864bcf0ba6048a13cd306e9ff7': 'rules_3v3',
+    'sha256:1221fc214dca810cbdab7c6fe47975fe47d62436618f3127800d31e5ca9132a8': 'seats_by_lot',
+    'sha256:eaccb8ddb3e3835e7a8b091c197af465a99bd5d8181393549740c5b588cec7dc': 'shan',
+    'sha256:64caf85efbe4b2110b87635a09d12f8e79da85d30c6ced835eea2dd946564af0': 'standard',
+    'sha256:20072279787219145db9c9eab2df9d06f5ac6c41451df5860b2d0b535c264f2e': 'tongzhou',
 }

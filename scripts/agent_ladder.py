@@ -8,7 +8,8 @@ every role equally often. For each rule set and player count it prints (Markdown
 - overall, the paired difference of the kinds' per-seat win rates, seed by seed, with its 95% interval;
 - the side shares and average rounds of games played by one kind alone (A everywhere, then B everywhere, the same
   seeds): what each kind makes of the mode;
-- each kind's cost per decision (µs in `decide`, measured in this process on a few games; ratios side by side).
+- each kind's cost per decision (CPU µs in `decide`, measured in this process on a few games; ratios side by
+  side).
 
     python scripts/agent_ladder.py --a heuristic --b random --players 5,8 --games 500 --jobs 2
     python scripts/agent_ladder.py --a heuristic --b random --rules standard,junzheng,lin,shan
@@ -117,7 +118,8 @@ def tally(players: int, games: int, jobs: int, seed: int, rules: tuple[str, ...]
 
 
 class Timed(Agent):
-    """Another agent, timed: the seconds its `decide` takes, counted per kind."""
+    """Another agent, timed: the CPU seconds its `decide` takes (process time: on a shared machine the wall clock
+    also counts the time other processes held the core), counted per kind."""
 
     def __init__(self, inner: Agent, kind: str, clock: dict[str, list[float]]):
         self.inner, self.kind, self.clock = inner, kind, clock
@@ -128,11 +130,11 @@ class Timed(Agent):
         self.inner.bind(handle)
 
     def decide(self, request: Request, view: Any) -> list[int]:
-        t = time.perf_counter()
+        t = time.process_time()
         answer = self.inner.decide(request, view)
         e = self.clock[self.kind]
         e[0] += 1
-        e[1] += time.perf_counter() - t
+        e[1] += time.process_time() - t
         return answer
 
 
@@ -195,7 +197,7 @@ def report(rung: Rung, games: int, seed: int) -> tuple[bool, bool]:
             rounds, rlo, rhi = mean_interval([float(r.rounds) for r in recs])
             print(f"| {kind} | " + " | ".join(cells) + f" | {rounds:.1f} ({rlo:.1f}–{rhi:.1f}) |")
     if rung.cost:
-        print("\nCost per decision (time in `decide`, this process, mixed games):\n")
+        print("\nCost per decision (CPU time in `decide`, this process, mixed games):\n")
         print("| kind | decisions | µs per decision |")
         print("|---|---|---|")
         for kind, (n, secs) in rung.cost.items():

@@ -51,7 +51,7 @@ from sgsdsl.engine.game import Game  # noqa: E402
 from sgsdsl.interp.build import build_program  # noqa: E402
 
 MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
-PYTHON_ERROR = re.compile(r"\.sgs:\d+: [A-Z]\w*(Error|Exception)\b")
+PYTHON_ERROR = re.compile(r"\.sgs:\d+(?::\d+)?: [A-Z]\w*(Error|Exception)\b")
 INPUT_PATH = re.compile(r"\S*/(in\d+\.sgs)")  # an input's file as a message names it (in a temporary folder)
 CARDS = ["杀", "闪", "桃", "无中生有", "无懈可击", "乐不思蜀"]
 # Expressions per type, for a scope where `owner` (a player) may be bound. `{P}` is replaced by a player.

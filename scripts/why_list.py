@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Issue 9's "Why" list, replayed against any checkout: each attack a hostile contributor tried, run on that
-checkout's own code, with a verdict.
+"""Issues 9's and 31's "Why" lists, replayed against any checkout: each attack a hostile contributor tried, run on
+that checkout's own code, with a verdict.
 
-    python3 scripts/why_list.py CHECKOUT [--only NAME ...] [--wheel] [--work DIR]
+    python3 scripts/why_list.py CHECKOUT [--only NAME ...] [--issue 9|31] [--wheel] [--work DIR]
 
 CHECKOUT is a source tree of sgsdsl (this one, or an older commit: `git worktree add /tmp/old a9643ca`). Its
 code runs in child processes (`PYTHONPATH=CHECKOUT`, no bytecode written into it) from a scratch folder, with
@@ -10,7 +10,8 @@ HOME, XDG_CACHE_HOME and SGSDSL_CACHE pointed into that folder, under a memory c
 attack that still works harms nothing but the scratch folder. For each item the report prints what ran, what
 came back, and `vulnerable` (the attack did what the issue says) or `fixed` (a clear, located refusal or the
 right result). `--wheel` adds the packaging item (builds the checkout's wheel and installs it into a fresh
-venv: needs the package index). Exit 0 when every item run is fixed.
+venv: needs the package index). Exit 0 when every item run is fixed. Issue 31's `cache-race` plays the other
+user with `setpriv` when run as root (else the same user does the swap, and says so).
 """
 
 from __future__ import annotations
@@ -162,9 +163,9 @@ class Lab:
                 "PYTHONHASHSEED": "0", "COLUMNS": "200"}
 
     def run(self, argv: list[str], shown: str, stdin: str = "", timeout: float = TIMEOUT,
-            cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
+            cwd: Path | None = None, env: dict[str, str] | None = None, memory: int = MEMORY_CAP) -> Run:
         def limit() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
@@ -372,7 +373,7 @@ def play_superscript(lab: Lab) -> tuple[bool, str]:
 def bool_option(lab: Lab) -> tuple[bool, str]:
     """`-o two_renegades=flase` (or `maybe`) counts as true, in the CLI and in scenarios."""
     base = ["simulate", "--rules", "standard", "--players", "8", "--games", "2", "--seed", "5"]
-    runs = {v: lab.cli(*base, "-o", f"two_renegades={v}") for v in ("true", "false", "flase", "maybe")}
+    runs = {v: lab.cli(*base, "--option", f"two_renegades={v}") for v in ("true", "false", "flase", "maybe")}
     same_as_true = [v for v in ("flase", "maybe") if runs[v].code == 0 and _table(runs[v]) == _table(runs["true"])]
     scn = lab.work / "option.scenario"
     scn.write_text(f"scenario: a misspelt option\nrule: none\nrules: {lab.co / 'rules' / 'standard.sgs'}\n"
@@ -500,6 +501,473 @@ def wheel(lab: Lab) -> tuple[bool, str]:
     return fixed, "\n".join(r.show() for r in runs) + f"\n  top-level entries in the wheel: {tops}"
 
 
+# ---------------------------------------------------------------------------------------------- issue 31
+# Each item below is one of issue 31's attacks (a shared cache that runs code, terminal escapes, reads outside what
+# was asked, budgets that bound loop rounds but not work, raw tracebacks, agents raising the engine's control flow).
+
+OSC52 = "A\x1b]52;c;aGk=\x07B\x1b]0;pwned\x07C\x1b[2JD"
+AS_NOBODY = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+def _shared_dir(prefix: str) -> Path:
+    """A folder every user can write, as a team or CI cache shared through its group would be (no sticky bit: a
+    member may rename what another made)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o777)
+    return folder
+
+
+def _second_user() -> bool:
+    return hasattr(os, "getuid") and os.getuid() == 0 and shutil.which("setpriv") is not None
+
+
+# The victim: root checks a new file with SGSDSL_CACHE at a team folder. The attacker wins the race between the
+# cache's check of an entry and its open: an audit hook (the attacker's timing, staged) fires when the parser's
+# cached tables are opened, and at that moment the other user renames the cache's `parse` folder away and puts
+# their own in its place. Whatever is then read is theirs.
+RACE = r"""
+import os, subprocess, sys
+root, swap, target = sys.argv[1], sys.argv[2], sys.argv[3]
+done = []
+def hook(event, args):
+    if event == "open" and not done and isinstance(args[0], str) and args[0].startswith(root) \
+            and os.path.basename(args[0]).startswith("lark."):
+        done.append(args[0])
+        subprocess.run(swap.replace("{ENTRY}", os.path.relpath(args[0], root)), shell=True, check=False)
+sys.addaudithook(hook)
+sys.argv = ["sgsdsl", "check", target]
+from sgsdsl.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print("swapped while opening:", done)
+"""
+
+
+def cache_race(lab: Lab) -> tuple[bool, str]:
+    """Another local user can make sgsdsl unpickle their file: the cache checks an entry, then opens it again by
+    name; a team cache folder lets them swap the folder in between."""
+    team = _shared_dir("sgs-why-team-")
+    sentinel = team.parent / (team.name + "-SENTINEL")
+    payload = team.parent / (team.name + "-payload")
+    # what the other user plants: a pickle that runs code (the same bytes serve any cache entry name)
+    payload.write_bytes(b"cos\nsystem\n(S'touch " + str(sentinel).encode() + b"'\ntR.")
+    payload.chmod(0o644)
+    other = " ".join(AS_NOBODY) if _second_user() else ""
+    swap = (f"{other} sh -c 'mv {team}/parse {team}/parse.old; mkdir -p \"$(dirname {team}/{{ENTRY}})\"; "
+            f"cp {payload} {team}/{{ENTRY}}'")
+    env = dict(lab.env(), SGSDSL_CACHE=str(team))
+    mini = lab.work / "race_a.sgs"
+    shutil.copy(lab.mini, mini)
+    runs = [lab.run([sys.executable, "-c", CLI, "check", str(mini)], "sgsdsl check race_a.sgs  (warms the team cache)",
+                    env=env)]
+    target = lab.work / "race_b.sgs"
+    target.write_text(lab.mini.read_text(encoding="utf-8") + "\n# another file: parsed afresh\n", encoding="utf-8")
+    script = lab.work / "race.py"
+    script.write_text(RACE, encoding="utf-8")
+    runs.append(lab.run([sys.executable, str(script), str(team), swap, str(target)],
+                        "python race.py  (sgsdsl check race_b.sgs; the other user swaps parse/ as lark.* is opened)",
+                        env=env))
+    ran = sentinel.exists()
+    who = "user nobody (setpriv)" if other else "this user (no second user on this platform)"
+    evidence = "\n".join(r.show() for r in runs) + f"\n  the swap is done by {who}\n  the planted pickle ran " \
+        f"(SENTINEL created): {ran}"
+    shutil.rmtree(team, ignore_errors=True)
+    for f in (sentinel, payload):
+        f.unlink(missing_ok=True)
+    return not ran and not any(r.traceback for r in runs), evidence
+
+
+RENAME = r"""
+import shutil, sys
+from pathlib import Path
+from sgsdsl.lang import parse_cache
+from sgsdsl.lang.loader import load
+a, b = Path(sys.argv[1]), Path(sys.argv[2])
+def entries():
+    return set(parse_cache._folder().glob("*.ast"))
+before = entries()
+load([a])
+entry_a = (entries() - before).pop()
+load([b])
+entry_b = (entries() - before - {entry_a}).pop()
+shutil.copy(entry_a, entry_b)  # the entry of a.sgs, under the name of b.sgs's
+parse_cache._memo.clear()
+print("cards of b.sgs as loaded:", [c.name.text for c in load([b]).modules[0].cards])
+"""
+
+
+def cache_rename(lab: Lab) -> tuple[bool, str]:
+    """A renamed `.ast` cache entry serves one file's parse for another's."""
+    a, b = lab.work / "ren_a.sgs", lab.work / "ren_b.sgs"
+    a.write_text("card 甲 jia : basic { copies ♠A }\n", encoding="utf-8")
+    b.write_text("card 乙 yi : basic { copies ♠2 }\n", encoding="utf-8")
+    r = lab.py(RENAME, "rename", str(a), str(b))
+    return "['乙']" in r.out and not r.traceback, r.show()
+
+
+def cache_clean(lab: Lab) -> tuple[bool, str]:
+    """`cache clean` deletes what sgsdsl did not make (a file of the user's under parse/ or results/)."""
+    root = Path(lab.env()["SGSDSL_CACHE"])
+    lab.cli("check", str(lab.mini))
+    mine = [root / "parse" / "my-notes.txt", root / "results" / "keep.json", root / "notes.txt"]
+    for f in mine:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("mine\n", encoding="utf-8")
+    r = lab.cli("cache", "clean")
+    kept = [f.name for f in mine if f.exists()]
+    return len(kept) == len(mine) and not r.traceback, r.show() + f"\n  the user's files still there: {kept}"
+
+
+NATIVE = r"""
+import json, shutil, sys
+from pathlib import Path
+from sgsdsl import native
+folder = native.build_dir()
+shutil.rmtree(folder, ignore_errors=True)
+(folder / "sgsdsl" / "engine").mkdir(parents=True, exist_ok=True)
+(folder / "sgsdsl" / "engine" / "fake.py").write_text("# the one module the manifest lists\n")
+(folder / native.MANIFEST).write_text(json.dumps({"digest": native.engine_digest(), "files": ["sgsdsl/engine/fake.py"],
+                                                  "libraries": {}}))
+for p in [folder, *folder.rglob("*")]:
+    p.chmod(0o700 if p.is_dir() else 0o600)
+print("build usable, as listed:", native._usable(folder) is not None)
+planted = folder / "sgsdsl" / "engine" / "events.py"  # not in the manifest: would load in place of the engine's
+planted.write_text("raise SystemExit('planted module ran')\n")
+planted.chmod(0o600)
+print("build usable with a module beside it the manifest does not list:", native._usable(folder) is not None)
+shutil.rmtree(folder)  # a fake build: never leave it for the next item to load
+"""
+
+
+def native_manifest(lab: Lab) -> tuple[bool, str]:
+    """The native build's folder is put first on the engine's search path: a module that is not in the build's
+    manifest (planted beside it) would be imported in place of the Python one."""
+    r = lab.py(NATIVE, "native_manifest")
+    return "listed: True" in r.out and "does not list: False" in r.out, r.show()
+
+
+def terminal_escapes(lab: Lab) -> tuple[bool, str]:
+    """Rule- and log-supplied text reaches the terminal as control sequences (OSC 52 clipboard write, OSC 0
+    window title, CSI 2J clear screen): play, replay --show, test failure output, engine errors."""
+    rules = lab.rules("esc.sgs", f'log("{OSC52}")')
+    bad = lab.rules("escerr.sgs", f'draw(mark_value(none, "{OSC52}"), 1)')
+    log = lab.work / "esc.jsonl"
+    log.unlink(missing_ok=True)
+    scn = lab.work / "esc.scenario"
+    scn.write_text(f"scenario: {OSC52}\nrule: none\nrules: esc.sgs\nseat P0: 刘备 lord\nseat P1: 孙权 rebel\n"
+                   "seat P2: 吕蒙\nseat P3: 甄姬\nexpect P0 dead\n", encoding="utf-8")
+    runs = [lab.cli("simulate", rules.name, "--players", "4", "--games", "1", "--log", log.name),
+            lab.cli("replay", log.name, "--show"),
+            lab.cli("play", rules.name, "--players", "4", "--round-cap", "2", stdin="0\n" * 40),
+            lab.cli("test", scn.name),
+            lab.cli("simulate", bad.name, "--players", "4", "--games", "1")]
+    raw = [r.cmd for r in runs if "\x1b" in r.out or "\x07" in r.out]
+    shown = [r.cmd for r in runs if "\\x1b]52" in r.out]
+    lines = [r.show().replace("\x1b", "<ESC>").replace("\x07", "<BEL>") for r in runs]
+    return not raw and len(shown) >= 3 and not any(r.traceback for r in runs), "\n".join(lines) + \
+        f"\n  printed raw control sequences: {raw or 'none'}"
+
+
+def scenario_rules_line(lab: Lab) -> tuple[bool, str]:
+    """A scenario's `rules:` line reads any file (and echoes its lines) or walks a folder; it cannot name a bundled
+    rule set (`rules: standard, junzheng`)."""
+    secret = lab.work / "secret.txt"
+    secret.write_text("TOPSECRET=hunter2\n", encoding="utf-8")
+    seats = "seat P0: 刘备 lord\nseat P1: 孙权 rebel\nseat P2: 吕蒙\nseat P3: 甄姬\nexpect P0 alive\n"
+    runs = []
+    for i, line in enumerate(("secret.txt", "/", "standard, junzheng")):
+        f = lab.work / f"rules{i}.scenario"
+        f.write_text(f"scenario: rules line\nrules: {line}\n{seats}", encoding="utf-8")
+        runs.append(lab.cli("test", f.name, timeout=30))
+    leaked = "hunter2" in runs[0].out
+    fixed = not leaked and runs[0].code == 2 and runs[1].code == 2 and runs[2].code == 0 and \
+        not any(r.traceback for r in runs)
+    return fixed, "\n".join(r.show() for r in runs) + f"\n  the secret file's line echoed: {leaked}"
+
+
+def folder_links(lab: Lab) -> tuple[bool, str]:
+    """A symlink inside a folder given to check, fmt or docs is followed anywhere (a file that is not a rules file
+    is read and echoed); a symlink loop or a FIFO in it crashes or hangs compile, test and docs."""
+    folder = lab.work / "linked"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    secret = lab.work / "secret2.txt"
+    secret.write_text("TOPSECRET=swordfish\n", encoding="utf-8")
+    shutil.copy(lab.mini, folder / "real.sgs")
+    (folder / "leak.sgs").symlink_to(secret)
+    (folder / "loop.sgs").symlink_to(folder / "loop.sgs")
+    scenarios = lab.work / "fifo_scenarios"
+    shutil.rmtree(scenarios, ignore_errors=True)
+    scenarios.mkdir()
+    os.mkfifo(scenarios / "wait.scenario")
+    runs = [lab.cli("check", folder.name), lab.cli("fmt", "--check", folder.name),
+            lab.cli("docs", folder.name, "-o", "site"), lab.cli("compile", folder.name, "-o", "gen_linked"),
+            lab.cli("test", scenarios.name, timeout=20), lab.cli("docs", "--scenarios", scenarios.name, "-o", "site2",
+                                                                 timeout=20)]
+    leaked = [r.cmd for r in runs if "swordfish" in r.out]
+    broken = [r.cmd for r in runs if r.traceback or r.code is None]
+    return not leaked and not broken, "\n".join(r.show() for r in runs) + \
+        f"\n  echoed the linked secret: {leaked or 'none'}\n  traceback or hang: {broken or 'none'}"
+
+
+BOMB = r"""
+import json, resource, sys, time
+from sgsdsl.api import check_paths, program_for
+from sgsdsl.engine.agents import RandomAgent
+from sgsdsl.engine.game import Game
+loaded = check_paths([sys.argv[1]])
+start = time.process_time()
+game = Game(program_for(loaded, sys.argv[2]), "identity", 4, 1, [RandomAgent(i) for i in range(4)], round_cap=3)
+try:
+    game.run()
+    error = None
+except Exception as err:
+    error = f"{type(err).__name__}: " + " ".join([str(err), *getattr(err, "__notes__", [])])[:160]
+print(json.dumps({"cpu_s": round(time.process_time() - start, 2),
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, "error": error},
+                 ensure_ascii=False))
+"""
+
+LIST_BOMBS = {
+    "minus of two 100,000-item lists": "repeat 1000 { repeat 1000 { let x = minus(1..100000, 1..100000) } }",
+    "'in' over a 60,000-item list": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { if 0 in big "
+                                    "{ log(\"x\") } } }",
+    "list '+' of 60,000 items": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { let y = big + [] } }",
+    "choose among 1..1000": "repeat 1000 { repeat 1000 { let c = choose(event.player, 1..1000) } }",
+    "choose among 1..100000": "let c = choose(event.player, 1..100000)",
+}
+
+
+def list_bombs(lab: Lab) -> tuple[bool, str]:
+    """Primitives over lists spend one step whatever their work: nested loops over `minus`, `in`, `+` and `choose`
+    of big lists run for minutes (the step budget bounds loop rounds, not work)."""
+    lines, fixed = [], True
+    for i, (what, body) in enumerate(LIST_BOMBS.items()):
+        path = lab.rules(f"bomb{i}.sgs", body)
+        for engine in ("interpreted", "compiled"):
+            r = lab.py(BOMB, "bomb", str(path), engine, timeout=60)
+            j = r.json()
+            ok = r.code == 0 and "budget" in str(j.get("error")) or "at most 1000" in str(j.get("error"))
+            fixed &= ok and not r.traceback
+            status = "killed at the 60 s limit" if r.code is None else \
+                f"{j.get('cpu_s')} s CPU, peak {j.get('peak_mb')} MB: {j.get('error')}"
+            lines.append(f"  {what} ({engine}): {status}")
+    return fixed, "\n".join(lines)
+
+
+def option_default(lab: Lab) -> tuple[bool, str]:
+    """`option big = count(players())` crashes compile and simulate (a mode option's default runs with no game)."""
+    path = lab.work / "optdef.sgs"
+    path.write_text("mode 测试 m {\n  players 2..2\n  roles 2 { lord rebel }\n  option big = count(players())\n"
+                    "  win lord when true\n}\n", encoding="utf-8")
+    runs = [lab.cli("compile", path.name, "-o", "gen_opt"), lab.cli("simulate", path.name, "--mode", "m",
+                                                                     "--players", "2", "--games", "1")]
+    fixed = all(r.code in (1, 2) and _located(r.out, "optdef.sgs") and not r.traceback for r in runs)
+    return fixed, "\n".join(r.show() for r in runs)
+
+
+def deck_and_imports(lab: Lab) -> tuple[bool, str]:
+    """Decks and imports have no cap: a deck of 20,000 cards, an import chain of 600 files."""
+    deck = lab.work / "deck.sgs"
+    deck.write_text("card 杀 sha : basic { copies " + " ".join(["♠A"] * 20000) + " }\n", encoding="utf-8")
+    chain = lab.work / "chain"
+    shutil.rmtree(chain, ignore_errors=True)
+    chain.mkdir()
+    for i in range(600):
+        (chain / f"f{i}.sgs").write_text(f'import "f{i + 1}.sgs"\n' if i < 599 else "", encoding="utf-8")
+    runs = [lab.cli("check", deck.name), lab.cli("check", "chain/f0.sgs")]
+    fixed = runs[0].code == 1 and "2000 cards" in runs[0].out and runs[1].code == 1 and "500 files" in runs[1].out
+    return fixed, "\n".join(r.show() for r in runs)
+
+
+def recorded_bounds(lab: Lab) -> tuple[bool, str]:
+    """A recorded game logs whatever the rules say: `log()` of a 50,000-character text 20,000 times makes
+    `simulate --log` die of a MemoryError."""
+    path = lab.rules("biglog.sgs", 'repeat 200 { repeat 100 { log("' + "x" * 50000 + '") } }')
+    log = lab.work / "big.jsonl"
+    log.unlink(missing_ok=True)
+    r = lab.cli("simulate", path.name, "--players", "4", "--games", "1", "--log", log.name, timeout=120)
+    return r.code == 1 and "at most 2000" in r.out and not r.traceback, r.show()
+
+
+def replay_streams(lab: Lab) -> tuple[bool, str]:
+    """`replay --show` loads a whole log (up to 256 MB) into memory at once: a 150 MB log needs over a GB."""
+    good = lab.work / "small.jsonl"
+    good.unlink(missing_ok=True)
+    lab.cli("simulate", str(lab.mini), "--players", "4", "--games", "1", "--log", good.name)
+    header = good.read_text(encoding="utf-8").splitlines()[0] if good.exists() else "{}"
+    big = lab.work / "big_log.jsonl"
+    note = json.dumps({"e": "note", "text": "x" * 1500}) + "\n"
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write(header + "\n")
+        for _ in range(100):
+            fh.write(note * 1000)
+    r = lab.run([sys.executable, "-c", CLI, "replay", big.name, "--show"], "sgsdsl replay big_log.jsonl --show "
+                f"({big.stat().st_size >> 20} MB; this child may use 350 MB)", memory=350 * 2**20, timeout=240)
+    big.unlink()
+    return r.code == 0 and not r.traceback and r.out.count("note: text=") == 100_000, \
+        "\n".join(r.show().splitlines()[:2]) + f"\n  notes told: {r.out.count('note: text=')}"
+
+
+def did_you_mean(lab: Lab) -> tuple[bool, str]:
+    """"Did you mean" compares every unknown name with every known one: quadratic on files with thousands of names."""
+    runs = []
+    for n in (1500, 3000):
+        f = lab.work / f"names{n}.sgs"
+        lines = [f"card 卡{i} card{i} : basic {{ copies ♠A }}" for i in range(n)]
+        lines += [f"rule 规{i} r{i} {{ on turn_start {{ discard(cardz{i}) }} }}" for i in range(n)]
+        f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        runs.append(lab.cli("check", f.name, timeout=120))
+    ratio = runs[1].cpu / max(runs[0].cpu, 0.01)
+    return ratio < 2.8 and all(r.code == 1 for r in runs), "\n".join(r.show().splitlines()[0] + " " +
+                                                                      r.show().splitlines()[1] for r in runs) + \
+        f"\n  CPU for twice the names: x{ratio:.2f} (linear x2, quadratic x4; with fixed costs: below x2.8)"
+
+
+LSP_CLIENT = r"""
+import json, subprocess, sys, time
+from pathlib import Path
+folder = Path(sys.argv[1])
+big = (folder / "big.sgs").read_text(encoding="utf-8")
+p = subprocess.Popen([sys.executable, "-c", "import sys; sys.argv[0]='sgsdsl'; from sgsdsl.cli import main; main()",
+                      "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder)
+def send(msg):
+    body = json.dumps(msg).encode()
+    p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    p.stdin.flush()
+def read():
+    length = 0
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            raise SystemExit("the server closed its output")
+        if line.startswith(b"Content-Length:"):
+            length = int(line.split(b":")[1])
+        if line in (b"\r\n", b"\n"):
+            return json.loads(p.stdout.read(length))
+def answer(id_):
+    while True:
+        m = read()
+        if m.get("id") == id_:
+            return m
+uri = (folder / "big.sgs").resolve().as_uri()
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": folder.as_uri()}})
+answer(1)
+send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+never = (folder / "never-opened.sgs").resolve().as_uri()
+send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+      "params": {"textDocument": {"uri": never}, "position": {"line": 0, "character": 0}}})
+got = answer(2)
+print("hover on a URI never opened:", json.dumps(got.get("error") or got.get("result"))[:300])
+send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+      "params": {"textDocument": {"uri": uri, "languageId": "sgs", "version": 1, "text": big}}})
+for v in range(2, 12):  # typing in a big document
+    send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": v}, "contentChanges": [{"text": big + f"# {v}\n"}]}})
+start = time.monotonic()
+send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}})
+answer(3)
+print(json.dumps({"answered_after_s": round(time.monotonic() - start, 1)}))
+p.kill()
+"""
+
+
+def lsp_bounds(lab: Lab) -> tuple[bool, str]:
+    """The language server leaks a traceback on hover over a URI it was never sent, and checks every edit in full
+    before answering anything: typing in a big document stalls it."""
+    folder = lab.work / "lspdoc"
+    folder.mkdir(exist_ok=True)
+    text = lab.mini.read_text(encoding="utf-8") + "".join(f"value v{i}(p: player) = u{i} + 1\n" for i in range(3000))
+    (folder / "big.sgs").write_text(text, encoding="utf-8")
+    r = lab.py(LSP_CLIENT, "lsp_client", str(folder), timeout=180)
+    hover_ok = "hover on a URI never opened: null" in r.out
+    secs = r.json().get("answered_after_s")
+    fixed = hover_ok and secs is not None and secs < 5 and r.code == 0
+    return fixed, r.show() + "\n  (fixed: hover answers null; a request after 11 quick edits is answered in < 5 s)"
+
+
+def compare_nan(lab: Lab) -> tuple[bool, str]:
+    """`compare --until-ci nan` passes the range check and never stops doubling."""
+    r = lab.cli("compare", "--rules", "standard", "--a-option", "two_renegades=true", "--players", "8", "--games",
+                "2", "--until-ci", "nan", timeout=30)
+    return r.code == 2 and "until-ci" in r.out and not r.traceback, r.show()
+
+
+def raw_tracebacks(lab: Lab) -> tuple[bool, str]:
+    """Raw tracebacks: simulate --log with a rule error in the logged game; compile of a folder with a symlink loop;
+    names over the file system's length limit; an over-long SGSDSL_CACHE."""
+    bad = lab.rules("firstgame.sgs", 'draw(mark_value(none, "x"), 1)')
+    loop = lab.work / "loopdir"
+    shutil.rmtree(loop, ignore_errors=True)
+    loop.mkdir()
+    shutil.copy(lab.mini, loop / "ok.sgs")
+    (loop / "a.sgs").symlink_to(loop / "b.sgs")
+    (loop / "b.sgs").symlink_to(loop / "a.sgs")
+    long = "n" * 300
+    runs = [lab.cli("simulate", bad.name, "--players", "4", "--games", "1", "--log", "first.jsonl"),
+            lab.cli("compile", loop.name, "-o", "gen_loop"),
+            lab.cli("compile", str(lab.mini), "-o", long),
+            lab.cli("check", long + ".sgs")]
+    env = dict(lab.env(), SGSDSL_CACHE="/tmp/" + "c" * 5000)
+    runs.append(lab.run([sys.executable, "-c", CLI, "simulate", str(lab.mini), "--players", "4", "--games", "1",
+                         "--engine", "compiled"], "SGSDSL_CACHE=/tmp/ccc…(5000 chars) sgsdsl simulate mini.sgs "
+                         "--engine compiled", env=env))
+    broken = [r.cmd[:60] for r in runs if r.traceback or r.code is None]
+    return not broken, "\n".join(r.show() for r in runs) + f"\n  traceback or hang: {broken or 'none'}"
+
+
+AGENT_FLOW = r"""
+import json, sys
+from sgsdsl.api import check_paths, program_for
+from sgsdsl.engine import errors
+from sgsdsl.engine.agents import Agent, RandomAgent
+from sgsdsl.engine.game import Game
+class Rogue(Agent):
+    name = "rogue"
+    def decide(self, request, view):
+        raise errors.GameOver(("rebel",), "the agent says so")
+game = Game(program_for(check_paths([sys.argv[1]]), "interpreted"), "identity", 4, 1,
+            [RandomAgent(0), Rogue(), RandomAgent(2), RandomAgent(3)], round_cap=3)
+try:
+    game.run()
+    out = {"error": None, "result": repr(game.result)}
+except Exception as err:
+    out = {"error": f"{type(err).__name__}: {err}"[:200]}
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+def agent_control_flow(lab: Lab) -> tuple[bool, str]:
+    """An agent raising the engine's own GameOver from decide() wins the game silently."""
+    r = lab.py(AGENT_FLOW, "agent_flow", str(lab.mini))
+    err = r.json().get("error") or ""
+    return "AgentMisbehaved" in err and "rogue" in err, r.show()
+
+
+SWEEP_ARGS = [[], ["--help"], ["no-such-file.sgs"], ["."], ["/dev/null"], [""], ["--players", "-1"],
+              ["--players", "99999999999999999999"], ["--seed", "x"], ["--games", "0"], ["-o", "x"], ["--zzz"]]
+
+
+def cli_sweep(lab: Lab) -> tuple[bool, str]:
+    """Every subcommand with bad arguments: no traceback, no hang."""
+    names = ["cache", "check", "compare", "compile", "docs", "explain", "fmt", "league", "native", "play", "replay",
+             "simulate", "test", "vocab", "lsp"]
+    runs = 0
+    broken = []
+    for name in names:
+        for args in SWEEP_ARGS:
+            if name == "lsp" and args in ([], ["."], ["-o", "x"], [""]):
+                continue  # the server itself: reads a protocol on stdin (covered by lsp-bounds)
+            r = lab.cli(name, *args, timeout=30, stdin="")
+            runs += 1
+            if r.traceback or r.code is None:
+                broken.append(f"sgsdsl {name} {' '.join(args)}: " + ("hang" if r.code is None else r.tail(1)))
+    return not broken, f"  {runs} runs, {len(broken)} with a traceback or a hang" + \
+        "".join(f"\n  {b[:200]}" for b in broken)
+
+
 ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "rce": ("A rules file can run arbitrary Python", rce),
     "log-overwrite": ("--log overwrites whatever is at the path", log_overwrite),
@@ -521,14 +989,42 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "compile-deletes": ("compile FILE -o DIR deletes modules it did not write", compile_deletes),
     "tests-touch-home": ("the test suite writes into the user's ~/.cache", tests_touch_home),
     "wheel": ("a built wheel cannot run (no rules/, a top-level generated package)", wheel),
+    # issue 31
+    "cache-race": ("another user swaps a team cache's folder between check and open: a planted pickle runs",
+                   cache_race),
+    "cache-rename": ("a renamed .ast cache entry serves one file's parse for another", cache_rename),
+    "cache-clean": ("cache clean deletes what sgsdsl did not make", cache_clean),
+    "native-manifest": ("a module beside the native build, missing from its manifest, would load", native_manifest),
+    "terminal-escapes": ("rule and log text reaches the terminal as OSC 52 / OSC 0 / CSI 2J", terminal_escapes),
+    "scenario-rules-line": ("a scenario's rules: line reads and echoes any file, walks folders, names no bundled set",
+                            scenario_rules_line),
+    "folder-links": ("links in folders lead anywhere; loops and FIFOs crash or hang compile, test, docs",
+                     folder_links),
+    "list-bombs": ("list primitives spend one step whatever their work", list_bombs),
+    "option-default": ("option big = count(players()) crashes compile and simulate", option_default),
+    "deck-imports": ("decks and imports have no cap", deck_and_imports),
+    "recorded-bounds": ("a recorded game's log() text makes simulate --log die of a MemoryError", recorded_bounds),
+    "replay-streams": ("replay --show loads a whole log into memory", replay_streams),
+    "did-you-mean": ("did-you-mean is quadratic with thousands of names", did_you_mean),
+    "lsp-bounds": ("LSP: traceback on hover over an unopened URI; every edit checked in full before any answer",
+                   lsp_bounds),
+    "compare-nan": ("compare --until-ci nan never stops", compare_nan),
+    "raw-tracebacks": ("simulate --log rule error, symlink loop, over-long names and SGSDSL_CACHE: tracebacks",
+                       raw_tracebacks),
+    "agent-control-flow": ("an agent raising GameOver wins silently", agent_control_flow),
+    "cli-sweep": ("every subcommand with bad arguments: tracebacks or hangs", cli_sweep),
 }
 OPT_IN = {"wheel"}
+ISSUE_31 = ["cache-race", "cache-rename", "cache-clean", "native-manifest", "terminal-escapes", "scenario-rules-line",
+            "folder-links", "list-bombs", "option-default", "deck-imports", "recorded-bounds", "replay-streams",
+            "did-you-mean", "lsp-bounds", "compare-nan", "raw-tracebacks", "agent-control-flow", "cli-sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("checkout", type=Path)
     ap.add_argument("--only", nargs="+", choices=sorted(ATTACKS), help="run only these items")
+    ap.add_argument("--issue", choices=["9", "31"], help="run only that issue's items (9: the first list)")
     ap.add_argument("--wheel", action="store_true", help="also build, install and run the checkout's wheel")
     ap.add_argument("--work", type=Path, help="scratch folder (default: a new temp folder)")
     args = ap.parse_args(argv)
@@ -539,6 +1035,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     lab = Lab(co, work)
     names = args.only or [n for n in ATTACKS if n not in OPT_IN or args.wheel]
+    if args.issue and not args.only:
+        names = [n for n in names if (n in ISSUE_31) == (args.issue == "31")]
     commit = subprocess.run(["git", "-C", str(co), "log", "-1", "--format=%h %s"], capture_output=True,
                             text=True).stdout.strip()[:90]
     print(f"checkout {co} ({commit or 'not a git checkout'}); scratch {work}\n")

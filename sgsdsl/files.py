@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 
@@ -48,8 +49,14 @@ def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write DATA to PATH via a temporary file in the same folder, then rename it into place."""
+def write_lines_atomic(path: Path, lines: Iterable[str], mode: int = 0o644) -> None:
+    """Write each of LINES (UTF-8, each followed by LF) to PATH as `write_bytes_atomic` does, one at a time: a big
+    game log is never held as one string."""
+    write_bytes_atomic(path, (line.encode("utf-8") + b"\n" for line in lines), mode)
+
+
+def write_bytes_atomic(path: Path, data: bytes | Iterable[bytes], mode: int = 0o644) -> None:
+    """Write DATA (bytes, or chunks of them) to PATH via a temporary file in the same folder, then rename it."""
     check_writable(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -57,7 +64,11 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise WriteRefused(f"cannot write {path}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                for chunk in data:
+                    fh.write(chunk)
         os.chmod(tmp, mode)
         check_writable(path)  # still absent or a regular file just before the rename
         os.replace(tmp, path)
@@ -91,3 +102,30 @@ def read_regular_text(path: Path, limit: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise ValueError(f"{path} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+
+
+def regular_text_lines(path: Path, limit: int) -> Iterator[str]:
+    """The lines of a regular UTF-8 file of at most LIMIT bytes, read as they are needed (a big game log is
+    never held whole). Raises `ValueError` with a message fit for the user, also midway."""
+    try:
+        st = os.stat(path)
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{path} is not a regular file")
+    if st.st_size > limit:
+        raise ValueError(f"{path} is {st.st_size} bytes; the limit is {limit}")
+    seen = 0
+    try:
+        with open(path, "rb") as fh:
+            for raw in fh:
+                seen += len(raw)
+                if seen > limit:
+                    raise ValueError(f"{path} is larger than the limit of {limit} bytes")
+                try:
+                    yield raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as err:
+                    at = seen - len(raw) + err.start
+                    raise ValueError(f"{path} is not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {at})") from None
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None

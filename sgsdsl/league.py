@@ -15,6 +15,7 @@ from .engine.carry import Carry
 from .engine.errors import EngineError
 from .engine.game import Game
 from .engine.program import Program
+from .rule_errors import one_line
 from .sim import make_agents
 
 
@@ -86,7 +87,7 @@ def run_league(program: Program, mode: str, players: int, games: int, seed: int,
         try:
             game.run()
         except EngineError as err:
-            error = str(err)
+            error = one_line(err)
         if logs is not None:
             logs.append(game.log)
         league.games.append(_game_record(game, i, game_seed, totals, error))

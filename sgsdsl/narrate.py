@@ -10,11 +10,12 @@ never silently dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .engine.agents import Agent, Request
+from .textsafe import shown
 
 
 def _seat_of(who: Any) -> int | None:
@@ -57,6 +58,11 @@ class _Say:
     def count(self, cs: Any) -> str:
         n = len(cs) if isinstance(cs, list) else cs
         return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _go(cs: Any) -> str:
+    """`闪电♥Q goes`, `杀♠7, 闪♥2 go`: the verb agrees with how many cards."""
+    return "goes" if isinstance(cs, list) and len(cs) == 1 else "go"
 
 
 def _generic(e: dict[str, Any]) -> str:
@@ -107,7 +113,7 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
     "turn": lambda s, e: f"{s.whose(e.get('player'))} turn",
     "draw": lambda s, e: f"{s.verb(e.get('player'), 'draw', 'draws')} {s.count(e.get('n'))}",
     "discard": lambda s, e: f"{s.verb(e.get('by'), 'discard', 'discards')} {s.cards(e.get('cards'))}" if e.get("by")
-                            else f"{s.cards(e.get('cards'))} go to the discard pile",
+                            else f"{s.cards(e.get('cards'))} {_go(e.get('cards'))} to the discard pile",
     "use": _use,
     "respond": lambda s, e: (s.verb(e.get("player"), "play", "plays") if e.get("play")
                              else s.verb(e.get("player"), "use", "uses")) + f" {s.card(e.get('card'))}",
@@ -129,7 +135,7 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
                           + (f", killed by {s.who(e['killer'])}" if e.get("killer") else ""),
     "phase_skipped": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
     "skip": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
-    "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({e.get('cards')} cards)",
+    "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({s.count(e.get('cards'))})",
     "game_over": _game_over,
 }
 
@@ -144,9 +150,11 @@ def narrate(entry: dict[str, Any], viewer: int | None = None) -> str | None:
     kind = entry.get("e")
     rule = _RULES.get(str(kind))
     try:
-        return rule(say, entry) if rule else _generic(entry)
+        line = rule(say, entry) if rule else _generic(entry)
     except (KeyError, TypeError, ValueError):  # an entry of an unexpected shape: show it raw, never fail
-        return _generic(entry)
+        line = _generic(entry)
+    # log() text, prompts, names and unknown kinds come from rules files and logs: never terminal controls
+    return shown(line, newlines=False) if line is not None else None
 
 
 def _decision(say: _Say, e: dict[str, Any]) -> str | None:
@@ -156,7 +164,7 @@ def _decision(say: _Say, e: dict[str, Any]) -> str | None:
     who = f"P{e.get('ask')}"
     if say.viewer is not None and e.get("ask") != say.viewer and e.get("kind") in ("choose_card", "cards"):
         return None
-    return _strip_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}")
+    return shown(_strip_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}"), newlines=False)
 
 
 def _strip_ids(text: str) -> str:
@@ -174,16 +182,24 @@ def transcript(entries: Iterable[dict[str, Any]], viewer: int | None = None, dec
     return out
 
 
-def show_log(path: Path) -> list[str]:
-    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision."""
-    from .replay import read_log
+def show_log(path: Path) -> Iterator[str]:
+    """A logged game (`simulate --log`, `play --log`) as a transcript with every decision, read and told line by
+    line (a log of any size in little memory)."""
+    from .replay import iter_log
 
-    header, entries = read_log(path)
+    entries = iter_log(path)
+    header = next(entries)
     rules = ", ".join([*header.get("rules", []), *header.get("rule_names", [])])
     agents = header.get("agents") or []
-    lines = [f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
-             f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else "")]
-    return lines + transcript(entries)
+    yield shown(f"{path.name}: {header.get('mode')}, {header.get('players')} players, seed {header.get('seed')}, "
+                f"rules {rules or 'standard'}" + (f", agents {', '.join(map(str, agents))}" if agents else ""),
+                newlines=False)
+    for e in entries:
+        line = narrate(e)
+        if line:
+            yield line
+    if isinstance(header.get("abandoned"), str):
+        yield shown(f"(the game was abandoned here: {header['abandoned']})")
 
 
 class NarratedAgent(Agent):

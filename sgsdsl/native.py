@@ -1,14 +1,21 @@
-"""The native engine: the engine's hot modules compiled to C extensions with mypyc, for long simulations.
+"""The native engine: the engine's hot modules compiled to C extensions with mypyc, on by default where it can be.
 
-Opt-in and invisible otherwise. `sgsdsl native build` compiles `NATIVE_MODULES` of `sgsdsl.engine` into
-`<cache folder>/native/<digest>/`, where the digest covers every source file of `sgsdsl/engine` and the Python
-version: an engine edit makes the build stale, and a stale build is simply never used. When a build for exactly
-these sources is there (and `SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` puts its folder first on the
-package's search path, so those modules load compiled; everything else (the rules, the interpreter, the compiled
-rules, the agents) stays Python. Games are the same, byte for byte: only their speed changes
-(`tests/test_native.py` plays the same seeded games both ways).
+A build of `NATIVE_MODULES` of `sgsdsl.engine` comes from one of two places, tried in this order:
+- **the package**: installing sgsdsl (`pip install .`, `pip install -e .`, a wheel) compiles them with mypyc into
+  `sgsdsl/_native/` (`setup.py`); without a C compiler the install goes on without it;
+- **the cache**: `sgsdsl native build` compiles them into `<cache folder>/native/<digest>/`.
+Each build records the digest of what it was compiled from: every source file of `sgsdsl/engine`, the module
+list and the Python version. A build is used only while that digest is the engine's (an engine edit makes it
+stale, and a stale build is simply never used: the pure-Python engine runs). When one matches (and
+`SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` puts its folder first on the package's search path, so
+those modules load compiled; everything else (the rules, the interpreter, the compiled rules, the agents) stays
+Python. Games are the same, byte for byte: only their speed changes (`tests/test_native.py` plays the same
+seeded games both ways). `sgsdsl native status` says which engine runs and why.
 
-Like every cache entry, a build is used only when its files are owned by this user and writable by nobody else.
+A cache build is used only when its files and every folder from the cache root down are owned by this user and
+writable by nobody else (`sgsdsl.cachedir`); the package's build is trusted as the package's own Python files are
+(whoever installed it), but only when nobody else may write it. Either is used only when its folder holds exactly the
+files its manifest lists: a module planted beside the build is never imported in place of the Python one.
 """
 
 from __future__ import annotations
@@ -17,13 +24,16 @@ import importlib.util
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .cachedir import cache_root, private_dir, tree_digest, trusted
+from .cachedir import cache_root, private_dir, read_entry, tree_digest, trusted, usable_dir
+from .install_hint import install_extra
 
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
@@ -32,6 +42,7 @@ NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow"
                   "registry/functions", "registry/mechanics", "registry/requests", "registry/setup", "registry/timings")
 MANIFEST = "native.json"
 _ENGINE = Path(__file__).resolve().parent / "engine"
+PACKAGED = Path(__file__).resolve().parent / "_native"  # the build made when the package was installed (setup.py)
 
 
 class NativeBuildError(Exception):
@@ -50,46 +61,124 @@ def build_dir() -> Path:
     return cache_root() / "native" / engine_digest()[:24]
 
 
-def _usable(folder: Path) -> dict | None:
-    """The manifest of a complete, trusted build in FOLDER, else None."""
-    manifest = folder / MANIFEST
-    if not trusted(manifest):
+def _unwritable(path: Path) -> bool:
+    """A regular file (not a link) that nobody but its owner may write: the package's build, whoever owns it."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o022
+
+
+def _usable(folder: Path, packaged: bool = False) -> dict | None:
+    """The manifest of a complete, trusted build in FOLDER for this engine's sources, else None (PACKAGED: the
+    package's own build, trusted as the package is)."""
+    ok = _unwritable if packaged else trusted
+    if packaged:
+        try:
+            blob: bytes | None = (folder / MANIFEST).read_bytes() if ok(folder / MANIFEST) else None
+        except OSError:
+            blob = None
+    else:
+        blob = read_entry(folder / MANIFEST)
+    if blob is None:
         return None
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(blob)
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("digest") != engine_digest():
         return None
     files = data.get("files")
     if not isinstance(files, list) or not files:
         return None
-    if not all(isinstance(f, str) and ".." not in f.split("/") and trusted(folder / f) for f in files):
+    if not all(isinstance(f, str) and ".." not in f.split("/") and ok(folder / f) for f in files):
         return None
     libraries = data.get("libraries")
     if not isinstance(libraries, dict) or not all(v in files for v in libraries.values()):
         return None
-    return data
+    return data if _exactly(folder, {*files, MANIFEST}, packaged) else None
+
+
+def _exactly(folder: Path, files: set[str], packaged: bool = False) -> bool:
+    """Whether FOLDER holds exactly FILES (no other file, link or module to import) in safe folders (the cache's
+    own, or for the PACKAGED build folders nobody else may write)."""
+    seen: set[str] = set()
+    for here, dirs, names in os.walk(folder, followlinks=False):
+        rel = Path(here).relative_to(folder)
+        if not (_safe_dir(Path(here)) if packaged else usable_dir(Path(here), create=False)):
+            return False
+        for d in dirs:
+            if os.path.islink(os.path.join(here, d)):
+                return False
+        seen.update((rel / n).as_posix() for n in names)
+    return seen == files
+
+
+def _safe_dir(folder: Path) -> bool:
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and not st.st_mode & 0o022
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which engine this process runs: the native build in FOLDER, or the Python engine; WHY, for the user."""
+
+    native: bool
+    folder: Path | None
+    why: str
+
+
+_CHOICE: Choice | None = None  # made once, when `sgsdsl.engine` is first imported
+
+
+def choose() -> Choice:
+    """Which build `activate` would load now, and why (the package's first, then the cache's)."""
+    if os.environ.get("SGSDSL_NATIVE", "") == "0":
+        return Choice(False, None, "switched off by SGSDSL_NATIVE=0")
+    if _usable(PACKAGED, packaged=True) is not None:
+        return Choice(True, PACKAGED, "compiled with mypyc when the package was installed")
+    if _usable(build_dir()) is not None:
+        return Choice(True, build_dir(), "compiled with mypyc by `sgsdsl native build`")
+    if (PACKAGED / MANIFEST).exists():
+        why = ("the build made when the package was installed is for other engine sources (the engine was "
+               "edited since) and the cache has none for these; reinstall, or run: sgsdsl native build")
+    else:
+        why = ("the package was installed without a native build (no C compiler or mypy then, or "
+               "SGSDSL_NATIVE_BUILD=0) and the cache has none for these engine sources; run: sgsdsl native build")
+    return Choice(False, None, why)
 
 
 def activate(package_path: list[str], package: str = "") -> bool:
     """Called first thing by `sgsdsl/engine/__init__.py` (and by each engine subpackage with compiled modules,
     PACKAGE naming it, e.g. "registry"): when a usable build exists, load its modules in place of the Python ones
-    (its folder first on PACKAGE_PATH, its runtime library registered). True when active."""
-    if os.environ.get("SGSDSL_NATIVE", "") == "0":
+    (its folder first on PACKAGE_PATH, its runtime library registered). True when active. The choice is made once
+    per process, so the engine and its registry always come from the same build."""
+    global _CHOICE
+    if _CHOICE is None or not package:
+        _CHOICE = choose()
+    choice = _CHOICE
+    if not choice.native or choice.folder is None:
         return False
-    folder = build_dir()
-    data = _usable(folder)
+    folder = choice.folder
+    data = _usable(folder, packaged=folder == PACKAGED)
     if data is None:
         return False
     for name, file in data["libraries"].items():  # mypyc's shared runtime of the group, imported by each module
         if name in sys.modules:
             continue
         spec = importlib.util.spec_from_file_location(name, folder / file)
-        if spec is None or spec.loader is None:
+        try:
+            if spec is None or spec.loader is None:
+                raise ImportError("not a loadable module")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        except (ImportError, OSError) as err:  # e.g. built for another interpreter: the Python engine runs
+            _CHOICE = Choice(False, None, f"the native build in {folder} does not load here ({err})")
             return False
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
         sys.modules[name] = module
     package_path.insert(0, str(folder / "sgsdsl" / "engine" / package))
     return True
@@ -101,21 +190,37 @@ def active() -> bool:
     return dispatch is not None and not str(getattr(dispatch, "__file__", "")).endswith(".py")
 
 
+def in_use() -> Choice:
+    """Which engine this process runs, and why. The caller imports the engine first (the import makes the choice;
+    this module, which the engine imports, never imports it back)."""
+    choice = _CHOICE or choose()
+    if active() == choice.native:
+        return choice
+    return Choice(active(), None, "a build was chosen but its modules did not load; the Python engine runs")
+
+
 def status() -> tuple[Path, bool]:
-    """(where a build for these sources goes, whether one is there)."""
+    """(where a cache build for these sources goes, whether one is there)."""
     folder = build_dir()
     return folder, _usable(folder) is not None
 
 
 def build(log: Path | None = None) -> Path:
-    """Compile NATIVE_MODULES with mypyc into the build folder (replacing a stale or partial one); the folder.
-    Raises NativeBuildError, with the tail of the compiler's output, when mypyc or a C compiler is missing or
-    the build fails."""
-    if importlib.util.find_spec("mypyc") is None or importlib.util.find_spec("setuptools") is None:
-        raise NativeBuildError("the native engine is built with mypyc: pip install 'sgsdsl[native]' "
-                               "(mypy and setuptools) first")
+    """Compile NATIVE_MODULES with mypyc into the cache's build folder (replacing a stale or partial one); the
+    folder. Raises NativeBuildError, with the tail of the compiler's output, when mypyc or a C compiler is missing
+    or the build fails."""
     folder = build_dir()
     private_dir(folder.parent)
+    build_into(folder, log)
+    return folder
+
+
+def build_into(folder: Path, log: Path | None = None) -> None:
+    """Compile NATIVE_MODULES with mypyc into FOLDER (replaced whole): `build` for the cache, `setup.py` for the
+    package. Raises NativeBuildError as `build` says."""
+    if importlib.util.find_spec("mypyc") is None or importlib.util.find_spec("setuptools") is None:
+        raise NativeBuildError(f"the native engine is built with mypyc: {install_extra('native')} "
+                               "(mypy and setuptools) first")
     package_root = _ENGINE.parent.parent
     with tempfile.TemporaryDirectory(prefix="sgsdsl-native-") as tmp:
         staging = Path(tmp) / "out"
@@ -150,21 +255,42 @@ def build(log: Path | None = None) -> Path:
         for d in [staging, *(p for p in staging.rglob("*") if p.is_dir())]:
             os.chmod(d, 0o700)
         shutil.rmtree(folder, ignore_errors=True)
+        folder.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(staging), str(folder))
-    return folder
 
 
 def clean() -> int:
     """Remove every native build (current or stale); how many went."""
     root = cache_root() / "native"
-    if not root.is_dir() or root.is_symlink():
+    if not usable_dir(root, create=False):
         return 0
     gone = 0
     for entry in sorted(root.iterdir()):
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+        if entry.is_dir() and not entry.is_symlink() and _remove_build(entry):
             gone += 1
     return gone
+
+
+def _remove_build(folder: Path) -> bool:
+    """Remove the files a build's manifest lists, the manifest, and the folders left empty; whether it all went
+    (anything sgsdsl did not write stays, and so does its folder)."""
+    try:
+        data = json.loads(read_entry(folder / MANIFEST) or b"null")
+    except ValueError:
+        return False
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return False
+    for f in [*files, MANIFEST]:
+        path = folder / str(f)
+        if ".." not in str(f).split("/") and trusted(path):
+            path.unlink(missing_ok=True)
+    for here, _, _ in sorted(os.walk(folder, followlinks=False), key=lambda w: -len(w[0])):
+        try:
+            os.rmdir(here)
+        except OSError:
+            return False
+    return True
 
 
 _BUILD_SCRIPT = """

@@ -11,9 +11,11 @@ works from any working directory.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,8 +25,9 @@ from .api import Loaded, check_paths, program_for
 from .engine.agents import Agent, Request
 from .engine.errors import EngineError, GameAborted
 from .engine.game import Game
-from .files import read_regular_text, write_text_atomic
+from .files import regular_text_lines, write_lines_atomic
 from .modes import SetupError, check_setup
+from .rule_errors import one_line
 
 LOG_VERSION = 2
 MAX_LOG_BYTES = 256 * 1024 * 1024
@@ -52,6 +55,7 @@ class LogHeader:
     rules_digest: str
     pinned: dict[int, str]  # seat -> general (simulate --general)
     pool: list[str] | None  # the generals on offer (simulate --pool)
+    abandoned: str | None = None  # why the game stopped before its end (`play --log` of a game left unfinished)
 
 
 def rules_digest(loaded: Loaded) -> str:
@@ -77,9 +81,8 @@ def log_header(loaded: Loaded, log_path: Path, rules: list[str], rule_names: str
 
 def write_log(game: Game, path: Path, header: dict[str, Any]) -> None:
     """The header, then every event and decision, one JSON object per line; written atomically (see files)."""
-    lines = [json.dumps(header, ensure_ascii=False, sort_keys=True)]
-    lines += [json.dumps(entry, ensure_ascii=False, sort_keys=True) for entry in game.log]
-    write_text_atomic(path, "\n".join(lines) + "\n")
+    entries = (json.dumps(entry, ensure_ascii=False, sort_keys=True) for entry in game.log)
+    write_lines_atomic(path, itertools.chain([json.dumps(header, ensure_ascii=False, sort_keys=True)], entries))
 
 
 # ------------------------------------------------------------------ reading
@@ -88,32 +91,38 @@ def write_log(game: Game, path: Path, header: dict[str, Any]) -> None:
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header (as written) and entries of a log, every field checked; `LogError` says what is wrong and
     where. `parse_header` gives the header's typed form."""
+    lines = iter_log(path)
+    header = next(lines)
+    return header, list(lines)
+
+
+def iter_log(path: Path) -> Iterator[dict[str, Any]]:
+    """The header (checked), then each entry of a log (checked), read from the file as they are needed: `replay
+    --show` prints a log of any size in little memory. `LogError` says what is wrong and where."""
+    first = True
     try:
-        text = read_regular_text(path, MAX_LOG_BYTES)
+        for no, line in enumerate(regular_text_lines(path, MAX_LOG_BYTES), 1):
+            if not line.strip():
+                if first:
+                    raise LogError(f"{path} is empty (or its first line is), not an sgsdsl log")
+                continue
+            try:
+                obj = json.loads(line)
+            except (ValueError, RecursionError) as err:
+                reason = err.msg if isinstance(err, json.JSONDecodeError) else "not readable JSON"
+                raise LogError(f"{path}:{no}: not a JSON line ({reason})") from None
+            if not isinstance(obj, dict):
+                raise LogError(f"{path}:{no}: each line of a log is a JSON object")
+            if first:
+                parse_header(path, obj)
+                first = False
+            elif "ask" in obj:
+                _decision(path, no, obj)
+            yield obj
     except ValueError as err:
         raise LogError(str(err)) from None
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+    if first:
         raise LogError(f"{path} is empty (or its first line is), not an sgsdsl log")
-    parsed: list[dict[str, Any]] = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError) as err:
-            reason = err.msg if isinstance(err, json.JSONDecodeError) else "not readable JSON"
-            raise LogError(f"{path}:{no}: not a JSON line ({reason})") from None
-        if not isinstance(obj, dict):
-            raise LogError(f"{path}:{no}: each line of a log is a JSON object")
-        parsed.append(obj)
-    header = parsed[0]
-    parse_header(path, header)
-    entries = parsed[1:]
-    for no, entry in enumerate(entries, 2):
-        if "ask" in entry:
-            _decision(path, no, entry)
-    return header, entries
 
 
 def parse_header(path: Path, h: dict[str, Any]) -> LogHeader:
@@ -146,8 +155,10 @@ def parse_header(path: Path, h: dict[str, Any]) -> LogHeader:
         for k, x in v.items()), "an object of seat numbers and generals")
     pool = field("pool", lambda v: v is None or isinstance(v, list) and all(isinstance(x, str) for x in v),
                  "a list of generals")
+    abandoned = field("abandoned", lambda v: v is None or isinstance(v, str) and 0 < len(v) <= 200,
+                      "the reason the game was abandoned")
     return LogHeader(rules, names, mode, players, seed, options, round_cap, digest,
-                     {int(k): x for k, x in (pinned or {}).items()}, pool)
+                     {int(k): x for k, x in (pinned or {}).items()}, pool, abandoned)
 
 
 def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
@@ -159,6 +170,10 @@ def _decision(path: Path, no: int, e: dict[str, Any]) -> None:
     for name, ok, what in checks:
         if not ok(e.get(name)):
             raise LogError(f"{path}:{no}: decision field {name!r} must be {what}, not {_short(e.get(name))}")
+    wrong = [i for i in e["answer"] if not 0 <= i < len(e["options"])]
+    if wrong:  # a tampered log: an answer that was never offered
+        raise LogError(f"{path}:{no}: the answer names option {wrong[0]}, but the decision offered "
+                       f"{len(e['options'])} option(s) (0 to {len(e['options']) - 1})")
 
 
 def _short(value: Any) -> str:
@@ -246,14 +261,18 @@ def prepare_replay(path: Path, engine: str) -> ReplaySetup:
 
 
 def run_replay(setup: ReplaySetup, agent: CheckingReplayAgent) -> Game:
-    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs."""
+    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs. The log of an
+    abandoned game (its header says `abandoned`) replays up to where it stops, and every event logged until then
+    must match."""
     game = setup.game(agent)
     try:
         game.run()
     except ReplayDiverged as err:
-        raise ReplayMismatch(str(err)) from None
+        # an abandoned game's log ends at the decision it was left on: running out of answers there is its end
+        if not (setup.header.abandoned and agent.pos == len(setup.asks)):
+            raise ReplayMismatch(str(err)) from None
     except EngineError as err:
-        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {err}") from None
+        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {one_line(err)}") from None
     if agent.pos != len(setup.asks):
         raise ReplayMismatch(f"the log has {len(setup.asks)} decisions, the replay made {agent.pos}")
     return game

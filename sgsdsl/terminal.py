@@ -10,6 +10,7 @@ from rich.cells import cell_len
 
 from .engine.agents import Agent, Request
 from .engine.errors import GameAborted
+from .textsafe import shown
 
 
 class PlayerQuit(GameAborted):
@@ -20,9 +21,15 @@ class TerminalAgent(Agent):
     name = "human"
     waits = True  # on the person at the terminal (the cycle collector keeps running meanwhile)
 
-    def __init__(self, read: Callable[[str], str], write: Callable[[str], None]):
+    def __init__(self, read: Callable[[str], str], write: Callable[[str], None],
+                 texts: dict[str, str] | None = None):
         self.read = read
-        self.write = write
+        self._write = write
+        self.texts = texts or {}  # skill or general (id or name) -> its skills' printed text, for `? NAME`
+
+    def write(self, text: str) -> None:
+        """Prompts, options and views carry rule-supplied text: printed with its control characters escaped."""
+        self._write(shown(text))
 
     def decide(self, request: Request, view: Any) -> list[int]:
         self.write(render_view(view))
@@ -31,13 +38,26 @@ class TerminalAgent(Agent):
             self.write(f"  [{i}] {label}")
         while True:
             try:
-                raw = self.read("your choice (numbers separated by spaces, q to quit): ")
+                raw = self.read("your choice (numbers separated by spaces, ? NAME for a skill's text, q to quit): ")
             except EOFError:
                 raise PlayerQuit("input ended") from None
+            if raw.strip().startswith(("?", "？")):
+                self.write(self.lookup(raw.strip()[1:].strip()))
+                continue
             answer, problem = parse_answer(raw, request)
             if problem is None:
                 return answer
             self.write(f"  not accepted: {problem}")
+
+
+    def lookup(self, name: str) -> str:
+        """A skill's text by id or name, or every skill of a general; a hint when the name is unknown."""
+        if not name:
+            return "  ? NAME shows a skill's text (? 仁德, ? rende) or every skill of a general (? 刘备)"
+        found = self.texts.get(name)
+        if found is None:
+            return f"  no skill or general {name!r} in these rules"
+        return "\n".join(f"  {line}" for line in found.splitlines())
 
 
 def _how_many(request: Request) -> str:

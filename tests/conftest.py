@@ -22,6 +22,9 @@ os.environ.update({
     "XDG_CONFIG_HOME": str(_SANDBOX_HOME / ".config"),
     "XDG_DATA_HOME": str(_SANDBOX_HOME / ".local" / "share"),
 })
+# The suite runs the Python engine, the reference, even where the install built the native one (setup.py):
+# SGSDSL_NATIVE=1 runs it on the native build instead; tests/test_native.py compares the two either way.
+os.environ.setdefault("SGSDSL_NATIVE", "0")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

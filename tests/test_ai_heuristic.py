@@ -50,7 +50,7 @@ def test_stance_from_sides_and_hidden_roles() -> None:
     assert loyal[0] == 1.0 and loyal[3] == -0.5  # one ally among four hidden roles
     # evidence: seat 3 hurt the lord, so the loyalist holds it for a foe
     hurt = agent.stance(view(1, "loyalist", {0: "lord"}, six, history=[(3, 0, 2)]))
-    assert hurt[3] < loyal[3] and hurt[3] == -1.0
+    assert hurt[3] < loyal[3] and hurt[3] < -0.6  # a sure foe: the belief gives it a 6.5% chance of a loyalist
 
 
 def test_stance_is_remembered_only_for_the_same_inputs() -> None:
@@ -61,7 +61,7 @@ def test_stance_is_remembered_only_for_the_same_inputs() -> None:
     again = agent.stance(view(1, "loyalist", {0: "lord"}, six))
     assert again[3] == -0.5
     hurt = agent.stance(view(1, "loyalist", {0: "lord"}, six, history=[(3, 0, 2)]))
-    assert hurt[3] == -1.0 and hurt == HeuristicAgent(1).stance(view(1, "loyalist", {0: "lord"}, six,
+    assert hurt[3] < -0.6 and hurt == HeuristicAgent(1).stance(view(1, "loyalist", {0: "lord"}, six,
                                                                          history=[(3, 0, 2)]))
 
 

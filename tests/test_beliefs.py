@@ -54,10 +54,13 @@ def test_the_lord_reads_loyalists_from_who_protects_it() -> None:
     assert slashed[4]["loyalist"] < before[4]["loyalist"]
 
 
-def test_acts_on_hidden_seats_are_weaker_evidence_than_acts_on_the_lord() -> None:
+def test_acts_on_hidden_seats_say_the_two_are_on_different_sides() -> None:
+    """To loyalist 1, seats 2-4 are two rebels and the renegade: seat 2 hurting seat 3 makes it less likely that
+    both are rebels (team-mates), so less likely that seat 2 is one; hurting the lord makes it more likely."""
     on_lord = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)])).marginals()[2]["rebel"]
-    on_hidden = RoleBelief(view(1, FIVE, damage=[(2, 3, 1)])).marginals()[2]["rebel"]
-    assert 2 / 3 < on_lord and abs(on_hidden - 2 / 3) < abs(on_lord - 2 / 3)
+    on_hidden = RoleBelief(view(1, FIVE, damage=[(2, 3, 1)])).marginals()
+    assert 2 / 3 < on_lord and on_hidden[2]["rebel"] < 2 / 3 and on_hidden[3]["rebel"] < 2 / 3
+    assert on_hidden[4]["renegade"] < 1 / 3  # one of the two is the renegade, so seat 4 less likely is
 
 
 def test_observe_reads_each_event_once_and_deaths_reveal() -> None:

@@ -18,7 +18,7 @@ from sgsdsl.engine.events import STEP_BUDGET
 def test_nested_repeat_exhausts_the_step_budget(tmp_path: Path) -> None:
     path = write(tmp_path, 'repeat 1000 { repeat 1000 { repeat 1000 { log("x") } } }')
     error, steps = run_both(path)["compiled"]
-    assert error is not None and error.startswith(f"{path.name}:") or ":4: the game's step budget" in error
+    assert error is not None and f"{path.name}:4:" in error  # located: the file, the line (and the column)
     assert "step budget" in error and steps == STEP_BUDGET + 1
 
 
@@ -97,3 +97,82 @@ def test_huge_literals_and_player_counts_are_located_check_errors(tmp_path: Path
         errors = [d for d in loaded.diagnostics if d.severity == "error"]
         assert errors and needle in errors[0].message and errors[0].code == "SGS-E209"
         assert errors[0].span.line >= 1 and peak < 100 * 2**20
+
+
+# issue 31: work over lists is paid for in proportion to the items, so one step cannot buy unbounded work
+LIST_BOMBS = {
+    "minus": "repeat 1000 { repeat 1000 { let x = minus(1..100000, 1..100000) } }",
+    "in": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { if 0 in big { log(\"x\") } } }",
+    "plus": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { let y = big + [] } }",
+    "for": "let big = [c for c in 1..60000] repeat 1000 { repeat 1000 { for x in big { break } } }",
+    "choose": "repeat 1000 { repeat 1000 { let c = choose(event.player, 1..1000) } }",
+}
+
+
+@pytest.mark.parametrize("bomb", sorted(LIST_BOMBS))
+def test_list_work_spends_the_budget(tmp_path: Path, bomb: str) -> None:
+    error, steps = run_both(write(tmp_path, LIST_BOMBS[bomb]))["compiled"]
+    assert error is not None and "step budget" in error and "list work" in error, error
+    assert steps > STEP_BUDGET
+
+
+def test_a_choice_of_too_many_options_is_refused(tmp_path: Path) -> None:
+    error, _ = run_both(write(tmp_path, "let c = choose(event.player, 1..100000)"))["compiled"]
+    assert error is not None and "choose offers 100000 options; a choice offers at most 1000" in error
+
+
+def test_minus_keeps_its_identity_semantics(tmp_path: Path) -> None:
+    from sgsdsl.engine.registry import PRIMITIVES
+
+    minus = PRIMITIVES["minus"].impl
+    a, b = object(), object()
+    assert minus(None, [a, b, a], [a]) == [b]
+    assert minus(None, [1, 2, 3], range(2, 3)) == [1, 3]  # small ints are the same objects
+    big = 10**6 + 1
+    assert minus(None, [big], [big]) == []
+
+
+def test_recorded_games_bound_what_they_log_and_hash(tmp_path: Path) -> None:
+    long_line = "x" * 2001
+    error, _ = run_both(write(tmp_path, f'log("{long_line}")'))["compiled"]
+    assert error is not None and "a log line holds at most 2000" in error
+    many = "y" * 2000
+    error, _ = run_both(write(tmp_path, f'repeat 1000 {{ log("{many}") }}'))["compiled"]
+    assert error is not None and "log() text passed 1000000 characters" in error
+    error, _ = run_both(write(tmp_path, 'mark(event.player, "big", [c for c in 1..1001])'))["compiled"]
+    assert error is not None and "a mark holds at most 1000" in error
+
+
+def test_replay_show_reads_a_log_line_by_line(tmp_path: Path) -> None:
+    from sgsdsl.narrate import show_log
+    from sgsdsl.replay import LogError
+
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"sgsdsl_log": 2}\n', encoding="utf-8")
+    with pytest.raises(LogError):
+        list(show_log(log))  # a header short of fields: refused before any line is told
+    lines = show_log(Path(__file__).parent / "fixtures" / "no-such.jsonl")
+    with pytest.raises(LogError, match="cannot read"):
+        next(lines)
+
+
+@pytest.mark.parametrize("signal", ["GameOver", "StopEffect", "BreakLoop"])
+def test_an_agent_raising_the_engines_control_flow_is_named(signal: str) -> None:
+    from sgsdsl.api import program_for
+    from sgsdsl.engine import errors
+    from sgsdsl.engine.agents import Agent, RandomAgent
+    from sgsdsl.engine.game import Game
+
+    class Rogue(Agent):
+        name = "rogue"
+
+        def decide(self, request, view):  # type: ignore[no-untyped-def]
+            raise errors.GameOver(("rebel",), "I say so") if signal == "GameOver" else getattr(errors, signal)()
+
+    loaded = check_paths([str(Path(__file__).parent / "fixtures" / "mini.sgs")])
+    for engine in ("interpreted", "compiled"):
+        game = Game(program_for(loaded, engine), "identity", 4, 1, [RandomAgent(0), Rogue(), RandomAgent(2),
+                                                                   RandomAgent(3)], round_cap=3)
+        with pytest.raises(errors.AgentMisbehaved, match=f"agent rogue at seat 1 raised {signal}"):
+            game.run()
+        assert game.result is None or "I say so" not in str(game.result)

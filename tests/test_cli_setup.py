@@ -25,7 +25,7 @@ def run(*args: str, input: str | None = None):
 @pytest.mark.parametrize("value", ["flase", "maybe", "1", "", "truee"])
 def test_boolean_option_takes_only_true_or_false(value: str) -> None:
     for cmd in (["simulate", "--games", "1"], ["play"]):
-        r = run(*cmd, "--players", "5", "-o", f"two_renegades={value}", input="q\n")
+        r = run(*cmd, "--players", "5", "--option", f"two_renegades={value}", input="q\n")
         assert r.exit_code == 2 and "two_renegades" in r.output and "boolean" in r.output, r.output
 
 
@@ -112,7 +112,43 @@ def test_every_timing_in_vocab_has_a_description() -> None:
 
 
 def test_mini_rules_still_simulate_with_typed_options() -> None:
-    r = run("simulate", str(CAMPS), "--mode", "camps", "--players", "6", "--games", "1", "-o", "dragon_boat=false",
-            "--engine", "interpreted", "--json")
+    r = run("simulate", str(CAMPS), "--mode", "camps", "--players", "6", "--games", "1",
+            "--option", "dragon_boat=false", "--engine", "interpreted", "--json")
     assert r.exit_code == 0, r.output
-    assert run("simulate", str(MINI), "--players", "4", "--games", "1", "-o", "x", "--json").exit_code == 2
+    assert run("simulate", str(MINI), "--players", "4", "--games", "1", "--option", "x", "--json").exit_code == 2
+
+
+def test_dash_o_means_output_wherever_it_exists() -> None:
+    """`-o` is the output folder of compile and docs; the lab commands spell their mode options `--option` (it
+    meant option in four commands and output in two)."""
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    for cmd in ("compile", "docs"):
+        assert "-o, --out" in CliRunner().invoke(main, [cmd, "--help"]).output
+    for cmd in ("simulate", "compare", "league", "play", "balance", "studio"):
+        out = CliRunner().invoke(main, [cmd, "--help"]).output
+        assert "--option" in out and "-o," not in out, cmd
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "compare", "league", "play", "balance"])
+def test_dash_o_for_an_option_says_what_to_write(cmd: str) -> None:
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    r = CliRunner().invoke(main, [cmd, "-o", "two_renegades=true"])
+    assert r.exit_code == 2 and "--option two_renegades=true" in r.output, r.output
+
+
+@pytest.mark.parametrize("cmd", [["check"], ["fmt"], ["compile", "-o", "out"], ["simulate"], ["league"]])
+def test_a_scenario_given_as_rules_says_to_run_it_with_test(tmp_path: Path, cmd: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    sc = tmp_path / "a.scenario"
+    sc.write_text("scenario: x\n", encoding="utf-8")
+    r = CliRunner().invoke(main, [cmd[0], str(sc), *cmd[1:]])
+    assert r.exit_code == 2 and f"run it with `sgsdsl test {sc}`" in r.output, r.output

@@ -145,7 +145,7 @@ def test_hostile_program_parses_imports_and_contains_only_rules(tmp_path: Path) 
         g = Game(prog, "hostile", 2, 7, [RandomAgent(1), RandomAgent(2)], round_cap=3, record=True).run()
         logs.append(g.log)
     assert logs[0] == logs[1]
-    notes = [e["text"] for e in logs[0] if e.get("e") == "note"]
+    notes = [e["text"] for e in logs[0] if e.get("e") == "log"]
     for value in expected:
         assert value in notes or value == pyast.literal_eval(repr(value))
 
@@ -211,14 +211,16 @@ def test_runtime_error_names_the_sgs_line(tmp_path: Path) -> None:
   win lord when false
 }
 '''
-    for expr, message in (("-o", "'-' needs a number, not text"), ("o < 3", "TypeError: '<' not supported")):
+    # a runtime helper names the expression's column; a Python error is located at its statement's
+    cases = (("-o", "'-' needs a number, not text", 13), ("o < 3", "TypeError: '<' not supported", 5))
+    for expr, message, col in cases:
         loaded, gen = compile_text(tmp_path, text.replace("-o", expr), "boom.sgs")
         mod = import_text(tmp_path, gen.text, "boom_gen")
         errors = []
         for prog in (mod.build_program(), interpreted_program(loaded)):  # both engines: the same located error
             with pytest.raises(RuleError) as err:
                 Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], record=True).run()
-            assert str(err.value).startswith(f"{loaded.checked.modules[0].path}:7: {message}")
+            assert str(err.value).startswith(f"{loaded.checked.modules[0].path}:7:{col}: {message}")
             errors.append(str(err.value))
         assert errors[0] == errors[1]
 
@@ -316,5 +318,5 @@ mode 测试 m {
     logs = [Game(prog, "m", 2, 1, [RandomAgent(1), RandomAgent(2)], round_cap=2, record=True).run().log
             for prog in (mod.build_program(), interpreted_program(loaded))]
     assert logs[0] == logs[1]
-    notes = [e["text"] for e in logs[0] if e.get("e") == "note"]
+    notes = [e["text"] for e in logs[0] if e.get("e") == "log"]
     assert notes.count("one") == notes.count("two") > 0

@@ -68,3 +68,34 @@ def test_example_skill_tags_reach_the_agents(engine: str) -> None:
     tagged = [r.option_tags[i] for a in agents for r in a.menus for i, o in enumerate(r.options)
               if o == "skill 施药"]
     assert tagged and all({"heal", "help"} <= set(t) for t in tagged), tagged
+
+
+def test_the_scenario_guide_shows_what_its_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/scenarios.md's worked example: the command it shows prints the lines it shows (counts included;
+    the time aside)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    block = re.search(r"^\$ (sgsdsl test [^\n]*)\n(.*?)^```", text, re.S | re.M)
+    monkeypatch.chdir(ROOT)
+    assert block is not None
+    args = shlex.split(block.group(1))[1:]
+    r = CliRunner().invoke(main, args, catch_exceptions=False)
+
+    def untimed(s: str) -> list[str]:
+        return [re.sub(r" in [0-9.]+s$", "", line) for line in s.strip().splitlines()]
+
+    assert untimed(r.output) == untimed(block.group(2))
+
+
+def test_the_examples_are_formatted() -> None:
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    r = CliRunner().invoke(main, ["fmt", "--check", str(ROOT / "docs" / "examples")])
+    assert r.exit_code == 0, r.output

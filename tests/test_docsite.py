@@ -149,3 +149,11 @@ def test_independent_rule_sets_share_a_catalogue(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     page = parse((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
     assert "1 copy" in page.entries["card-sha"][1] and "2 copies" in page.entries["card-b-sha"][1]
+
+
+def test_docs_names_the_index_it_wrote_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o site/` (a trailing slash) prints `site/index.html`, not `site//index.html`."""
+    (tmp_path / "a.sgs").write_text("card 杀 sha : basic { copies ♠7 }\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["docs", "a.sgs", "-o", "site/"])
+    assert r.exit_code == 0 and r.output.startswith("wrote site/index.html and "), r.output

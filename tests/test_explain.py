@@ -42,10 +42,32 @@ def test_examples_produce_and_avoid_the_code(code: str, tmp_path: Path) -> None:
 
 
 def test_command_examples_only_where_no_text_can_cause_the_code() -> None:
-    commands = {c for c, e in explanations().items() if e.language != "sgs"}
-    assert commands == {"SGS-E000", "SGS-E100", "SGS-E104", "SGS-E105", "SGS-E106", "SGS-E503"}
+    commands = {c for c, e in explanations().items() if e.language not in ("sgs", "scenario")}
+    assert commands == {"SGS-E000", "SGS-E100", "SGS-E104", "SGS-E105", "SGS-E106", "SGS-E503", "SCN-E201"}
     for c in commands:
         assert explanations()[c].language == "sh"
+
+
+@pytest.mark.parametrize("code", sorted(c for c, e in explanations().items() if e.language == "scenario"))
+def test_scenario_examples_produce_and_avoid_the_code(code: str, tmp_path: Path) -> None:
+    """A scenario code's wrong example, run by `sgsdsl test`, is malformed with that code; its right one is not
+    malformed at all."""
+    e = explanations()[code]
+    runner = CliRunner()
+    for text, wanted in ((e.wrong, True), (e.right, False)):
+        path = tmp_path / "example.scenario"
+        path.write_text(text, encoding="utf-8")
+        res = runner.invoke(main, ["test", str(path)])
+        assert (f"[{code}]" in res.output) == wanted, (code, wanted, res.output)
+        assert (res.exit_code == 2) == wanted, (code, res.output)
+
+
+def test_explain_knows_the_scenario_codes() -> None:
+    res = CliRunner().invoke(main, ["explain", "SCN-E113"])
+    assert res.exit_code == 0 and res.output.startswith("SCN-E113: an `expect` line that cannot be read")
+    assert "expect P1 health 3" in res.output
+    assert CliRunner().invoke(main, ["explain", "scn-e204"]).output.startswith("SCN-E204: ")
+    assert CliRunner().invoke(main, ["explain", "E108"]).output.startswith("SGS-E108: ")  # the SGS code first
 
 
 def test_cli() -> None:

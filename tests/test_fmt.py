@@ -152,7 +152,9 @@ def test_cli_leaves_broken_files_alone(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sgs"
     bad.write_text("card 杀 sha : basic {\n  copies ♠7\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["fmt", str(bad)])
-    assert res.exit_code == 1 and "SGS-E103" in res.output
+    assert res.exit_code == 1 and "SGS-E108" in res.output
+    # a file that does not parse is not counted as formatted
+    assert "1 file(s): reformatted 0, 0 already formatted, 1 left untouched (not parsed)" in res.output
     # a path that names nothing is a usage error (exit 2, no made-up location), and nothing is formatted
     res = CliRunner().invoke(main, ["fmt", str(bad), str(tmp_path / "missing.sgs")])
     assert res.exit_code == 2 and "cannot find" in res.output and "missing.sgs:1:1" not in res.output

@@ -184,7 +184,7 @@ def test_compare_designer_file_with_and_without(tmp_path: Path) -> None:
                "--engine", "interpreted", "--html", str(tmp_path / "cmp.html"), "--csv", str(tmp_path / "cmp.csv"))
     assert r.exit_code == 0, r.output
     assert f"B adds the rules file {design.resolve()}" in r.output
-    assert "designer's general ceshi" in r.output
+    assert "designer's general 测试 ceshi" in r.output and "sgsdsl balance ceshi" in r.output
     rows = list(csv.DictReader((tmp_path / "cmp.csv").open(encoding="utf-8")))
     assert [x["variant"] for x in rows] == ["A"] * 20 + ["B"] * 20
     cmp_html = (tmp_path / "cmp.html").read_text(encoding="utf-8")
@@ -200,3 +200,10 @@ def test_a_difference_that_rounds_to_zero_is_never_negative_zero() -> None:
     d = Diff("draw", 0.0, 0.0, -0.00001, -0.0004, 0.00001)
     assert _cells(d)[3:5] == ["+0.0", "+0.0 … +0.0"]
     assert "-0.0" not in _diff_table("t", [d])
+
+
+def test_report_draws_are_words_not_a_dict() -> None:
+    from sgsdsl.lab.report import draws_text
+
+    assert draws_text({"round_cap": 11, "deck_exhausted": 2}) == "deck exhausted 2, round cap 11"
+    assert draws_text({}) == "none"

@@ -174,12 +174,34 @@ def test_a_declared_kingdom_is_a_name_rules_may_use(tmp_path: Path) -> None:
     use = ("general 左慈 zuoci : 群 male 3 { skill 化 hua {\n"
            "  on turn_start where owner.kingdom != 神 { set_kingdom(owner, 神) } } }\n")
     assert "SGS-E202" in codes(use)
-    assert codes("kingdom 神 晋\n" + use) == []
-    assert codes("kingdom 闪\n") == ["SGS-E219"]
-    assert codes("kingdom 关羽\n") == ["SGS-E219"]
-    assert codes("kingdom rebel\n") == ["SGS-E219"]
+    assert codes("kingdom 神 晋 群 蜀\n" + use) == []
+    assert "SGS-E234" in codes("kingdom 神 晋\n" + use)  # declared kingdoms: 左慈's 群 is not one
+    assert codes("kingdom 蜀 闪\n") == ["SGS-E219"]
+    assert codes("kingdom 蜀 关羽\n") == ["SGS-E219"]
+    assert codes("kingdom 蜀 rebel\n") == ["SGS-E219"]
     assert codes("kingdom 蜀 神\nkingdom 神\n") == []  # twice, or a general's own: harmless
-    (tmp_path / "kingdoms.sgs").write_text("kingdom 神\n", encoding="utf-8")
+    (tmp_path / "kingdoms.sgs").write_text("kingdom 神 蜀 群\n", encoding="utf-8")
     (tmp_path / "user.sgs").write_text('import "kingdoms.sgs"\n' + PRELUDE + use, encoding="utf-8")
     loaded = check_each([str(tmp_path / "user.sgs")])
     assert loaded.ok, [str(d) for d in loaded.diagnostics]
+
+
+@pytest.mark.parametrize(("expr", "want"), [
+    ("first(players())", "player"), ("choose(current(), hand(current()))", "card"),
+    ("random_pick(1..3)", "int"), ("first([1, 2])", None),
+    ("minus(players(), [current()])", "players"), ("without(hand(current()), none)", "cards"),
+    ("choose_many(current(), items: hand(current()))", "cards"), ("first(mark_value(none, \"x\"))", None),
+])
+def test_a_call_gives_the_element_type_of_its_list(tmp_path, expr: str, want: str | None) -> None:
+    """`first`, `choose`, `random_pick` give an element of their list; `minus`, `without`, `choose_many` a list of
+    its kind: so a card passed where a player goes is an error at check time (SGS-E301)."""
+    from sgsdsl.api import check_paths
+
+    wrong = {"player": "draw(current(), x)", "card": "draw(x, 1)", "int": "draw(current(), x) draw(x)",
+             "players": "draw(x, 1)", "cards": "draw(x, 1)"}
+    body = f"let x = {expr} " + (wrong[want] if want else "draw(x, 1)")
+    path = tmp_path / "t.sgs"
+    path.write_text(f'import "{(Path(__file__).parent / "fixtures" / "mini.sgs").as_posix()}"\n'
+                    f"rule 测 t {{ on turn_start {{ {body} }} }}\n", encoding="utf-8")
+    codes = [d.code for d in check_paths([str(path)]).diagnostics if d.severity == "error"]
+    assert (want is not None) == ("SGS-E301" in codes), (expr, codes)

@@ -87,3 +87,56 @@ def test_caret_under_wide_characters_before_the_span() -> None:
 def test_missing_source_renders_header_only() -> None:
     d = Diagnostic("SGS-E100", "cannot find x.sgs", Span.point("x.sgs", 1, 1))
     assert render_text([d], {}) == "x.sgs:1:1: error[SGS-E100]: cannot find x.sgs"
+
+
+def test_parse_errors_point_at_their_cause() -> None:
+    """The unclosed `{` is reported at itself (not at the next `skill`), a reassigned local says locals are
+    immutable and what to do instead, and a misspelt keyword gets a "did you mean"."""
+    from sgsdsl.lang.parser import parse_text
+
+    unclosed = ("general 墨客 moke : 蜀 male 3 {\n  skill 赠予 zengyu {\n    on turn_start {\n      if true {\n"
+                "        draw(owner, 1)\n    }\n  }\n  skill 回春 huichun { on turn_end { draw(owner, 1) } }\n}\n")
+    _, diags = parse_text(unclosed, "u.sgs")
+    assert render_text(diags, {"u.sgs": unclosed}).splitlines()[:5] == [
+        "u.sgs:4:15: error[SGS-E108]: '{' is never closed",
+        "    4 |       if true {",
+        "      |               ^",
+        "  = help: add the '}' that closes `if true {` (line 4); indent it like that line",
+        "  = note: the parser noticed at line 8: 'skill' cannot stand there at u.sgs:8:3"]
+    _, diags = parse_text("rule 计 r { on turn_start { let n = 0\n n = n + 1 } }\n", "r.sgs")
+    assert diags[0].code == "SGS-E109" and diags[0].message.startswith("'n' cannot be reassigned: local names")
+    assert diags[0].suggestion and "let n2 = " in diags[0].suggestion and "mark(" in diags[0].suggestion
+    _, diags = parse_text("rule 计 r { on turn_start optinal { draw(current(), 1) } }\n", "k.sgs")
+    assert diags[0].code == "SGS-E102" and diags[0].suggestion == "did you mean 'optional'?"
+    _, diags = parse_text("genral 曹操 caocao : 魏 male 4 { }\n", "g.sgs")
+    assert diags[0].suggestion == "did you mean 'general'?", diags
+
+
+@pytest.mark.parametrize(("body", "hint"), [
+    ("if true && false { draw(current(), 1) }", "write `and`"),
+    ("if !true { draw(current(), 1) }", "write `not` for negation"),
+    ("if true { draw(current(), 1) } elif false { draw(current(), 2) }", "this language writes `else if`"),
+    ("log('hi')", 'strings are written in double quotes: "text"'),
+    ("if True { draw(current(), 1) }", "this language writes `true`"),
+    ("let x = null", "this language writes `none`"),
+    ("let x = len(players())", "this language writes `count`"),
+])
+def test_habits_from_other_languages_get_the_words_of_this_one(tmp_path, body: str, hint: str) -> None:
+    from sgsdsl.api import check_paths
+
+    path = tmp_path / "h.sgs"
+    path.write_text(f"rule 测 t {{\n  on turn_start {{\n    {body}\n  }}\n}}\n", encoding="utf-8")
+    found = [d.suggestion or "" for d in check_paths([str(path)]).diagnostics]
+    assert any(hint in s for s in found), found
+
+
+def test_text_plus_text_says_what_plus_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`"a" + "b"` (issue 32): the message says what `+` does and how text is written, not just that two texts
+    cannot be combined."""
+    text, _ = run(tmp_path, monkeypatch, 'skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }\n')
+    assert text == """\
+g.sgs:1:44: error[SGS-E305]: '+' adds numbers or joins two lists; it does not join text (here a text and a text)
+    1 | skill 记 ji { on damaged { mark(owner, "n", "a" + "b") } }
+      |                                             ^^^^^^^^^
+  = help: the language has no way to join texts: write the whole text as one literal, e.g. "ab"; to keep a value \
+for later, give it to a mark: mark(p, "name", x)"""

@@ -123,8 +123,10 @@ def score_of(role: str, seat: int, won: set, n: int, died_with: dict, kills: dic
         base = 5 + living["loyalist"] if "lord" in won else 0
     elif role == "rebel":
         base = 3 * living["rebel"] if "rebel" in won else 0
-    bonus = 0
-    if role in ("lord", "loyalist") and "lord" in won:
+    bonus = 0  # personal kill bonuses: the fourth edition's only (seed 004's table has none)
+    if old:
+        pass
+    elif role in ("lord", "loyalist") and "lord" in won:
         bonus = k.count("rebel") + k.count("renegade")
     elif role == "rebel":
         bonus = k.count("loyalist") + k.count("renegade") + 2 * k.count("lord")
@@ -202,7 +204,7 @@ def test_league_cli_plays_the_named_files_mode_and_repeats_itself() -> None:
 
 @pytest.mark.parametrize(("extra", "text"), [
     (["--mode", "nope"], "unknown mode"),
-    (["-o", "nosuch=1"], "has no option"),
+    (["--option", "nosuch=1"], "has no option"),
     (["--players", "3"], "for 4-10 players"),
 ])
 def test_league_cli_refuses_bad_input(extra: list[str], text: str) -> None:

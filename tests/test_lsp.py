@@ -187,3 +187,36 @@ def test_hover_completion_definition_symbols_formatting(folder: Path) -> None:
         assert [e.new_text for e in edits] == ["card 杀 sha : basic { copies ♠7 }\n"]
 
     run(folder, script)
+
+
+def test_requests_about_unopened_documents_get_empty_answers(folder: Path) -> None:
+    async def script(s: Session) -> None:
+        c = s.client
+        for name in ("main.sgs", "never-there.sgs"):  # one on disk, one not: neither was opened
+            doc = lsp.TextDocumentIdentifier(from_fs_path(str(folder / name)))
+            assert await c.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(0, 0))) is None
+            done = await c.text_document_completion_async(lsp.CompletionParams(doc, lsp.Position(0, 0)))
+            assert not done.items
+            assert await c.text_document_definition_async(lsp.DefinitionParams(doc, lsp.Position(0, 0))) is None
+            assert not await c.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc))
+        uri = open_doc(s, folder / "main.sgs", MAIN_FIXED)  # the server still answers afterwards
+        assert await s.diagnostics(uri) == []
+
+    run(folder, script)
+
+
+def test_a_burst_of_edits_is_checked_once_at_its_end(folder: Path) -> None:
+    big = BASE + "".join(f"value v{i}(p: player) = u{i} + 1\n" for i in range(3000))  # thousands of errors
+
+    async def script(s: Session) -> None:
+        uri = open_doc(s, folder / "main.sgs", big)
+        for version in range(2, 30):  # typing: each edit abandons the check of the one before
+            change(s, uri, version, big + f"# {version}\n")
+        change(s, uri, 30, MAIN_FIXED)
+        # the first diagnostics published are those of the last text (the large ones were never finished)
+        assert await s.diagnostics(uri) == []
+        h = await s.client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                     pos(MAIN_FIXED, "draw(")))
+        assert h is not None and "draw(" in h.contents.value
+
+    run(folder, script)

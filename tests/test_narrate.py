@@ -69,3 +69,23 @@ def test_board_aligns_cjk_names_by_cell_width() -> None:
             "players": [player(0, "诸葛亮"), player(1, "seat1"), player(2, "SP貂蝉")]}
     rows = [x for x in render_view(view).splitlines() if "hidden" in x]
     assert len({cell_len(x[: x.index("hidden")]) for x in rows}) == 1, rows
+
+
+def test_replay_show_refuses_a_tampered_answer(tmp_path: Path) -> None:
+    """An answer naming an option that was never offered: `--show` says so and exits 1 (it printed "(nothing)")."""
+    log = tmp_path / "g.jsonl"
+    r = CliRunner().invoke(main, ["simulate", "--players", "4", "--games", "1", "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    lines = log.read_text(encoding="utf-8").splitlines()
+    i = next(i for i, line in enumerate(lines) if '"ask"' in line and '"answer": [0]' in line)
+    lines[i] = lines[i].replace('"answer": [0]', '"answer": [99]')
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["replay", str(log), "--show"])
+    assert r.exit_code == 1 and f"g.jsonl:{i + 1}: the answer names option 99" in r.output, r.output
+    assert "(nothing)" not in r.output
+
+
+def test_narration_agrees_in_number() -> None:
+    assert narrate({"e": "discard", "cards": ["闪电♥Q#88"]}) == "闪电♥Q goes to the discard pile"
+    assert narrate({"e": "discard", "cards": ["杀♠7#1", "闪♥2#40"]}) == "杀♠7, 闪♥2 go to the discard pile"
+    assert narrate({"e": "reshuffle", "cards": 1}) == "the discard pile is shuffled into a new draw pile (1 card)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,7 +43,8 @@ print(native.active(), h.hexdigest())
 
 
 def _env(cache: Path, **more: str) -> dict[str, str]:
-    return {**os.environ, "SGSDSL_CACHE": str(cache), "PYTHONPATH": str(ROOT), **more}
+    # (the suite runs the Python engine, tests/conftest.py: these children use a build unless told SGSDSL_NATIVE=0)
+    return {**os.environ, "SGSDSL_CACHE": str(cache), "PYTHONPATH": str(ROOT), "SGSDSL_NATIVE": "1", **more}
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -71,7 +73,7 @@ def test_every_scenario_passes_on_the_native_engine(built: Path) -> None:
     done = _run([sys.executable, "-m", "sgsdsl", "test", "tests/scenarios"], _env(built))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     status = _run([sys.executable, "-m", "sgsdsl", "native", "status"], _env(built))
-    assert "in use" in status.stdout
+    assert status.stdout.startswith("engine: native (mypyc): compiled with mypyc"), status.stdout
 
 
 def test_a_stale_build_is_not_used(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,18 +93,54 @@ def test_an_untrusted_build_is_not_used(built: Path, monkeypatch: pytest.MonkeyP
     try:
         assert native.status()[1] is False
         probe = _run([sys.executable, "-c", "from sgsdsl import native; import sgsdsl.engine.game; "
-                      "print(native.active())"], _env(built))
-        assert probe.stdout.strip() == "False", probe.stderr
+                      "print(native.in_use().folder)"], _env(built))
+        assert probe.returncode == 0 and probe.stdout.strip() != str(folder), probe.stderr  # the package's, or none
     finally:
         library.chmod(0o700)
     assert native.status()[1] is True
+
+
+def test_status_says_which_engine_runs_and_why(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SGSDSL_NATIVE", raising=False)
+    monkeypatch.setattr(native, "PACKAGED", tmp_path / "no-build")  # a package installed without one
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))
+    none = native.choose()
+    assert not none.native and "installed without a native build" in none.why and "sgsdsl native build" in none.why
+    monkeypatch.setenv("SGSDSL_CACHE", str(built))
+    cached = native.choose()
+    assert cached.native and cached.folder == native.status()[0] and "sgsdsl native build" in cached.why
+    monkeypatch.setenv("SGSDSL_NATIVE", "0")
+    assert native.choose() == native.Choice(False, None, "switched off by SGSDSL_NATIVE=0")
+
+
+def test_the_build_made_with_the_package_comes_first(built: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """setup.py puts a build into sgsdsl/_native/ (`build_into`); it is used before the cache's, whoever owns it,
+    while it is for these engine sources and nobody else may write it."""
+    monkeypatch.delenv("SGSDSL_NATIVE", raising=False)
+    monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))  # no cache build
+    folder = built / "native" / native.build_dir().name
+    monkeypatch.setattr(native, "PACKAGED", folder)
+    chosen = native.choose()
+    assert chosen == native.Choice(True, folder, "compiled with mypyc when the package was installed")
+    manifest = folder / native.MANIFEST
+    manifest.chmod(0o666)
+    try:
+        assert not native.choose().native
+    finally:
+        manifest.chmod(0o600)
+    monkeypatch.setattr(native, "engine_digest", lambda: "0" * 64)  # the engine edited since the install
+    stale = native.choose()
+    assert not stale.native and "for other engine sources" in stale.why
 
 
 def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path))
     real = native.importlib.util.find_spec
     monkeypatch.setattr(native.importlib.util, "find_spec", lambda name, *a: None if name == "mypyc" else real(name))
-    with pytest.raises(native.NativeBuildError, match=r"pip install 'sgsdsl\[native\]'"):
+    from sgsdsl.install_hint import install_extra
+
+    with pytest.raises(native.NativeBuildError, match=re.escape(install_extra("native"))):  # the checkout's hint
         native.build()
     assert not (tmp_path / "native").exists() or not any((tmp_path / "native").iterdir())
 

@@ -120,3 +120,66 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_anywhere(tmp_path: Path) -> N
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_wheel.py"), "--work", str(tmp_path)],
                        capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def _readme_setup() -> list[str]:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from check_readme_setup import setup_commands
+    finally:
+        sys.path.pop(0)
+    return setup_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_two_setup_commands_and_ci_runs_the_test_one() -> None:
+    """Exactly two commands, each creating and using a venv: the main job on the bundled rules, and the tests;
+    `.ci/run` runs the README's test command word for word (so the two never drift apart)."""
+    main_job, tests = _readme_setup()
+    for cmd in (main_job, tests):
+        assert cmd.startswith("python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install -e ")
+    assert "sgsdsl check rules/" in main_job and "sgsdsl simulate" in main_job
+    assert tests.endswith("python3 -m pytest -q -n auto")
+    assert tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+@pytest.mark.setup
+def test_the_readme_setup_commands_run_verbatim_on_a_fresh_machine(tmp_path: Path) -> None:
+    """Both README commands, verbatim, in a copy of the checkout with a fresh environment (no user site, HOME a
+    temp folder, dependencies from the package index): `scripts/check_readme_setup.py` does the work and prints
+    the transcript with each command's time."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_readme_setup.py"), "--work", str(tmp_path)],
+                       capture_output=True, text=True)
+    print(p.stdout + p.stderr)
+    assert p.returncode == 0 and "README set-up: ok" in p.stdout, p.stdout + p.stderr
+
+
+def test_install_hints_fit_a_checkout_and_a_wheel(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgsdsl import install_hint
+
+    assert install_hint.in_checkout()  # the tests run from the repository
+    assert install_hint.install_extra("report") == "pip install -e '.[report]'"
+    monkeypatch.setattr(install_hint, "in_checkout", lambda: False)  # as an installed wheel (scripts/check_wheel.py)
+    assert install_hint.install_extra("report") == "pip install 'sgsdsl[report]'"
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--parquet", "x.parquet"])
+    assert r.exit_code == 2 and "--parquet needs pyarrow: pip install 'sgsdsl[parquet]'" in r.output, r.output
+
+
+def test_a_bundled_set_imported_as_a_file_says_to_import_it_by_name(tmp_path: Path) -> None:
+    f = tmp_path / "a.sgs"
+    f.write_text('import "standard.sgs"\n', encoding="utf-8")
+    [d] = check_paths([str(f)]).diagnostics
+    assert d.code == "SGS-E107" and d.suggestion == 'the bundled rule set is imported by name: import "standard"'
+@pytest.mark.native_wheel
+def test_a_wheel_runs_its_native_engine_in_a_fresh_venv(tmp_path: Path) -> None:
+    """The wheel compiles the engine with mypyc while it is built (setup.py); installed into a new venv it runs
+    that native engine (`sgsdsl native status`, C-extension modules) and plays the games the Python engine plays.
+    `scripts/check_wheel.py --native` does the work and prints the transcript."""
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_wheel.py"), "--work", str(tmp_path), "--native"],
+                       capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "engine: native (mypyc): compiled with mypyc when the package was installed" in p.stdout
+    assert "the same games on both engines" in p.stdout

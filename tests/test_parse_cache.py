@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
-from sgsdsl import cli
+from sgsdsl import cachedata, cli
 from sgsdsl.api import check_each, check_paths
 from sgsdsl.lang import parse_cache
 from sgsdsl.lang.loader import load
@@ -42,13 +42,17 @@ def test_untrusted_or_damaged_entries_are_misses(cache: Path) -> None:
     entry = next(cache.glob("*.ast"))
     empty, _ = parse_text("", "planted.sgs")
     assert empty is not None and not empty.cards and fresh[0].cards
-    for mode, data in ((0o666, pickle.dumps(empty)), (0o600, b"\x80garbage")):  # writable by others; damaged
+    key = entry.stem
+    planted = cachedata.dumps((key, empty), parse_cache.AST_CLASSES)
+    other_key = cachedata.dumps(("0" * 64, empty), parse_cache.AST_CLASSES)  # a renamed entry of another file
+    for mode, data in ((0o666, planted), (0o600, b"\x80garbage"), (0o600, pickle.dumps(empty)),
+                       (0o600, other_key)):  # writable by others; damaged; a pickle; another file's parse
         parse_cache._memo.clear()
         entry.write_bytes(data)
         entry.chmod(mode)
         assert load([MINI]).modules == fresh
     parse_cache._memo.clear()
-    entry.write_bytes(pickle.dumps(empty))
+    entry.write_bytes(planted)
     entry.chmod(0o600)  # the same bytes, trusted: read (so the cases above were refused, not re-parsed by luck)
     assert load([MINI]).modules == [empty]
 
@@ -67,11 +71,11 @@ def test_errors_and_editor_buffers_are_not_cached(cache: Path, tmp_path: Path) -
 def test_lark_tables_load_from_the_cache(cache: Path) -> None:
     options = {"parser": "lalr", "strict": True, "propagate_positions": True, "maybe_placeholders": False}
     built = parse_cache.cached_lark(grammar_text(), **options)
-    assert (cache / "lark.pickle").is_file()
+    assert (cache / "lark.json").is_file()
     loaded = parse_cache.cached_lark(grammar_text(), **options)
     text = MINI.read_text(encoding="utf-8")
     assert loaded.parse(text) == built.parse(text) == Lark(grammar_text(), **options).parse(text)
-    (cache / "lark.pickle").write_bytes(b"damaged")
+    (cache / "lark.json").write_bytes(b"damaged")
     assert parse_cache.cached_lark(grammar_text(), **options).parse(text) == built.parse(text)
 
 

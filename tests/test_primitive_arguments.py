@@ -151,3 +151,50 @@ def test_triggers_setting_off_triggers_end_in_a_rule_error(tmp_path: Path) -> No
     result = run_both_engines(rule_file(tmp_path, "obtain(next_alive(current()), event.cards)", timing="lost_cards"))
     error, _ = result["compiled"]
     assert error is not None and "b.sgs:" in error and "nest" in error and "RecursionError" not in error, error
+
+
+# ------------------------------------------------------------------ every primitive's argument checks, both engines
+def _argument_cases() -> list[tuple[str, int]]:
+    """(primitive, index of a parameter whose declared type the run-time check tests): every such pair."""
+    from sgsdsl.engine.registry import PRIMITIVES
+    from sgsdsl.engine.registry.arguments import _CHECKS
+
+    return [(name, i) for name, prim in sorted(PRIMITIVES.items()) if not prim.contexts
+            for i, p in enumerate(prim.params) if p.type in _CHECKS]
+
+
+def _wrong_value(kind: str) -> tuple[str, str]:
+    """A value of the wrong kind for a parameter of this type, laundered through a mark so that `check` cannot
+    see it (marks hold any value): the value's source and what the engine calls it."""
+    return ('"text"', "text") if kind == "int" else ("7", "number")
+
+
+@pytest.mark.parametrize(("name", "index"), _argument_cases(), ids=[f"{n}-{i}" for n, i in _argument_cases()])
+def test_every_argument_check_is_a_located_rule_error_on_both_engines(tmp_path: Path, name: str,
+                                                                       index: int) -> None:
+    """Each checked parameter of each primitive, given a value of the wrong kind: the same rule error on both
+    engines, naming the parameter and the primitive, located at the call's line and column in the .sgs file."""
+    from sgsdsl.engine.registry import ENGINE_VALUES, PRIMITIVES
+    from sgsdsl.engine.registry.arguments import _CHECKS
+
+    prim = PRIMITIVES[name]
+    args = []
+    for i, p in enumerate(prim.params):
+        if i == index:
+            args.append('mark_value(none, "w")')
+        elif not p.required and i > index:
+            break
+        else:  # none passes every entity and text check; numbers need a number
+            args.append("1" if p.type == "int" else "none")
+    source, kind = _wrong_value(prim.params[index].type)
+    call = f"{name}({', '.join(args)})"
+    body = f'mark(none, "w", {source})\n    {"let x = " if prim.returns else ""}{call}'
+    path = rule_file(tmp_path, body)
+    error, _ = run_both_engines(path)["compiled"]
+    param = prim.params[index]
+    value = ENGINE_VALUES.get(name)  # a rule naming an engine value asks the value (its parameter names)
+    pname = value.params[index] if value is not None else param.name
+    want = f"argument '{pname}' of {name}() must be {_CHECKS[param.type][1]}, not {kind}"
+    assert error is not None and want in error, (call, error)
+    line = path.read_text(encoding="utf-8").splitlines().index(f"    {'let x = ' if prim.returns else ''}{call} }}")
+    assert f"b.sgs:{line + 1}:5" in error, error

@@ -29,7 +29,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _entries(cache: Path) -> list[Path]:
-    return sorted(cache.rglob("*.pickle"))
+    return sorted(cache.rglob("*.json"))
 
 
 def _report(folder: Path) -> tuple[list, dict[str, str]]:

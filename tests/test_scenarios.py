@@ -238,7 +238,9 @@ def test_docs_examples_pass(path: Path) -> None:
 def test_docs_page_mentions_every_statement() -> None:
     text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
     for word in ("seat", "hand:", "equip:", "judge:", "deck:", "start:", "until:", "expect", "refuse", "offers",
-                 "covers:", "rule:"):
+                 "covers:", "rule:", "game marks:", "memory P1:", "memory league:", "dead 2 by P0", "expect game mark",
+                 "expect P1 memory", "expect league memory", "asked 反馈 in P0 play", "not asked in discard",
+                 "sees P1 role hidden", "event log text="):
         assert re.search(re.escape(word), text), word
 
 
@@ -276,3 +278,35 @@ def test_standard_scenarios_also_pass_compiled() -> None:
         if not out.passed:
             failed.append(f"{f.name}: {out.failures[0]}")
     assert not failed, "\n".join(failed)
+
+
+def test_game_under_way_lines_have_located_errors() -> None:
+    """The lines for a game already under way (issue 32) are checked like the rest: each problem is located."""
+    text = ("seat P0: 孙权 lord dead 1\nseat P1: 甘宁 rebel dead 3 by P7\nseat P2: 甘宁 rebel dead\n"
+            "memory P9: x = 1\nmemory: y\ngame mark foo\nexpect P0 asked in P0 dinner\nexpect P0 sees P1 mood happy\n"
+            "expect league memory\nexpect P1 sees P7 hand 2\n")
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario("g.scenario", text)
+    got = sorted((d.span.line, d.code) for d in err.value.diagnostics)
+    assert got == [(2, "SCN-E103"), (3, "SCN-E107"), (4, "SCN-E103"), (5, "SCN-E100"), (6, "SCN-E100"),
+                   (7, "SCN-E109"), (8, "SCN-E113"), (9, "SCN-E113"), (10, "SCN-E103")], got
+    with pytest.raises(ScenarioError) as err3:  # a line that starts with its colon (an IndexError before)
+        parse_scenario("c.scenario", "seat P0: 孙权 lord\n: hand\n")
+    assert [(d.span.line, d.code) for d in err3.value.diagnostics] == [(2, "SCN-E100")]
+    with pytest.raises(ScenarioError) as err2:
+        parse_scenario("h.scenario", "seat P0: 孙权 lord\nseat P1: 甘宁 dead 1\nseat P2: 甘宁 dead 1\n")
+    [d] = err2.value.diagnostics
+    assert d.code == "SCN-E107" and "each once" in d.message and d.span.line == 2
+
+
+def test_game_under_way_lines_reach_the_game() -> None:
+    """Dead seats go on record in their stated order with their killer; game marks and memory are in place."""
+    from sgsdsl.scenario.runner import ScenarioAgent, build_game, prepare
+
+    sc = parse_scenario("w.scenario", BASE.replace("seat P2: 吕蒙", "seat P2: 吕蒙 dead 1 by P1").replace(
+        "seat P3: 甄姬", "seat P3: 甄姬 dead 2") + "game marks: omen = 3\nmemory P1: first_out = true\n"
+        "memory league: season = 2\n")
+    game = build_game(sc, prepare(sc), ScenarioAgent(sc, True))
+    assert [(v.seat, k.seat if k else None, n) for v, k, n in game.deaths] == [(2, 1, 4), (3, None, 3)]
+    assert game.marks["omen"] == 3
+    assert game.carry.memory == {1: {"first_out": True}, "shared": {"season": 2}}

@@ -74,10 +74,15 @@ def test_the_heuristic_agent_never_counts_the_other_renegade_as_an_ally() -> Non
     agent = HeuristicAgent(1)
     hidden = agent.stance(rival_view(6, {0: "lord"}))
     assert agent.allies(rival_view(6, {0: "lord"})) == set()
-    assert hidden[7] == -1.0 and hidden[1] == -1.0  # no hidden seat is a friend: the other renegade is a rival
-    assert hidden[0] == 0.5 and hidden[6] == 1.0  # alone, it shields the revealed lord while others live
+    assert hidden[7] < -0.15 and hidden[1] < -0.15  # no hidden seat is a friend: the other renegade is a rival
+    # alone, it props up the revealed lord while the sides are even or the others lead (here: 12 HP a side)
+    assert hidden[0] == 0.9 and hidden[6] == 1.0
     shown = agent.stance(rival_view(6, {0: "lord", 7: "renegade"}))
     assert shown[7] == -1.0  # revealed, the rival is a foe and is never shielded
+    strong_lord = rival_view(6, {0: "lord"})
+    for q in strong_lord["players"][3:6]:
+        q["hp"] = 1  # the likely rebels are low: the lord's side leads, and is no longer propped up
+    assert agent.stance(strong_lord)[0] == 0.2
     rescue_rival = Request(6, "rescue", "rescue P7", ("use 桃", "pass"), subject=7)
     rescue_lord = Request(6, "rescue", "rescue P0", ("use 桃", "pass"), subject=0)
     v = rival_view(6, {0: "lord", 7: "renegade"})
@@ -127,3 +132,51 @@ def test_scenario_won_and_lost_expectations(tmp_path: Path) -> None:
     assert any("P1:吕布 won" in f for f in run_file(tmp_path / "wrong.scenario").failures)
     (tmp_path / "early.scenario").write_text(head.replace("start: P1 play\n", "") + "expect P1 won\n", encoding="utf-8")
     assert any("the game is not over" in f for f in run_file(tmp_path / "early.scenario").failures)
+
+
+# ------------------------------------------------------------ the balance lab: each solo seat is a side of its own
+
+def record(seed: int, roles: list[str], winners: tuple[str, ...], seats: tuple[int, ...]) -> Any:
+    from sgsdsl.lab.records import GameRecord
+
+    n = len(roles)
+    return GameRecord(seed, ("x",) * n, tuple(roles), ("魏",) * n, winners, seats, "win" if winners else "round_cap",
+                      10, 40, 300, solo=("renegade",))
+
+
+def test_the_lab_counts_each_renegade_as_its_own_side() -> None:
+    from sgsdsl.lab.compare import compare
+    from sgsdsl.lab.stats import summarise
+
+    one = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade"]
+    a = [record(1, one, ("renegade",), (7,)), record(2, one, ("rebel",), (3, 4, 5, 6)),
+         record(3, one, ("lord", "loyalist"), (0, 1, 2)), record(4, one, ("rebel",), (3, 4, 5, 6))]
+    b = [record(1, EIGHT, ("renegade",), (7,)), record(2, EIGHT, ("renegade",), (6,)),
+         record(3, EIGHT, ("lord", "loyalist"), (0, 1, 2)), record(4, EIGHT, ("rebel",), (3, 4, 5))]
+    assert [r.side for r in b] == ["renegade #2", "renegade #1", "lord+loyalist", "rebel"]
+    assert a[0].side == "renegade"  # one renegade: its side keeps its name
+    sides = ["lord+loyalist", "renegade", "rebel"]
+    st = summarise(b, sides)
+    assert list(st.sides) == ["lord+loyalist", "renegade #1", "renegade #2", "rebel"]
+    assert (st.sides["renegade #1"].k, st.sides["renegade #2"].k) == (1, 1)
+    assert sum(r.k for r in st.sides.values()) == 4  # the shares add up: no game is counted twice
+    # per seat for a solo role: 2 wins of 8 renegade seats; per game for the rest
+    assert (st.roles["renegade"].k, st.roles["renegade"].n) == (2, 8)
+    assert (st.roles["rebel"].k, st.roles["rebel"].n) == (1, 4)
+    result = compare(a, b, sides)
+    rows = {d.figure: d for d in result.headline}
+    assert "win: renegade #1" in rows and "win: renegade #2" in rows and rows["win: renegade"].b == 0.0
+    roles = {d.figure: d for d in result.roles}
+    assert roles["role wins: renegade"].a == 0.25 and roles["role wins: renegade"].b == 0.25  # per seat: 2 of 8
+
+
+def test_records_of_real_games_know_the_solo_roles() -> None:
+    from sgsdsl.lab.records import play_record
+    from sgsdsl.lab.variant import Variant
+
+    v = Variant(paths=(str(STANDARD.resolve()),), players=8, options=(("two_renegades", True),))
+    got = [play_record(program(str(STANDARD), "compiled"), v, seed) for seed in range(1, 4)]
+    assert all(r.solo == ("renegade",) and r.roles.count("renegade") == 2 for r in got)
+    for r in got:
+        if "renegade" in r.winners:
+            assert r.side in ("renegade #1", "renegade #2") and len(r.winner_seats) == 1

@@ -57,7 +57,7 @@ def check_camp_actions(game: Game) -> int:
 
     for e in game.log:
         kind = e.get("e")
-        if kind == "note" and "/" in e.get("text", ""):
+        if kind == "log" and "/" in e.get("text", ""):
             close(action)
             acting, who = e["text"].split("/")
             if all(s in sideways for s in living()):

@@ -26,10 +26,11 @@ from typing import Any
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 
-# how likely an act is when it fits the actor's side (hurting a foe, helping a friend), and when it does not;
-# a target whose role is public is judged by what the actor knows, a hidden target by a guess, so acts on hidden
-# seats are weaker evidence
-FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.6
+# how likely an act is when it fits the actor's side (hurting a foe, helping a friend): towards a seat whose role
+# is public, and towards a hidden one. The actor only guesses a hidden target's role, but agents (and people) act
+# on fair evidence, and the two kept apart (0.6 for hidden targets) made the lord's side slower to read the table:
+# 8-player heuristic games, 300 seeds, lord's side 62 wins with 0.6, 86 with 0.85
+FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.85
 # affinity of a seat that plays alone (a solo role, or a side of one seat) towards a seat of a shown role it must
 # keep alive until last (the renegade and the lord): between friend (1) and foe (0)
 ALONE_TOWARDS_SHOWN = 0.55
@@ -58,6 +59,9 @@ class RoleBelief:
         self.hypotheses: list[tuple[str, ...]] = []  # roles of the hidden seats, in `hidden` order
         self.logw: list[float] = []
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
+        self._lik: dict[tuple[int, bool], dict[tuple[str, str], float]] = {}
+        self._marginals: dict[int, dict[str, float]] | None = None
+        self._index: list[dict[str, list[int]]] | None = None
         self._reset(view)
         self.observe(view)
 
@@ -79,6 +83,7 @@ class RoleBelief:
         if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
             self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
         self.logw = [0.0] * len(self.hypotheses)
+        self._marginals = self._index = None
 
     def _reveal(self, view: Mapping[str, Any]) -> None:
         """Roles shown since (a death reveals one): drop the assignments that disagree."""
@@ -94,6 +99,7 @@ class RoleBelief:
         self.logw = [self.logw[i] for i in keep]
         self.hidden = rest
         self.known.update(new)
+        self._marginals = self._index = None
         if not self.hypotheses:  # (only if the acts were impossible: start again from what is shown)
             self._reset(view)
 
@@ -102,7 +108,7 @@ class RoleBelief:
         """Whether a seat of this role has no friend: a solo role, or a role whose side has one seat dealt."""
         if role in self.solo:
             return True
-        return sum(n for r, n in self.dealt.items() if any(role in s and r in s for s in self.sides)) <= 1
+        return sum(n for r, n in self.dealt.items() if r == role or any(role in s and r in s for s in self.sides)) <= 1
 
     def affinity(self, actor: str, target: str, target_shown: bool) -> float:
         """How much a seat of role ACTOR wants a seat of role TARGET to do well, from 0 (foe) to 1 (friend)."""
@@ -140,17 +146,25 @@ class RoleBelief:
         if sign == 0 or actor is None or actor == target or actor in self.known:
             return
         ai = self.hidden.index(actor)
-        ti = self.hidden.index(target) if target not in self.known else -1
-        shown_role = self.known.get(target, "")
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
         shown = target in self.known and (target != self.seat or self.role_shown)
-        cache: dict[tuple[str, str], float] = {}
-        for k, h in enumerate(self.hypotheses):
-            pair = (h[ai], shown_role if ti < 0 else h[ti])
-            lik = cache.get(pair)
-            if lik is None:
-                lik = cache[pair] = math.log(self._likelihood(pair[0], pair[1], sign, shown))
-            self.logw[k] += lik
+        table = self._table(sign, shown)
+        if target in self.known:
+            role = self.known[target]
+            self.logw = [w + table[h[ai], role] for w, h in zip(self.logw, self.hypotheses, strict=True)]
+        else:
+            ti = self.hidden.index(target)
+            self.logw = [w + table[h[ai], h[ti]] for w, h in zip(self.logw, self.hypotheses, strict=True)]
+        self._marginals = None
+
+    def _table(self, sign: int, shown: bool) -> dict[tuple[str, str], float]:
+        """log P(act | actor's role, target's role) for every pair of roles dealt, made once per belief for each
+        kind of act (helpful or harmful, towards a shown or a hidden seat)."""
+        got = self._lik.get((sign, shown))
+        if got is None:
+            got = self._lik[(sign, shown)] = {(r, t): math.log(self._likelihood(r, t, sign, shown))
+                                              for r in self.dealt for t in self.dealt}
+        return got
 
     # ------------------------------------------------------------ answers
     def _weights(self) -> list[float]:
@@ -160,15 +174,23 @@ class RoleBelief:
         return [x / total for x in w]
 
     def marginals(self) -> dict[int, dict[str, float]]:
-        """seat -> role -> probability, for every seat whose role is hidden from this seat."""
-        w = self._weights()
-        out: dict[int, dict[str, float]] = {}
-        for i, seat in enumerate(self.hidden):
-            probs: dict[str, float] = {}
-            for h, p in zip(self.hypotheses, w, strict=True):
-                probs[h[i]] = probs.get(h[i], 0.0) + p
-            out[seat] = dict(sorted(probs.items()))
-        return out
+        """seat -> role -> probability, for every seat whose role is hidden from this seat (a fresh copy; worked
+        out once per state of the belief)."""
+        if self._marginals is None:
+            w = self._weights()
+            out: dict[int, dict[str, float]] = {}
+            if self._index is None:  # per hidden seat, per role: the hypotheses giving it that role, in order
+                self._index = []
+                for i in range(len(self.hidden)):
+                    where: dict[str, list[int]] = {}
+                    for k, h in enumerate(self.hypotheses):
+                        where.setdefault(h[i], []).append(k)
+                    self._index.append(dict(sorted(where.items())))
+            at = w.__getitem__
+            for seat, where in zip(self.hidden, self._index, strict=True):
+                out[seat] = {role: sum(map(at, ks)) for role, ks in where.items()}
+            self._marginals = out
+        return {seat: dict(probs) for seat, probs in self._marginals.items()}
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One full assignment (every seat), drawn from the posterior: the shown roles as they are."""

@@ -2,7 +2,9 @@
 
 It knows no card, skill or role by name. Allegiance comes from the mode's `win` lines (roles that win
 together are allies; a `solo` role has none, not even another seat of its own role), the public role table
-and public behaviour: who damaged whom, who healed whom. What an option does comes from the `tags` written
+and public behaviour, read by a role belief (sgsdsl/ai/beliefs.py): who damaged, healed or used what on whom, who
+answered a leader's call. A side of one seat (the renegade) keeps the sides even: it props up the lord while the
+others are stronger and hits the leading side. What an option does comes from the `tags` written
 next to each card and skill (attack, control, heal, draw, help, defence, risk, passive) and its category. It
 decides from its seat's view and the request only, like every agent: the view is a plain mapping, never the
 game.
@@ -17,12 +19,11 @@ from typing import Any
 
 from ..engine.agents import Agent, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
+from .beliefs import RoleBelief
 
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
-# how far one point of damage (or healing) moves the onlookers' reading of the one who dealt it
-EVIDENCE = 0.45
 
 
 @lru_cache(maxsize=1024)
@@ -51,18 +52,10 @@ def _friends_hurt(view: Any, stance: dict[int, float], me: int) -> bool:
                for q in view["players"] if q["seat"] != me)
 
 
-def _apply_evidence(out: dict[int, float], history: Any, known: set[int], base: dict[int, float],
-                    weight: float) -> None:
-    """Move each unknown source's reading by what it did (seat, seat, amount) to the seats as the roles alone
-    read them: WEIGHT is negative for damage (hurting a friend of mine reads as hostile), positive for healing."""
-    for source, target, amount in history:
-        if source in known or source == target:
-            continue
-        out[source] = max(-1.0, min(1.0, out[source] + weight * amount * base.get(target, 0.0)))
-
-
 class HeuristicAgent(Agent):
     name = "heuristic"
+    lord_bar = 0.4
+    balance = True
     view_cards = False  # it reasons from the table (seats, HP, roles, the public history), never from card labels
 
     def __init__(self, seed: int, skill_rate: float = 0.35, focus: float = 0.6):
@@ -74,8 +67,10 @@ class HeuristicAgent(Agent):
         self._base: dict[int, float] = {}
         self._known: set[int] = set()
         self._damage: Any = ()
-        self._after_damage: dict[int, float] = {}
         self._recover: Any = ()
+        self._acts: Any = ()
+        self._belief: RoleBelief | None = None
+        self._belief_key: Any = None
         self._stance: dict[int, float] = {}
         self._foe_known: tuple[Any, bool] = (None, False)  # (the stance it was read from, whether a sure foe)
         # the table as my last play-menu pick found it, the pick, and the picks that left the table as it was
@@ -104,30 +99,89 @@ class HeuristicAgent(Agent):
 
     def _stance_now(self, view: Any) -> dict[int, float]:
         """The stance, remembered for the last view with the same inputs (asked several times a decision, and the
-        same between events); callers only read it. What the seats and roles give is kept apart from the
-        evidence, and damage that only grew since is applied from where the last reading stopped: the same
-        steps in the same order as reading it all again, so the same numbers, without a game-long replay."""
+        same between events); callers only read it. Seats whose role I know take it from the roles
+        (`_stance_base`); a hidden seat takes the chance that it is on my side from the role belief
+        (sgsdsl/ai/beliefs.py), which reads the public events once each as they come."""
         # (the view's lists are its own copies, made for this decision: kept as they are, they compare by content)
         base_key = (view["seat"], view["role"],
                     [(q["seat"], q["role"], q.get("alive", True)) for q in view["players"]],
                     view["roles_in_play"], view["sides"], view.get("solo", ()))
         damage = view.get("damage_history", ())
         recover = view.get("recover_history", ())
-        if base_key == self._base_key and damage == self._damage and recover == self._recover:
+        acts = view.get("act_history", ())
+        if base_key == self._base_key and damage == self._damage and recover == self._recover and \
+                (acts is self._acts or acts == self._acts):
             return self._stance
         if base_key != self._base_key:
             self._base_key = base_key
             self._base, self._known = self._stance_base(view)
-            self._damage, self._after_damage = (), self._base
-        seen = len(self._damage)  # (the history last read, whole: this one goes on from it, or is read afresh)
-        if len(damage) < seen or damage[:seen] != self._damage:
-            seen, self._after_damage = 0, self._base
-        out = dict(self._after_damage)
-        _apply_evidence(out, damage[seen:], self._known, self._base, -EVIDENCE)
-        self._damage, self._after_damage = damage, dict(out)
-        _apply_evidence(out, recover, self._known, self._base, EVIDENCE)
-        self._recover, self._stance = recover, out
+        marginals = self._belief_now(view, damage, recover, acts).marginals()
+        out = dict(self._base)
+        allies = self.allies(view)
+        for seat, probs in marginals.items():
+            if seat not in self._known:
+                out[seat] = 2.0 * sum(p for role, p in probs.items() if role in allies) - 1.0
+        if self.balance and self._alone(view):
+            self._balance(view, out, marginals)
+        self._damage, self._recover, self._acts, self._stance = damage, recover, acts, out
         return out
+
+    def _belief_now(self, view: Any, damage: Any, recover: Any, acts: Any) -> RoleBelief:
+        """The role belief brought up to this view: read on from where it stopped while the histories only grew,
+        made afresh otherwise (another seat, another game)."""
+        key = (view["seat"], view["role"], tuple(view["roles_in_play"]))
+        belief = self._belief
+        grew = belief is not None and key == self._belief_key and all(  # (a history only grows: its last entry
+            len(now) >= len(then) and (not then or now[len(then) - 1] == then[-1])  # read is where it was)
+            for now, then in ((damage, self._damage), (recover, self._recover), (acts, self._acts)))
+        if belief is None or not grew:
+            belief = self._belief = RoleBelief(view)
+            self._belief_key = key
+        else:
+            belief.observe(view)
+        return belief
+
+    @staticmethod
+    def _alone(view: Any) -> bool:
+        """Whether my side is me alone: a solo role, or the only seat dealt of its side (the renegade)."""
+        mine = view["role"]
+        if mine in view.get("solo", ()):
+            return True
+        side = {r for s in view["sides"] if mine in s for r in s} or {mine}
+        return sum(1 for r in view["roles_in_play"] if r in side) == 1
+
+    @staticmethod
+    def _balance(view: Any, out: dict[int, float], marginals: dict[int, dict[str, float]]) -> None:
+        """A side of one seat wins only by outlasting everyone: it keeps the sides even. It props up the shown
+        seats (the lord) while another side is stronger, and lets them be while theirs leads; it hits the seats
+        likely on the leading side hardest. Strength: each side's expected health over the living seats."""
+        me = view["seat"]
+        sides = [frozenset(s) for s in view["sides"]]
+        if len(sides) < 2 or sum(1 for q in view["players"] if q.get("alive", True)) <= 2:
+            return
+        strength = [0.0] * len(sides)
+        for q in view["players"]:
+            if q["seat"] == me or not q.get("alive", True):
+                continue
+            probs = marginals.get(q["seat"]) or {q["role"]: 1.0}
+            for i, side in enumerate(sides):
+                strength[i] += q["hp"] * sum(p for role, p in probs.items() if role in side)
+        solo = set(view.get("solo", ()))
+        shown = {i for i, side in enumerate(sides) for q in view["players"]
+                 if q["seat"] != me and q["role"] != "hidden" and q["role"] not in solo and q["role"] in side}
+        # the leading side; on a tie, the one without a shown seat (the lord's side is the one that must last)
+        lead = max(range(len(sides)), key=lambda i: (round(strength[i], 6), i not in shown, -i))
+        for q in view["players"]:
+            seat = q["seat"]
+            if seat == me or not q.get("alive", True):
+                continue
+            if q["role"] != "hidden":
+                if q["role"] in solo:
+                    continue  # a rival that must fall too
+                out[seat] = 0.2 if q["role"] in sides[lead] else 0.9
+            else:
+                p_lead = sum(p for role, p in marginals.get(seat, {}).items() if role in sides[lead])
+                out[seat] = -(0.3 + 0.7 * p_lead)
 
     def _stance_base(self, view: Any) -> tuple[dict[int, float], set[int]]:
         """The stance before any evidence (from the roles: revealed, hidden and the mode's sides), and the
@@ -317,7 +371,10 @@ class HeuristicAgent(Agent):
                 return self._target_weight(s, sign, stance, view) if s is not None else -9.0
 
             ranked = sorted(range(n), key=lambda i: (-weight(i), i))
-            wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > 0.15]
+            # a seat whose role is public (the lord) hurts a hidden seat only on fair evidence: it may be a friend
+            # who cannot show it yet
+            bar = self.lord_bar if sign < 0 and view.get("role_shown") and not self._alone(view) else 0.15
+            wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > bar]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
         if r.option_tags and "discard" in r.prompt:

@@ -14,7 +14,7 @@ _LAZY = {
     "cache": "cache_cmd", "check": "check_cmd", "compile": "compile_cmd", "league": "league_cmd",
     "play": "play_cmd", "simulate": "simulate_cmd", "replay": "simulate_cmd", "compare": "compare_cmd",
     "test": "test_cmd", "vocab": "vocab_cmd", "fmt": "fmt_cmd", "explain": "explain_cmd", "lsp": "lsp_cmd",
-    "docs": "docs_cmd", "native": "native_cmd", "studio": "studio_cmd",
+    "docs": "docs_cmd", "native": "native_cmd", "studio": "studio_cmd", "balance": "balance_cmd",
 }
 
 

@@ -21,7 +21,7 @@ def check(paths: tuple[str, ...], fmt: str) -> None:
 
     Each file is checked as one program with what it imports — the way `compile` makes one module per file —
     so independent rule sets (rules/beta.sgs beside rules/standard.sgs) may share a folder."""
-    require_paths(paths)
+    require_paths(paths, rules=True)
     loaded = _check_guarded(list(paths))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if fmt == "json":

@@ -4,6 +4,7 @@ and without — and for each figure the difference B − A, its 95% interval and
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
@@ -16,14 +17,39 @@ from ..lab.export import versions
 from ..lab.records import GameRecord
 from ..lab.report import compare_report
 from ..lab.stats import mode_sides, summarise
-from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
+from .lab_common import (
+    Prepared,
+    display_names,
+    failure_headline,
+    parse_agents,
+    play,
+    prepare,
+    require_exports,
+    variant_options,
+    write_outputs,
+)
 from .loading import rule_paths
+from .paths import no_dash_o
+
+
+class _FiniteRange(click.FloatRange):
+    """A FloatRange that also refuses nan (which passes every comparison, so `--until-ci nan` never stopped)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        out = super().convert(value, param, ctx)
+        if out is not None and not math.isfinite(out):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return out
+
+
+FINITE_WIDTH = _FiniteRange(0.0, 1.0, min_open=True)
 
 
 @click.command("compare")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets both variants use (standard,junzheng)")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option for both variants, name=value")
+@click.option("--option", "opts", multiple=True, help="mode option for both variants, name=value")
 @click.option("--a-option", "a_opts", multiple=True, help="mode option for variant A only (repeatable)")
 @click.option("--b-option", "b_opts", multiple=True, help="mode option for variant B only (repeatable)")
 @click.option("--a-file", "a_files", multiple=True, help="a rules file only variant A loads (repeatable)")
@@ -32,7 +58,7 @@ from .loading import rule_paths
               help="a designer's file: B loads it, A does not (same as --b-file FILE)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
               help="paired games (each seed played under both variants)")
-@click.option("--until-ci", "until_ci", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+@click.option("--until-ci", "until_ci", type=FINITE_WIDTH, default=None,
               metavar="W", help="keep doubling the games until every headline interval is narrower than W (0.04 "
                                 "= 4 points) or --max-games is reached")
 @click.option("--max-games", type=click.IntRange(1, 10_000_000), default=100_000, show_default=True)
@@ -48,7 +74,7 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
     require_exports(csv_path, parquet_path, html_path)
     agents = parse_agents(agent_spec)
     b_files = tuple(b_files) + ((with_file,) if with_file else ())
-    common = rule_paths(list(rules), rule_names) if rules or rule_names or not (a_files or b_files) else []
+    common = rule_paths(list(rules), rule_names, "compare") if rules or rule_names or not (a_files or b_files) else []
     if not common and not a_files:
         common_a = rule_paths([], "")
     else:
@@ -77,14 +103,29 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
     doc = document(a, b, result, changed, ra, rb, sides, designer, until_ci)
     meta = {"paired games": result.games, "seeds": f"{seed}–{seed + len(ra) - 1}", "mode": mode,
             "players": players, "agents": ",".join(agents), "rules digest A": a.digest, "rules digest B": b.digest}
+    errors = [r.error for r in ra + rb if r.reason == "error"]
+    same = not errors and ra == rb
+    doc["identical_games"] = same
     write_outputs([("A", ra), ("B", rb)], csv_path, parquet_path, html_path,
                   lambda: compare_report(result, changed, meta, summarise(ra, sides, designer),
-                                         summarise(rb, sides, designer)))
+                                         summarise(rb, sides, designer), IDENTICAL if same else ""))
+    failure_headline(errors, len(ra) + len(rb), as_json)
+    if same and not as_json:  # (the JSON says it: "identical_games": true)
+        click.echo(IDENTICAL)
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
-    else:
-        print_comparison(result, changed, doc, seconds, until_ci)
-    raise SystemExit(1 if any(result.errors) else 0)
+    elif result.games:  # (no seed finished under both: no tables of nothing)
+        print_comparison(result, changed, doc, seconds, until_ci, display_names(b.program), tables=not same)
+    raise SystemExit(EXIT_FAILED if errors else EXIT_IDENTICAL if same else 0)
+
+
+# exit codes (README, docs/balance.md): 0 compared; 1 games failed (or bad rules); 2 a usage error; 3 A and B played
+# identical games, so the comparison says nothing about the change
+EXIT_FAILED = 1
+EXIT_IDENTICAL = 3
+IDENTICAL = ("A and B played identical games: every seed gave the same winners, length, decisions and skill firings "
+             f"under both, so every difference is 0 (exit {EXIT_IDENTICAL}). The change never came into play, or it "
+             "changes nothing these agents see.")
 
 
 def document(a: Prepared, b: Prepared, result: Comparison, changed: list[str], ra: list[GameRecord],
@@ -124,13 +165,15 @@ def _table(title: str, diffs: list[Diff]) -> Table:
 
 
 def print_comparison(result: Comparison, changed: list[str], doc: dict[str, Any], seconds: float,
-                     until_ci: float | None) -> None:
+                     until_ci: float | None, names: dict[str, str] | None = None, tables: bool = True) -> None:
     st = doc["A"]["settings"]
     click.echo(f"compare · {result.games} paired games (seeds {doc['seeds'][0]}–{doc['seeds'][-1]}) · mode "
                f"{st['mode']} · {st['players']} players · agents {','.join(st['agents'])} · {seconds:.1f} s")
     click.echo("What changed from A to B:")
     for line in changed:
         click.echo(f"  - {line}")
+    if not tables:  # identical games: tables of zeros say nothing the headline did not
+        return
     console = Console()
     console.print(_table("win rate per side (percentage points, B − A)", result.headline))
     console.print(_table("win rate per role", result.roles))
@@ -142,7 +185,11 @@ def print_comparison(result: Comparison, changed: list[str], doc: dict[str, Any]
             lo, hi = r.interval
             return f"{100 * r.rate:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%, {r.n} seats)"
 
-        click.echo(f"designer's general {g}: A {show(ra)} · B {show(rb)}")
+        click.echo(f"designer's general {(names or {}).get(g, g)}: A {show(ra)} · B {show(rb)}")
+        seats = max(r.n if r else 0 for r in (ra, rb))
+        if seats < result.games / 2:
+            click.echo(f"  ({g} sat in {seats} of {result.games} games; to rate it in every game, role by role, "
+                       f"run `sgsdsl balance {g} FILE`)")
     width = result.max_width()
     verdict = "significant" if any(d.significant for d in result.headline) else "no significant"
     click.echo(f"widest headline interval {100 * width:.1f} points"

@@ -25,7 +25,7 @@ def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, ti
     With --format json, stdout holds only the JSON diagnostics; every other line goes to stderr. Compile
     removes only files it wrote itself (listed in DIR/.sgsdsl-compiled.json, unchanged since).
     """
-    require_paths(paths)
+    require_paths(paths, rules=True)
     res = compile_paths(list(paths))
     errors = [d for d in res.diagnostics if d.severity == "error"]
     to_err = fmt == "json"  # keep stdout pure JSON
@@ -44,7 +44,11 @@ def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, ti
                    f"generate {t.generate * 1000:.1f} ms · total {t.total * 1000:.1f} ms · "
                    f"{t.cached} of {modules} file(s) unchanged, from the result cache", err=to_err)
     if check_only:
-        problems = stale_files(res, out_dir)
+        try:
+            problems = stale_files(res, out_dir)
+        except OSError as err:  # e.g. a name over the file system's length limit
+            click.echo(f"error: cannot read {out_dir}: {err.strerror or err}", err=True)
+            raise SystemExit(1) from None
         if problems:
             for p in problems:
                 click.echo(p, err=to_err)
@@ -57,6 +61,9 @@ def compile_cmd(paths: tuple[str, ...], out: str, check_only: bool, fmt: str, ti
         changed = write_project(res, out_dir)
     except WriteRefused as err:
         click.echo(f"error: {err}", err=True)
+        raise SystemExit(1) from None
+    except OSError as err:  # e.g. a name over the file system's length limit
+        click.echo(f"error: cannot write {out_dir}: {err.strerror or err}", err=True)
         raise SystemExit(1) from None
     click.echo(f"compiled {modules} module(s) into {out_dir}: {len(changed)} file(s) changed", err=to_err)
 

@@ -12,7 +12,7 @@ from ..files import WriteRefused
 from ..lang import ast
 from ..lang.diagnostics import render_text
 from ..lang.sources import expand_paths
-from .loading import rule_paths
+from .loading import catalogue_paths
 
 
 @click.command("docs")
@@ -24,7 +24,7 @@ from .loading import rule_paths
 @click.option("--title", default="三国杀 rules catalogue", show_default=True)
 def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | None, title: str) -> None:
     """Write a static, searchable catalogue of every card, general, skill and mode (open OUT/index.html)."""
-    files, problems = expand_paths(rule_paths(list(rules), rule_names))
+    files, problems = expand_paths(catalogue_paths(list(rules), rule_names))
     modules: dict[str, ast.Module] = {}
     sources: dict[str, str] = {}
     for f in files:  # each file is its own program with its imports (a folder may hold several rule sets)
@@ -48,7 +48,7 @@ def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | Non
     except WriteRefused as err:
         raise click.ClickException(str(err)) from None
     linked = len(site.files) - 1
-    click.echo(f"wrote {out}/index.html and {linked} scenario page(s) ({len(found)} scenario(s) read)")
+    click.echo(f"wrote {Path(out) / 'index.html'} and {linked} scenario page(s) ({len(found)} scenario(s) read)")
 
 
 COMMANDS = [docs]

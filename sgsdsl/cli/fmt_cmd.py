@@ -22,20 +22,23 @@ from .paths import require_paths
 def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     """Format .sgs files or folders in place. Exit 0 when all is well, 1 on unformatted files (--check) or
     files that do not parse (left untouched)."""
-    require_paths(paths)
+    require_paths(paths, rules=True)
     files, diags = expand_paths(list(paths))
     sources: dict[str, str] = {}
     changed: list[str] = []
+    unreadable = 0  # files not read or not parsed: neither formatted nor "already formatted"
     for path in files:
         shown = display_path(path)
         text, err = read_source(path, shown)
         if text is None:
             diags.extend([err] if err is not None else [])
+            unreadable += 1
             continue
         sources[shown] = text
         result = format_text(text, shown)
         if result.text is None:
             diags.extend(result.diagnostics)
+            unreadable += 1
             continue
         if result.text == text:
             continue
@@ -53,7 +56,8 @@ def fmt(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     if diags:
         click.echo(render_text(diags, sources), err=True)
     verb = "would reformat" if check or show_diff else "reformatted"
-    click.echo(f"{len(files)} file(s): {verb} {len(changed)}, {len(files) - len(changed)} already formatted"
+    click.echo(f"{len(files)} file(s): {verb} {len(changed)}, {len(files) - len(changed) - unreadable} already "
+               "formatted" + (f", {unreadable} left untouched (not parsed)" if unreadable else "")
                + (f", {len(diags)} problem(s)" if diags else ""))
     raise SystemExit(1 if diags or (check and changed) else 0)
 

@@ -15,10 +15,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..api import Loaded, bundled_rules_dir, check_paths, program_for
 from ..engine.program import Program
+from ..install_hint import install_extra
 from ..lab.records import GameRecord
 from ..lab.runner import BACKENDS, run
 from ..lab.variant import Variant, designer_generals, remember_program, rules_digest
 from ..lang.diagnostics import DiagnosticError, did_you_mean, render_text
+from ..textsafe import shown
 from .loading import fitting_players, setup_or_exit
 from .paths import require_paths
 
@@ -50,7 +52,7 @@ def variant_options(f: Callable) -> Callable:
         click.option("--jobs", "-j", type=click.IntRange(1, 1024), default=None,
                      help="worker processes (default: all cores); the results never depend on it"),
         click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-                     help="local processes, or Ray (pip install -e '.[ray]')"),
+                     help="local processes, or Ray (the `ray` extra)"),
         click.option("--address", default=None, help="Ray cluster address (default: start a local instance)"),
     ]):
         f = opt(f)
@@ -62,7 +64,7 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
             fit_players: bool = False) -> Prepared:
     """Check the rules and every setting; exit with diagnostics (1) or a usage error (2) on bad input.
     `fit_players`: --players was not given, so a mode that cannot seat the default plays its own count."""
-    require_paths(paths)
+    require_paths(paths, rules=True)
     absolute = tuple(str(Path(p).resolve()) for p in paths)
     loaded = check_paths(list(absolute))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
@@ -83,6 +85,25 @@ def prepare(paths: Sequence[str], engine: str, mode: str, players: int, opts: Se
                 tuple(sorted(pinned.items())), pool, label, designer_generals(loaded, bundled_rules_dir()))
     remember_program(v, program)
     return Prepared(v, program, rules_digest(loaded.sources), loaded)
+
+
+def display_names(program: Program) -> dict[str, str]:
+    """General and skill idents -> "曹操 caocao", as the tables show them (the JSON keeps the idents)."""
+    out = {k: f"{g.name} {k}" if g.name != k else k for k, g in program.generals.items()}
+    skills = [*program.skills.values(), *(s for g in program.generals.values() for s in g.skills),
+              *(s for c in program.cards.values() for s in c.skills)]
+    for s in skills:
+        out.setdefault(s.ident, f"{s.name} {s.ident}" if s.name != s.ident else s.ident)
+    return out
+
+
+def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -> None:
+    """Lead with "N of M games failed: <the first one's error>" (on stderr when stdout is JSON)."""
+    from ..lab.stats import failure_line
+    from ..rule_errors import describe_text
+
+    if errors:  # (with the rule's source line and a caret under its place, when the error names one)
+        click.echo(shown(describe_text(failure_line(len(errors), total, errors[0]))), err=as_json)
 
 
 def general_ident(program: Program, name: str, where: str) -> str:
@@ -160,7 +181,7 @@ def require_exports(csv_path: str | None, parquet_path: str | None, html_path: s
     for path, module, extra, flag in ((parquet_path, "pyarrow", "parquet", "--parquet"),
                                       (html_path, "matplotlib", "report", "--html")):
         if path and find_spec(module) is None:
-            raise click.UsageError(f"{flag} needs {module}: pip install -e '.[{extra}]'")
+            raise click.UsageError(f"{flag} needs {module}: {install_extra(extra)}")
     for path in filter(None, (csv_path, parquet_path, html_path)):
         try:
             check_writable(Path(path))
@@ -183,7 +204,7 @@ def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: 
         if html_path:
             write_atomic(Path(html_path), html())
     except (ExportError, OSError, WriteRefused) as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(shown(f"error: {err}"), err=True)
         raise SystemExit(1) from None
 
 

@@ -10,11 +10,16 @@ from rich.table import Table
 
 from ..engine.errors import EngineError
 from ..league import League, run_league
+from ..rule_errors import describe_text
+from ..textsafe import shown
+from .lab_common import failure_headline
 from .loading import file_mode, load_rules_or_exit, rule_paths, setup_or_exit
+from .paths import no_dash_o
 from .simulate_cmd import parse_agents
 
 
 @click.command("league")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--mode", default=None,
@@ -23,8 +28,8 @@ from .simulate_cmd import parse_agents
 @click.option("--games", type=click.IntRange(1, 100_000), default=None,
               help="games to play [default: one per player, so that everyone leads once]")
 @click.option("--seed", type=int, default=1, show_default=True, help="first game's seed; game i uses seed+i")
-@click.option("--option", "-o", "opts", multiple=True,
-              help="mode option, name=value (repeatable); e.g. -o score_table_004=true for seed 004's table")
+@click.option("--option", "opts", multiple=True,
+              help="mode option, name=value (repeatable); e.g. --option score_table_004=true for seed 004's table")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
@@ -33,9 +38,9 @@ from .simulate_cmd import parse_agents
 @click.option("--json", "as_json", is_flag=True, help="print every game and the totals as JSON")
 def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
     """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""
-    loaded, program = load_rules_or_exit(list(rules), rule_names, engine)
+    loaded, program = load_rules_or_exit(list(rules), rule_names, engine, "league")
     if mode is None:  # `sgsdsl league rules/house/protection.sgs` plays that file's mode, as simulate and play do
-        mode = file_mode(rule_paths(list(rules), rule_names), loaded)
+        mode = file_mode(rule_paths(list(rules), rule_names, "league"), loaded)
     options = setup_or_exit(program, mode, players, opts)
     agents = parse_agents(agent_spec)
     if not program.modes[mode].scores:
@@ -44,12 +49,13 @@ def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, e
         league = run_league(program, mode, players, games or players, seed, options, round_cap, agents)
     except EngineError as err:
         raise click.UsageError(str(err)) from None
+    failure_headline(league.errors, len(league.games), as_json)
     if as_json:
         click.echo(json.dumps(league.as_dict(), ensure_ascii=False, sort_keys=True))
-    else:
+    elif len(league.errors) < len(league.games):  # (every game failed: no tables of nothing)
         print_league(league, engine)
     for e in league.errors[:5]:
-        click.echo(f"engine error: {e}", err=True)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
     raise SystemExit(1 if league.errors else 0)
 
 

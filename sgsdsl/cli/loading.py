@@ -12,12 +12,21 @@ from .. import bundled
 from ..api import Loaded, check_paths, program_for
 from ..engine.program import Program
 from ..lang.diagnostics import DiagnosticError, render_text
+from ..lang.rule_sets import folder_tops
 from ..modes import SetupError, check_setup, parse_assignments
 from .paths import require_paths
 
 
-def rule_paths(rules: list[str], rule_names: str) -> list[str]:
-    """The rules files: the paths given plus the bundled rule sets named; the standard set when neither."""
+def rule_paths(rules: list[str], rule_names: str, command: str = "simulate") -> list[str]:
+    """The rules files: the paths given plus the bundled rule sets named; the standard set when neither. A folder
+    means its one rule set, as `check` reads it (`lang.rule_sets`); a folder of several is a usage error that
+    lists them (COMMAND names the command in the example it gives)."""
+    return catalogue_paths([p for r in rules for p in one_rule_set(r, command)], rule_names)
+
+
+def catalogue_paths(rules: list[str], rule_names: str) -> list[str]:
+    """The paths given (folders as they are: `docs` catalogues every set in one) plus the bundled sets named; the
+    standard set when neither."""
     paths = list(rules)
     for name in filter(None, (n.strip() for n in rule_names.split(","))):
         candidate = bundled.rule_set(name)
@@ -27,6 +36,25 @@ def rule_paths(rules: list[str], rule_names: str) -> list[str]:
     if not paths:
         paths.append(str(bundled.rules_dir() / "standard.sgs"))
     return paths
+
+
+def one_rule_set(path: str, command: str) -> list[str]:
+    """PATH itself, or for a folder the file at the top of its one rule set; exit 2 listing them when it holds
+    several independent ones (a folder used to mean all its files at once, unlike `check`)."""
+    folder = Path(path)
+    try:
+        if not folder.is_dir():
+            return [path]
+    except (OSError, ValueError):
+        return [path]
+    tops = folder_tops(folder)
+    if len(tops) <= 1:
+        return [str(t) for t in tops] or [path]
+    listing = "\n".join(f"  {t}" for t in tops)
+    raise click.UsageError(
+        f"{path} holds {len(tops)} independent rule sets (each file below with what it imports, as `sgsdsl check` "
+        f"reads a folder):\n{listing}\npick one: sgsdsl {command} {tops[0]} (or name several files to play them "
+        f"together, or bundled sets with --rules standard,junzheng)")
 
 
 def fitting_players(program: Any, mode: str, wanted: int) -> int:
@@ -52,10 +80,11 @@ def file_mode(paths: list[str], loaded: Loaded | None = None) -> str:
     return "identity"
 
 
-def load_rules_or_exit(rules: list[str], rule_names: str, engine: str) -> tuple[Loaded, Program]:
+def load_rules_or_exit(rules: list[str], rule_names: str, engine: str,
+                       command: str = "simulate") -> tuple[Loaded, Program]:
     """Check the rules (diagnostics on stderr, exit 1 on errors) and build their Program."""
-    require_paths(rules)
-    loaded = check_paths(rule_paths(rules, rule_names))
+    require_paths(rules, rules=True)
+    loaded = check_paths(rule_paths(rules, rule_names, command))
     errors = [d for d in loaded.diagnostics if d.severity == "error"]
     if errors:
         click.echo(render_text(errors, loaded.sources), err=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 
 import click
@@ -12,8 +11,8 @@ from .. import native
 
 @click.group("native")
 def native_group() -> None:
-    """The native engine: the same games, faster (built with mypyc into the cache; used while it matches the
-    engine's sources, unless SGSDSL_NATIVE=0)."""
+    """The native engine: the same games, faster (built with mypyc when the package is installed, or into the
+    cache by `native build`; used while it matches the engine's sources, unless SGSDSL_NATIVE=0)."""
 
 
 @native_group.command("build")
@@ -35,13 +34,17 @@ def native_build() -> None:
 
 @native_group.command("status")
 def native_status() -> None:
-    """Whether a native build for this engine exists, and whether this process would use it."""
+    """Which engine this process runs (native or Python) and why; where a cache build would go."""
+    import sgsdsl.engine.dispatch  # noqa: F401 - importing the engine makes the choice in_use() reports
+
+    choice = native.in_use()
+    engine = "native (mypyc)" if choice.native else "Python"
+    click.echo(f"engine: {engine}: {choice.why}")
+    if choice.folder is not None:
+        click.echo(f"build: {choice.folder}")
     folder, built = native.status()
-    if not built:
-        click.echo(f"no native build for this engine (it would go to {folder}); run: sgsdsl native build")
-        return
-    off = os.environ.get("SGSDSL_NATIVE", "") == "0"
-    click.echo(f"native build at {folder}: " + ("present but switched off (SGSDSL_NATIVE=0)" if off else "in use"))
+    if choice.folder != folder:
+        click.echo(f"cache build for these engine sources: {folder} ({'present' if built else 'none'})")
 
 
 @native_group.command("clean")

@@ -18,22 +18,36 @@ from ..lab.export import versions
 from ..lab.report import simulate_report
 from ..lab.stats import LOOP_WARN_PER_ROUND, Rate, Stats, convergence, implausible_skills, mode_sides, summarise
 from ..replay import log_header, write_log
+from ..rule_errors import describe, describe_text
 from ..sim import play_one
-from .lab_common import Prepared, parse_agents, play, prepare, require_exports, variant_options, write_outputs
+from ..textsafe import shown
+from .lab_common import (
+    Prepared,
+    display_names,
+    failure_headline,
+    parse_agents,
+    play,
+    prepare,
+    require_exports,
+    variant_options,
+    write_outputs,
+)
 from .loading import file_mode, rule_paths
+from .paths import no_dash_o
 
 
 @click.command("simulate")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @variant_options
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="write the first game's event log (JSONL)")
 @click.option("--json", "as_json", is_flag=True, help="print every setting, versions, rules digest and figures as JSON")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="write one row per game (CSV)")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
-              help="write one row per game (Parquet; needs pip install -e '.[parquet]')")
+              help="write one row per game (Parquet; needs the `parquet` extra)")
 @click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False),
               help="write a self-contained HTML report (tables and charts)")
 @click.option("--detail/--no-detail", default=True, show_default=True,
@@ -54,8 +68,14 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     if log_path:
         log = Path(log_path)
         writable_or_exit(log)
-        g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
-                     agents=agents, pinned=dict(v.pinned), pool=v.pool)
+        try:
+            g = play_one(prep.program, mode, players, seed, dict(v.options), record=True, round_cap=round_cap,
+                         agents=agents, pinned=dict(v.pinned), pool=v.pool)
+        except EngineError as err:  # the logged game itself failed: say so, write no log of half a game
+            why = " ".join([str(err), *getattr(err, "__notes__", [])])
+            click.echo(shown(f"engine error in the logged game (seed {seed}): {why}; no log written to {log}"),
+                       err=True)
+            raise SystemExit(1) from None
         assert prep.loaded is not None
         header = log_header(prep.loaded, log, list(rules), rule_names, mode=mode, agents=list(agents),
                             players=players, seed=seed, options=dict(v.options), round_cap=round_cap,
@@ -73,19 +93,21 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
             "rules": ", ".join(Path(p).name for p in v.paths), "options": _opts(v.options),
             "agents": ",".join(agents), "rules digest": prep.digest, **_pins(v)}
+    names = display_names(prep.program)
     write_outputs([("", records)], csv_path, parquet_path, html_path,
-                  lambda: simulate_report(stats, meta, convergence(records, headline), headline))
+                  lambda: simulate_report(stats, meta, convergence(records, headline), headline, names))
+    failure_headline(stats.errors, games, as_json)
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
-    else:
-        print_tables(stats, doc, seconds, detail)
+    elif stats.finished:  # (no finished game: no tables of nothing)
+        print_tables(stats, doc, seconds, detail, names)
     for name, per_game, per_round in implausible_skills(stats):
         click.echo(f"warning: skill {name} fired {per_game:.1f} times a game ({per_round:.1f} a round, more than "
                    f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
                    err=True)
     for e in stats.errors[:5]:
-        click.echo(f"engine error: {e}", err=True)
-    raise SystemExit(1 if stats.errors else 0)
+        click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
+    raise SystemExit(1 if stats.errors else 0)  # games failed: never a quiet success
 
 
 def document(prep: Prepared, stats: Stats, seeds: list[int]) -> dict[str, Any]:
@@ -124,17 +146,20 @@ def _fmt(r: Rate) -> tuple[str, str, str]:
     return (f"{r.k}/{r.n}", f"{100 * r.rate:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%")
 
 
-def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = ()) -> Table:
+def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = (),
+               names: dict[str, str] | None = None) -> Table:
     t = Table(title=title, title_justify="left")
     for col, just in ((title.split()[-1], "left"), ("wins", "right"), ("win rate", "right"), ("95% CI", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for name, r in rates.items():
-        label = f"{name} (designer)" if name in designer else name
+        shown = (names or {}).get(name, name)
+        label = f"{shown} (designer)" if name in designer else shown
         t.add_row(label, *_fmt(r), style="bold yellow" if name in designer else None)
     return t
 
 
-def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) -> None:
+def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool,
+                 names: dict[str, str] | None = None) -> None:
     st = doc["settings"]
     click.echo(f"{s.games} games · mode {st['mode']} · {st['players']} players · seed {st['seeds'][0]} · "
                f"{st['engine']} rules · agents {','.join(st['agents'])}")
@@ -153,13 +178,17 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
         camp, place = key.rsplit(" · place ", 1)
         t.add_row(f"{_PLACE_NAMES.get(place, 'place ' + place)}: {camp}", str(r.k), *_fmt(r)[1:])
     console.print(t)
+    if s.designer:  # the designer's own generals, whatever --detail says
+        mine = {g: s.generals.get(g, Rate(0, 0)) for g in s.designer}
+        console.print(rate_table("designer's generals", mine, s.designer, names))
+        for g in s.designer:
+            if g not in s.generals:
+                click.echo(f"{(names or {}).get(g, g)} never sat down: pin it (--general P0={g}) or rate it with "
+                           f"`sgsdsl balance {g}`")
     if detail:
         console.print(rate_table("win rate per role", s.roles))
-        if s.designer:
-            console.print(rate_table("designer's generals", {g: s.generals[g] for g in s.designer
-                                                             if g in s.generals}, s.designer))
         if s.generals:
-            console.print(rate_table("win rate per general", s.generals, s.designer))
+            console.print(rate_table("win rate per general", s.generals, s.designer, names))
         if s.agents:
             console.print(rate_table("win rate per agent and role", s.agents))
         console.print(rate_table("win rate per seat", s.seats))
@@ -170,7 +199,7 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool) ->
             sk.add_column("skill")
             sk.add_column("per game", justify="right")
             for name, per in s.skills.items():
-                sk.add_row(name, f"{per:.3f}")
+                sk.add_row((names or {}).get(name, name), f"{per:.3f}")
             console.print(sk)
     finished = max(1, s.finished)
     secs = max(seconds, 1e-9)
@@ -207,23 +236,30 @@ def replay_cmd(log: Path, engine: str, show: bool) -> None:
         from ..narrate import show_log
 
         try:
-            click.echo("\n".join(show_log(log)))
+            for line in show_log(log):
+                click.echo(line)
         except ReplayMismatch as err:
-            click.echo(f"cannot read the log: {err}", err=True)
+            click.echo(shown(f"cannot read the log: {err}"), err=True)
             raise SystemExit(1) from None
         return
     try:
         n, last_hash = replay_file(log, engine)
     except LogError as err:
-        click.echo(f"not a valid log: {err}", err=True)
+        click.echo(shown(f"not a valid log: {err}"), err=True)
         raise SystemExit(1) from None
     except ReplayMismatch as err:
-        click.echo(f"divergence: {err}", err=True)
+        click.echo(shown(f"divergence: {describe_text(str(err))}"), err=True)
         raise SystemExit(1) from None
     except EngineError as err:
-        click.echo(f"divergence: the replay failed: {err}", err=True)
+        click.echo(shown(f"divergence: the replay failed: {describe(err)}"), err=True)
         raise SystemExit(1) from None
-    click.echo(f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else ""))
+    from ..replay import iter_log
+
+    why = next(iter_log(log)).get("abandoned")
+    ok = f"replay ok: {n} decisions, every state hash matches" + (f" (at the last: {last_hash})" if n else "")
+    if why:
+        ok += f"; the game was abandoned there ({why}): the replay stops where it did"
+    click.echo(shown(ok))
 
 
 __all__ = ["COMMANDS", "parse_agents", "writable_or_exit", "write_log_or_exit"]

@@ -9,13 +9,15 @@ from pathlib import Path
 import click
 
 from .. import bundled
+from ..install_hint import install_extra
 from ..lang.sources import expand_paths
 from ..modes import SetupError, check_setup, parse_assignments
-from .loading import file_mode, fitting_players, rule_paths
-from .paths import require_paths
+from .loading import file_mode, fitting_players, one_rule_set, rule_paths
+from .paths import no_dash_o, require_paths
 
 
 @click.command("studio")
+@no_dash_o
 @click.argument("rules", nargs=-1)
 @click.option("--rules", "rule_names", default="", help="bundled rule sets, comma separated (standard,junzheng)")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
@@ -26,7 +28,7 @@ from .paths import require_paths
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--general", default="", help="your general (id or name), e.g. liubei")
 @click.option("--pool", default="", help="the generals on offer, comma separated")
-@click.option("--option", "-o", "opts", multiple=True, help="mode option, name=value (repeatable)")
+@click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--opponents", default="heuristic", show_default=True, help="the agents at the other seats")
 @click.option("--log", "logs", multiple=True, type=click.Path(dir_okay=False),
               help="a game log (.jsonl) to offer for replay (repeatable)")
@@ -43,7 +45,7 @@ def studio_cmd(rules, rule_names, port, mode, players, seat, seed, general, pool
         from ..studio.workspace import Workspace
     except ImportError as err:
         raise click.UsageError(f"the studio needs its web libraries ({err.name} is missing): "
-                               "pip install 'sgsdsl[studio]'") from None
+                               f"{install_extra('studio')}") from None
 
     require_paths(list(rules))
     if opponents not in AGENT_KINDS:
@@ -51,7 +53,8 @@ def studio_cmd(rules, rule_names, port, mode, players, seat, seed, general, pool
     for log in logs:
         if not Path(log).is_file():
             raise click.UsageError(f"--log {log}: no such file")
-    files, problems = expand_paths(list(rules))
+    # a folder means its one rule set, as for every command (`loading.one_rule_set`)
+    files, problems = expand_paths([p for r in rules for p in one_rule_set(r, "studio")])
     if problems:
         raise click.UsageError(problems[0].message)
     paths = rule_paths([str(f) for f in files], rule_names)

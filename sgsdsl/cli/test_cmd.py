@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
 from ..lang.diagnostics import render_text
+from ..textsafe import shown
 from .paths import require_paths
 
 
@@ -22,6 +24,12 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
     from ..scenario import ScenarioError, discover, report, run_file
 
     require_paths(paths)
+    rules_files = [p for p in paths if p.endswith(".sgs") and not Path(p).is_dir()]
+    if rules_files:  # a common first try: the rules file itself, not a scenario about it
+        raise click.UsageError(
+            f"{rules_files[0]} is a rules file; `sgsdsl test` runs .scenario files, which load their rules with a "
+            f"`rules: {Path(rules_files[0]).name}` line (docs/scenarios.md). To check the rules themselves: "
+            f"sgsdsl check {rules_files[0]}")
     files, skipped, missing = discover(list(paths), include_pending=pending)
     if missing:  # named something that is neither a file nor a folder (e.g. a broken symlink)
         raise click.UsageError(f"cannot find {missing[0]!r} (no such file or folder)")
@@ -37,22 +45,22 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
             out = run_file(f, engine)
         except ScenarioError as err:
             malformed += 1
-            click.echo(f"MALFORMED {f}")
+            click.echo(shown(f"MALFORMED {f}"))
             click.echo(render_text(err.diagnostics, err.sources))
             continue
         except Exception as err:  # noqa: BLE001 - never a traceback, even on a bug in the runner
             failed += 1
-            click.echo(f"FAIL  {f}\n  ✗ internal error while running the scenario: {type(err).__name__}: {err}")
+            click.echo(shown(f"FAIL  {f}\n  ✗ internal error while running the scenario: {type(err).__name__}: {err}"))
             continue
         title = out.scenario.title
         if out.passed:
             passed += 1
             if not quiet:
-                click.echo(f"PASS  {f} — {title}")
+                click.echo(shown(f"PASS  {f} — {title}"))
         else:
             failed += 1
-            click.echo(f"FAIL  {f} — {title}")
-            click.echo(report(out))
+            click.echo(shown(f"FAIL  {f} — {title}"))
+            click.echo(shown(report(out)))
     secs = time.perf_counter() - start
     extra = f", {len(skipped)} pending skipped" if skipped else ""
     click.echo(f"{len(files)} scenario(s): {passed} passed, {failed} failed, {malformed} malformed"

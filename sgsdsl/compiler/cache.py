@@ -4,9 +4,10 @@ Designers' folders never compile into the package: their modules go to the cache
 else the platform's user cache folder from platformdirs, e.g. `~/.cache/sgsdsl` on Linux), one folder per
 (sources, compiler) digest. Files are written to a temporary name and renamed into place, so concurrent runs
 never see half a module. A cached module is run only when it is a regular file owned by this user, not
-writable by others, and its text matches the digest recorded in its first line: a truncated, edited or
-planted file is compiled afresh instead of executed. The parser keeps its own entries under `parse/` (see
-`sgsdsl.lang.parse_cache`). `sgsdsl cache clean` empties the cache.
+writable by others, in folders nobody else may write (`sgsdsl.cachedir`), and its first line records the digest
+of its text and the name of its folder: a truncated, edited, moved or planted file is compiled afresh instead of
+executed. The parser keeps its own entries under `parse/` (see `sgsdsl.lang.parse_cache`). `sgsdsl cache clean`
+removes what sgsdsl wrote there, and nothing else.
 """
 
 from __future__ import annotations
@@ -16,14 +17,13 @@ import importlib
 import importlib.util
 import linecache
 import re
-import shutil
 import sys
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
 from .. import bundled
-from ..cachedir import cache_root, private_dir, trusted
+from ..cachedir import cache_root, clean, private_dir, read_entry
 from ..engine.program import Program
 from ..files import WriteRefused, write_text_atomic
 from ..lang.diagnostics import DiagnosticError
@@ -110,12 +110,12 @@ def cached_module(loaded: Loaded) -> ModuleType:
     if mod is not None:
         return mod
     path = cache_root() / digest / "rules.py"
-    text = _verified(path, key)
+    text = _verified(path, key, digest)
     if text is None:
         gen = generate_module(checked, loaded.sources, links=links)
         if not gen.ok:
             raise DiagnosticError([d for d in gen.diagnostics if d.severity == "error"])
-        text = f"{_DIGEST_LINE}{_sha(gen.text)}\n{gen.text}"
+        text = f"{_DIGEST_LINE}{_sha(gen.text)} in {digest}\n{gen.text}"
         try:
             private_dir(path.parent)
             write_text_atomic(path, text, mode=0o600)
@@ -130,18 +130,19 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _verified(path: Path, key: str) -> str | None:
-    """The cached text when it is trustworthy: a regular file of ours, not writable by others, whose
-    content matches the digest in its first line and which was compiled from these sources."""
-    if not trusted(path):
+def _verified(path: Path, key: str, digest: str) -> str | None:
+    """The cached text when it is trustworthy: a regular file of ours, not writable by others, in safe folders
+    (read without following a link), whose content matches the digest in its first line, which names the folder
+    it was written to, and which was compiled from these sources."""
+    blob = read_entry(path)
+    if blob is None:
         return None
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError):
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError:
         return None
     first, _, body = text.partition("\n")
-    if not first.startswith(_DIGEST_LINE) or first[len(_DIGEST_LINE):] != _sha(body):
+    if first != f"{_DIGEST_LINE}{_sha(body)} in {digest}":
         return None
     return text if f"# source: {key}\n" in body[:400] else None
 
@@ -168,20 +169,19 @@ def _exec_module(name: str, path: Path, text: str, linked: dict[str, ModuleType]
 
 
 def clean_cache() -> tuple[Path, int]:
-    """Remove every cache entry (the digest-named folders sgsdsl made) and say how many went."""
+    """Remove the compiled modules, parsed files and stored results sgsdsl wrote (see `cachedir.clean`) and say
+    how many compiled modules went."""
     root = cache_root()
-    removed = 0
-    if not root.is_dir() or root.is_symlink():
-        return root, 0
-    for entry in sorted(root.iterdir()):
-        if _ENTRY.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-            removed += 1
+    removed = clean(root, _ENTRY, {"rules.py"})
     # the parser's start-up caches (sgsdsl.lang.parse_cache) and whole check and compile results
     # (sgsdsl.lang.result_cache), rebuilt when needed
-    for derived in (root / "parse", root / "results"):
-        if derived.is_dir() and not derived.is_symlink():
-            shutil.rmtree(derived, ignore_errors=True)
+    clean(root / "parse", re.compile(r"[0-9a-f]{32}"), {"lark.json"}, re.compile(r"[0-9a-f]{64}\.ast"))
+    clean(root / "results", re.compile(r"[0-9a-f]{24}"), set(), re.compile(r"(check|compile)-[0-9a-f]{40}\.json"))
+    for sub in ("parse", "results"):
+        try:
+            (root / sub).rmdir()  # only when nothing else is left in it
+        except OSError:
+            pass
     return root, removed
 
 

@@ -212,7 +212,7 @@ class ModuleGenerator:
         for ind, code, comment in lowered.lines:
             text = INDENT * (BODY_INDENT + ind) + code
             lines.append(f"{text}  {comment}" if comment else text)
-        comment = f"# {comment_path(node.span.file)}:{node.span.line}"
+        comment = f"# {comment_path(node.span.file)}:{node.span.line}:{node.span.col}"
         return {"name": name, "comment": comment, "body": "\n".join(lines),
                 "params": "".join(f", {p}" for p in lowered.params)}
 

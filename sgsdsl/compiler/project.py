@@ -1,6 +1,7 @@
 """Compile rules files into a package folder (`generated/`): one module per file given, plus an index.
 
-Each rules file becomes a self-contained module holding the program it defines with its imports, so
+Each rules file becomes a module holding its own definitions' code and importing the modules of the files it
+imports (which are compiled into the folder too), so
 `--rules standard` or any single file a tool loads maps to one module by its source key.
 """
 
@@ -87,7 +88,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     """One file's output, from the result cache or compiled now (adding its sources and timings to RES), and the
     modules shared between the files compiled (SHARED, made here at the first miss)."""
     base = f.resolve().parent.parent
-    hit = result_cache.lookup("compile", f, base)
+    hit = result_cache.lookup("compile", f, base, classes=(FileOutput,))
     if hit is not None and isinstance(hit[0], FileOutput):
         res.sources.update(hit[1])
         res.timings.cached += 1
@@ -102,7 +103,7 @@ def _compiled(f: Path, res: ProjectResult, shared: Shared | None) -> tuple[FileO
     res.timings.parse += parse
     res.timings.check += check
     res.timings.generate += generate
-    result_cache.store("compile", f, base, done.inputs, done.output)
+    result_cache.store("compile", f, base, done.inputs, done.output, classes=(FileOutput,))
     return done.output, shared
 
 

@@ -2,7 +2,7 @@
 
 Evaluation itself goes through `sgsdsl.engine.runtime` (the same helpers the interpreter calls); this
 module only adds what compiled code needs on top: turning a Python error raised in generated code into a
-`RuleError` that names the `.sgs` line (via the `# file.sgs:line` comments), and the interpreter's exact
+`RuleError` that names the `.sgs` line (via the `# file.sgs:line:col` comments), and the interpreter's exact
 messages for the few checks compiled code inlines.
 """
 
@@ -20,7 +20,7 @@ from ..engine import runtime as _ert
 from ..engine.errors import FLOW, RuleError, locate  # noqa: F401 - FLOW: what generated code lets through
 from ..engine.registry.arguments import unchecked as _unchecked
 
-_COMMENT = re.compile(r"^# (.+):(\d+)$")
+_COMMENT = re.compile(r"^# (.+):(\d+):(\d+)$")
 MARK = "__sgsdsl_generated__"
 
 
@@ -79,7 +79,7 @@ def skill(frame: Any, ident: str) -> Any:
 
 @lru_cache(maxsize=64)
 def _source_map(filename: str) -> dict[int, str]:
-    """Generated line -> "file.sgs:line", read from the real comment tokens of a generated file."""
+    """Generated line -> "file.sgs:line:col", read from the real comment tokens of a generated file."""
     text = "".join(linecache.getlines(filename))
     out: dict[int, str] = {}
     try:
@@ -87,7 +87,7 @@ def _source_map(filename: str) -> dict[int, str]:
             if tok.type == tokenize.COMMENT:
                 m = _COMMENT.match(tok.string)
                 if m:
-                    out[tok.start[0]] = f"{m.group(1)}:{m.group(2)}"
+                    out[tok.start[0]] = f"{m.group(1)}:{m.group(2)}:{m.group(3)}"
     except (tokenize.TokenError, SyntaxError):  # pragma: no cover - generated files always tokenize
         pass
     return out
@@ -120,6 +120,6 @@ def located(err: BaseException) -> BaseException:
     return locate(err, sgs_location(err.__traceback__))
 
 
-def contains_ab(item: Any, container: Any) -> bool:
+def contains_ab(item: Any, container: Any, frame: Any = None) -> bool:
     """`item in container` with the operands evaluated in source order (left first)."""
-    return _ert.contains(container, item)
+    return _ert.contains(container, item, frame)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import write_text_atomic
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
+from ..lang.sources import walk_files
 
 _STYLE = """
 body{font-family:system-ui,"Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;margin:0;color:#222;background:#faf8f4}
@@ -80,7 +82,10 @@ def read_scenarios(folder: Path | None) -> list[Scenario]:
     if folder is None or not folder.is_dir():
         return []
     out: list[Scenario] = []
-    for p in sorted(folder.rglob("*.scenario")):
+    found, skipped = walk_files(folder, ".scenario")
+    for f, why in skipped:  # a FIFO would hang the build, a link outside the folder read elsewhere
+        print(f"skipped {f}: {why}", file=sys.stderr)
+    for p in found:
         try:
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .agents import Agent, Request
-from .errors import IllegalAnswer
+from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, StopEffect
 from .model import Card, Player
 from .program import GeneralRule, SkillRule
 from .state import GameState
@@ -41,7 +41,10 @@ class Decisions:
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p, getattr(agent, "view_cards", True))) if getattr(agent, "reads_view", True) \
             else BLIND
-        answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
+        try:
+            answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
+        except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect
+            raise AgentMisbehaved(getattr(agent, "name", type(agent).__name__), p.seat, signal) from None
         self._validate(agent, req, answer)
         self.game.decisions += 1
         self.game.answers.append(list(answer))

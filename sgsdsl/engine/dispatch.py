@@ -11,7 +11,7 @@ from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
-from .registry.arguments import none_argument
+from .registry.arguments import none_argument, wrong_argument
 from .runtime import spend
 from .state import GameState
 
@@ -107,7 +107,8 @@ class Dispatch:
 
     def own_skills(self, p: Player) -> list[SkillRule]:
         """The character's own skills (not its equipment's): its general's, less those it lost, then those it
-        gained. A leader skill counts only while p holds the mode's leader role, gained or not."""
+        gained. A leader skill counts only while p holds the mode's leader role, gained or not. A skill barred from
+        p's general (restricted play, `GameState.barred`) never counts, gained or not."""
         out: list[SkillRule] = []
         leader = self.game.mode.leader is not None and p.role == self.game.mode.leader
         if p.general is not None:
@@ -115,6 +116,10 @@ class Dispatch:
         for s in p.extra_skills:
             if (leader or not s.leader_only) and not any(x.ident == s.ident for x in out):
                 out.append(s)
+        if self.game.barred and p.general is not None:
+            bar = self.game.barred.get(p.general.ident)
+            if bar:
+                out = [s for s in out if s.ident not in bar]
         return out
 
     def gain_skill(self, p: Player, skill: SkillRule, until: str = "forever") -> None:
@@ -391,9 +396,11 @@ class Dispatch:
             finally:
                 g.emit_depth -= 1
         except (AttributeError, TypeError) as err:  # a rule asked with none where a character or card must be
+            spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
+            if spec is not None:  # or with a value of the wrong kind (a number for a character): say which
+                wrong_argument(name, spec.params, spec.param_types, args)
             if not ("'NoneType'" in str(err) or str(err).endswith("expected; got None")):
                 raise
-            spec, rule = ENGINE_VALUES.get(name), g.program.values.get(name)
             params = spec.params if spec is not None else rule.params if rule is not None else ()
             none_argument(name, tuple((p, i) for i, p in enumerate(params)), args, {})
             raise

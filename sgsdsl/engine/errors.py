@@ -22,6 +22,15 @@ class ScriptExhausted(EngineError):
     """A scripted agent was asked more than its script answers."""
 
 
+class AgentMisbehaved(EngineError):
+    """An agent raised the engine's own control flow (GameOver, StopEffect, BreakLoop) from `decide`: agents are
+    trusted code, but such a signal from one would silently end the game or an effect, so it is refused by name."""
+
+    def __init__(self, agent: str, seat: int, signal: BaseException):
+        super().__init__(f"agent {agent} at seat {seat} raised {type(signal).__name__}, the engine's own control "
+                         "flow, from decide(): an agent answers requests; it cannot end the game, an effect or a loop")
+
+
 class GameOver(Exception):  # noqa: N818 - control flow, not an error
     def __init__(self, winners: tuple[str, ...], reason: str):
         super().__init__(reason)
@@ -68,3 +77,20 @@ def locate(err: BaseException, where: str | None) -> BaseException:
     new.__cause__ = err
     new._sgs_where = where  # type: ignore[attr-defined]
     return new
+
+
+def in_game(err: BaseException, seed: int, decision: int) -> None:
+    """Name the game an engine error escaped: its seed and how many decisions were made (the innermost game's,
+    set once). Called only as the error leaves a game, so the game loop pays nothing for it."""
+    if getattr(err, "_sgs_game", None) is None:
+        err._sgs_game = (seed, decision)  # type: ignore[attr-defined]
+
+
+def where_of(err: BaseException) -> str | None:
+    """The `file.sgs:line:col` of the rule an error escaped, when a rule raised it."""
+    return getattr(err, "_sgs_where", None)
+
+
+def game_of(err: BaseException) -> tuple[int, int] | None:
+    """(seed, decision number) of the game an error escaped, when it escaped one."""
+    return getattr(err, "_sgs_game", None)

@@ -19,7 +19,7 @@ from .agents import Agent
 from .carry import Carry
 from .decisions import Decisions
 from .dispatch import Dispatch, new_event
-from .errors import GameOver, RuleError
+from .errors import EngineError, GameOver, RuleError, in_game
 from .events import run_rule
 from .health import Health
 from .model import Card, Player
@@ -54,9 +54,12 @@ class Game(GameState):
         carry: Carry | None = None,
         pinned: dict[int, str] | None = None,
         pool: Sequence[str] | None = None,
+        role_pins: Sequence[tuple[str, int, str]] = (),
+        barred: dict[str, Sequence[str]] | None = None,
         blank: bool = False,
     ):
-        super().__init__(program, mode, players, seed, agents, options, round_cap, record, carry, pinned, pool)
+        super().__init__(program, mode, players, seed, agents, options, round_cap, record, carry, pinned, pool,
+                         role_pins, barred)
         self.choices = Decisions(self)
         self.dispatch = Dispatch(self, self.choices)
         self.zones = Zones(self, self.dispatch)
@@ -88,7 +91,7 @@ class Game(GameState):
                 cid += 1
         self.draw_pile = list(self.cards)
         self.rng.shuffle(self.draw_pile)
-        taken = {g.ident for g in self.pinned.values()}
+        taken = {g.ident for g in self.pinned.values()} | {g.ident for _, _, g in self.role_pins}
         self.general_pool = [self.program.generals[k] for k in sorted(self.program.generals)
                              if (self.pool is None or k in self.pool) and k not in taken]
         self.rng.shuffle(self.general_pool)
@@ -129,6 +132,9 @@ class Game(GameState):
         was_on = False if waiting else collector.pause()
         try:
             self._play()
+        except EngineError as err:  # say which game it was (seed, decision) for the error's report
+            in_game(err, self.seed, self.decisions)
+            raise
         finally:
             collector.resume(was_on)
         return self
@@ -251,7 +257,7 @@ class Game(GameState):
 
     # ------------------------------------------------------------ generals
     def set_general(self, p: Player, g: GeneralRule | None) -> None:
-        pinned = self.pinned.get(p.seat)
+        pinned = self.pinned_for(p)
         if pinned is not None and g is not pinned:
             if g is not None:
                 self.general_pool.append(g)  # the seat's own pick goes back: the pinned general takes its place

@@ -45,13 +45,17 @@ class Piles:
         for g in generals:
             self.take_general_out(g)
             pile.append(g)
+        losses: dict[tuple[int, str], list[Card]] = {}
         for c in cards:
-            self.zones.take_out(c)
+            holder, zone = self.zones.take_out(c)
+            if holder is not None and zone in ("hand", "equip"):
+                losses.setdefault((holder.seat, zone), []).append(c)
             c.zone, c.holder, c.used_face = "pile", p, None
             pile.append(c)
         if cards or generals:
             shown = [pile_item_label(x) for x in cards + generals] if public else len(cards) + len(generals)
             self.game.emit_log("pile", player=p.label(), pile=name, added=shown)
+        self.zones.announce_losses(losses)  # a card put on a pile from a hand or equipment area is lost
 
     def take_general_out(self, g: GeneralRule) -> None:
         """A general card leaves wherever it is (the pool or a pile)."""

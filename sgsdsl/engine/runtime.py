@@ -16,7 +16,7 @@ from . import registry as _reg
 from .errors import RuleError
 from .events import Event, truthy  # noqa: F401 - truthy: part of this module's interface
 from .model import Card, Player, UseRecord, VirtualCard
-from .registry.arguments import MAX_ITEMS
+from .registry.arguments import ITEMS_PER_STEP, MAX_ITEMS, spend_items
 
 # The range of numbers in the language (documented in docs/language.md; the checker refuses literals outside).
 INT_MIN = -1_000_000_000
@@ -129,13 +129,15 @@ def is_family(obj: Any, family: str) -> bool:
     return obj.name == family or obj.family == family
 
 
-def contains(container: Any, item: Any) -> bool:
+def contains(container: Any, item: Any, frame: Any = None) -> bool:
     if container is None:
         return False
     if isinstance(container, range):
         return isinstance(item, int) and item in container
     if not isinstance(container, (list, tuple)):
         raise RuleError(f"'in' needs a list or range on its right, not {kind_of(container)}")
+    if len(container) >= ITEMS_PER_STEP:
+        spend_items(frame, len(container), "'in'")
     return any(x is item or (not hasattr(x, "__dict__") and not isinstance(x, _BY_IDENTITY) and x == item)
                for x in container)
 
@@ -149,12 +151,13 @@ def number(v: Any, where: str = "") -> int:
     return v
 
 
-def add(a: Any, b: Any, where: str = "") -> Any:
+def add(a: Any, b: Any, where: str = "", frame: Any = None) -> Any:
     if isinstance(a, (list, range)) or isinstance(b, (list, range)):
         if not all(x is None or isinstance(x, (list, tuple, range)) for x in (a, b)):
             raise _at(where, f"'+' cannot combine {kind_of(a)} and {kind_of(b)}")
         if len(a or ()) + len(b or ()) > MAX_ITEMS:
             raise _at(where, f"a list would hold more than {MAX_ITEMS} items")
+        spend_items(frame, len(a or ()) + len(b or ()), where or "'+'")
         return list(a or []) + list(b or [])
     if isinstance(a, int) and isinstance(b, int):
         return number(a + b, where)
@@ -199,13 +202,16 @@ def inclusive_range(lo: Any, hi: Any, where: str = "") -> range:
     return range(number(lo, where), number(hi, where) + 1)
 
 
-def iterate(items: Any, where: str = "") -> Any:
-    """What `for` walks: a range lazily, a list as a copy (the body may change the original)."""
+def iterate(items: Any, where: str = "", frame: Any = None) -> Any:
+    """What `for` walks: a range lazily, a list as a copy (the body may change the original; the copy is paid
+    for, see `spend_items`)."""
     if items is None:
         return ()
     if isinstance(items, range):
         return items
     if isinstance(items, (list, tuple)):
+        if len(items) >= ITEMS_PER_STEP:
+            spend_items(frame, len(items), where or "'for'")
         return list(items)
     raise _at(where, f"'for' walks a list, but this is {kind_of(items)}")
 

@@ -38,6 +38,8 @@ class GameState(CardHome):
         carry: Carry | None = None,
         pinned: dict[int, str] | None = None,
         pool: Sequence[str] | None = None,
+        role_pins: Sequence[tuple[str, int, str]] = (),
+        barred: dict[str, Sequence[str]] | None = None,
     ):
         if mode not in program.modes:
             raise EngineError(f"unknown mode {mode!r}; known: {', '.join(sorted(program.modes))}")
@@ -95,6 +97,7 @@ class GameState(CardHome):
         self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
         self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
         self.step_budget = STEP_BUDGET
+        self.note_chars = 0  # text written by log() so far (bounded: registry.actions.MAX_NOTE_CHARS_PER_GAME)
         self.emit_depth = 0  # how deep events, values and nullify windows nest right now
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
         self._places: tuple[list[Player], int, dict[int, int], int] | None = None  # see alive_places
@@ -121,6 +124,10 @@ class GameState(CardHome):
         # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
         self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
         self.pool = None if pool is None else frozenset(pool)
+        # restricted play: a general pinned to the k-th seat (in seat order) dealt a role, (role, k, general), and the
+        # skills a general's holder never has (general ident -> skill idents), whoever sits where
+        self.role_pins = [(role, k, program.generals[ident]) for role, k, ident in role_pins]
+        self.barred = {g: frozenset(skills) for g, skills in (barred or {}).items() if skills}
         self.cards: list[Card] = []
         # the frame compiled rules' direct functions get (program.py, `*_direct`): the game and no bindings
         self.bare_frame = Frame(self, {})
@@ -137,6 +144,18 @@ class GameState(CardHome):
         if self.record:
             data["e"] = kind
             self.log.append(data)
+
+    def pinned_for(self, p: Player) -> GeneralRule | None:
+        """The general fixed to p's seat, or to the role p was dealt (the k-th seat holding it, k counted modulo how
+        many hold it); None when p chooses freely."""
+        pinned = self.pinned.get(p.seat)
+        if pinned is not None or not self.role_pins or p.role is None:
+            return pinned
+        holders = [q.seat for q in self.players if q.role == p.role]
+        for role, k, general in self.role_pins:
+            if role == p.role and holders[k % len(holders)] == p.seat:
+                return general
+        return None
 
     # ------------------------------------------------------------ the table
     def seat_order(self, first: Player, include_dead: bool = False) -> list[Player]:

@@ -271,7 +271,7 @@ class CardUse:
         physical = card.physical
         self._into_processing(card)
         self.dispatch.count_use(user, self.use_key(card.family, use.context))
-        if targets:
+        if targets and use.target_kind in AIMED:  # (a card that reaches everyone says nothing of whom it meant)
             hints = hints_of(card)
             acts = self.game.act_history
             for t in targets:
@@ -374,6 +374,8 @@ class CardUse:
     def _nullify_window(self, card: Card | VirtualCard,
                         user: Player | None, target: Player | None, rec: UseRecord) -> bool:
         pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
+        # rules hear the window open before anyone is asked (`on nullify`): cancelling the event nullifies the card
+        self.dispatch.emit("nullify", pending)
         asked = 0
         while asked < 40 and not pending.cancelled:
             asked += 1

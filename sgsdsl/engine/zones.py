@@ -81,6 +81,11 @@ class Zones:
                     self.game.draw_pile.insert(0, c)
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
+        self.announce_losses(losses)
+
+    def announce_losses(self, losses: dict[tuple[int, str], list[Card]]) -> None:
+        """The lost_cards events of a move: per (seat, hand or equip) in seat order, with the equipment skills
+        lost refreshed around it. Every move that takes cards out of a hand or an equipment area ends here."""
         if not losses:
             return
         for (seat, old), lost in sorted(losses.items()) if len(losses) > 1 else losses.items():

@@ -16,7 +16,7 @@ from ..lang import ast
 
 
 def _where(node: ast.Node) -> str:
-    return f"{node.span.file}:{node.span.line}"
+    return f"{node.span.file}:{node.span.line}:{node.span.col}"
 
 
 class Interpreter:
@@ -68,7 +68,7 @@ class Interpreter:
                 self.exec_block(s.orelse, frame, env)
         elif isinstance(s, ast.For):
             items = self.eval(s.iterable, frame, env)
-            for item in rt.iterate(items, _where(s)):
+            for item in rt.iterate(items, _where(s), frame):
                 rt.step(frame, _where(s))
                 env[s.var.text] = item
                 try:
@@ -183,11 +183,11 @@ class Interpreter:
         if op == "!=":
             return not rt.equals(a, b)
         if op == "in":
-            return rt.contains(b, a)
+            return rt.contains(b, a, frame)
         if a is None or b is None:
             raise RuleError(f"{_where(e)}: '{op}' on none")
         if op == "+":
-            return rt.add(a, b, _where(e))
+            return rt.add(a, b, _where(e), frame)
         if op == "-":
             return rt.sub(a, b, _where(e))
         if op == "*":

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from ..install_hint import install_extra
 from .export import ExportError
 from .stats import Rate
 
@@ -25,8 +28,17 @@ def _pyplot() -> Any:
         matplotlib.use("Agg", force=True)
         import matplotlib.pyplot as plt
     except ImportError as err:
-        raise ExportError("--html needs matplotlib for its charts: pip install -e '.[report]'") from err
+        raise ExportError(f"--html needs matplotlib for its charts: {install_extra('report')}") from err
     return plt
+
+
+@contextmanager
+def _drawing(plt: Any) -> Iterator[None]:
+    """The charts' settings. Names in CJK (曹操) stay text in the SVG and the browser's fonts draw them; matplotlib's
+    own font only sizes them, and would say so once per glyph."""
+    with plt.rc_context(_RC), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        yield
 
 
 def _svg(fig: Any) -> str:
@@ -48,7 +60,7 @@ def rate_chart(rates: dict[str, Rate], title: str = "") -> str:
     values = [rates[n].rate for n in names]
     lows = [max(0.0, rates[n].rate - rates[n].interval[0]) for n in names]  # rounding can go a hair below 0
     highs = [max(0.0, rates[n].interval[1] - rates[n].rate) for n in names]
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 0.7 + 0.24 * len(names)))
         try:
             ys = list(range(len(names)))
@@ -75,7 +87,7 @@ def convergence_chart(points: Sequence[tuple[int, float, float, float]], label: 
         return ""
     plt = _pyplot()
     n = [p[0] for p in points]
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 2.8))
         try:
             ax.fill_between(n, [p[2] for p in points], [p[3] for p in points], color=BAND, label="95% interval")
@@ -99,7 +111,7 @@ def diff_chart(diffs: Sequence[Any]) -> str:
     if not rows:
         return ""
     plt = _pyplot()
-    with plt.rc_context(_RC):
+    with _drawing(plt):
         fig, ax = plt.subplots(figsize=(7.0, 0.8 + 0.3 * len(rows)))
         try:
             ys = list(range(len(rows)))
@@ -115,6 +127,45 @@ def diff_chart(diffs: Sequence[Any]) -> str:
             ax.invert_yaxis()
             ax.grid(axis="x", color="#eee")
             ax.set_xlabel("B − A in percentage points, with its 95% interval (red: significant)")
+            fig.tight_layout()
+            return _svg(fig)
+        finally:
+            plt.close(fig)
+
+
+KIND_COLOURS = ("#1f4e8c", "#c26a00", "#2e7d32")
+
+
+def verdict_chart(rows: Sequence[str], series: Sequence[tuple[str, Sequence[Any]]], tolerance: float,
+                  xlabel: str) -> str:
+    """One row per role: for each agent kind a point (the paired difference, in percentage points) and its 95%
+    interval, against a zero line and the ±tolerance band of "even". A row's points sit a little apart by kind, so
+    two kinds that agree are seen agreeing."""
+    if not rows or not series:
+        return ""
+    plt = _pyplot()
+    with _drawing(plt):
+        fig, ax = plt.subplots(figsize=(7.0, 1.0 + 0.42 * len(rows) * max(1, len(series))))
+        try:
+            if tolerance > 0:
+                ax.axvspan(-100 * tolerance, 100 * tolerance, color="#eeeeee",
+                           label=f"even (±{100 * tolerance:.0f})")
+            ax.axvline(0, color="#888", linewidth=1)
+            step = 0.6 / max(1, len(series))
+            for i, (kind, diffs) in enumerate(series):
+                colour = KIND_COLOURS[i % len(KIND_COLOURS)]
+                ys = [r + (i - (len(series) - 1) / 2) * step for r in range(len(diffs))]
+                xs = [100 * d.diff for d in diffs]
+                err = [[max(0.0, 100 * (d.diff - d.low)) for d in diffs],
+                       [max(0.0, 100 * (d.high - d.diff)) for d in diffs]]
+                ax.errorbar(xs, ys, xerr=err, fmt="o", color=colour, ecolor=colour, elinewidth=1.4, capsize=3,
+                            markersize=4, label=f"{kind} agents")
+            ax.set_yticks(list(range(len(rows))), list(rows))
+            ax.invert_yaxis()
+            ax.grid(axis="x", color="#eee")
+            ax.set_axisbelow(True)
+            ax.set_xlabel(xlabel)
+            ax.legend(loc="best", frameon=False, fontsize=8)
             fig.tight_layout()
             return _svg(fig)
         finally:

@@ -3,12 +3,13 @@ game by game (its interval is much narrower than that of two independent runs)."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .records import GameRecord
-from .stats import Rate, mean_interval
+from .stats import Z95, Rate, mean_interval, sides_seen
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,23 @@ def paired(figure: str, xs: Sequence[float], ys: Sequence[float], kind: str = "r
     return Diff(figure, sum(xs) / n, sum(ys) / n, m, lo, hi, kind)
 
 
+def paired_binary(figure: str, xs: Sequence[float], ys: Sequence[float]) -> Diff:
+    """The mean of y − x over paired 0/1 outcomes, with the Agresti–Min interval (half a game added to each of the
+    four outcome pairs): unlike the plain paired interval it is never of zero width when few pairs disagree (10
+    games all lost in both arms say little), as Wilson's is not for a single rate."""
+    n = len(xs)
+    up = sum(1 for x, y in zip(xs, ys, strict=True) if y > x)  # pairs where y won and x did not
+    down = sum(1 for x, y in zip(xs, ys, strict=True) if x > y)
+    diff = (up - down) / n if n else 0.0
+    m = n + 2
+    centre = (up - down) / m
+    var = max(0.0, ((up + 0.5) + (down + 0.5) - (up - down) ** 2 / m) / (m * m))
+    half = Z95 * math.sqrt(var)
+    low, high = max(-1.0, min(diff, centre - half)), min(1.0, max(diff, centre + half))
+    k = max(1, n)
+    return Diff(figure, sum(xs) / k, sum(ys) / k, diff, low, high)
+
+
 def _per_game(records: Sequence[GameRecord], test: Callable[[GameRecord], bool]) -> list[float]:
     return [1.0 if test(r) else 0.0 for r in records]
 
@@ -73,8 +91,14 @@ def _side_won(side: str) -> Callable[[GameRecord], bool]:
     return lambda r: r.side == side
 
 
-def _role_won(role: str) -> Callable[[GameRecord], bool]:
-    return lambda r: role in r.winners
+def _role_share(records: Sequence[GameRecord], role: str) -> list[float]:
+    """Per game, the share of the role's seats that won (0 or 1, but a half when one of two solo seats wins);
+    0 where the role is not dealt."""
+    out = []
+    for r in records:
+        won, of = r.role_result(role)
+        out.append(won / of if of else 0.0)
+    return out
 
 
 def general_rate(records: Sequence[GameRecord], general: str) -> Rate | None:
@@ -94,7 +118,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     xa = [p[0] for p in pairs]
     yb = [p[1] for p in pairs]
     out = Comparison(len(pairs), errors=(sum(r.reason == "error" for r in a), sum(r.reason == "error" for r in b)))
-    for side in sides:
+    for side in sides_seen(xa + yb, sides):
         out.headline.append(paired(f"win: {side}", _per_game(xa, _side_won(side)), _per_game(yb, _side_won(side))))
     draw_a = _per_game(xa, lambda r: not r.winners)
     draw_b = _per_game(yb, lambda r: not r.winners)
@@ -103,7 +127,7 @@ def compare(a: Sequence[GameRecord], b: Sequence[GameRecord], sides: Sequence[st
     roles = sorted({role for r in xa + yb for role in r.roles})
     for role in roles:
         # a role missing from a game (a variant without it) counts as not winning there
-        out.roles.append(paired(f"role wins: {role}", _per_game(xa, _role_won(role)), _per_game(yb, _role_won(role))))
+        out.roles.append(paired(f"role wins: {role}", _role_share(xa, role), _role_share(yb, role)))
     out.length.append(paired("rounds", [float(r.rounds) for r in xa], [float(r.rounds) for r in yb], "mean"))
     out.length.append(paired("turns", [float(r.turns) for r in xa], [float(r.turns) for r in yb], "mean"))
     for g in designer:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..compiler.cache import write_atomic
 from ..files import WriteRefused, write_bytes_atomic
+from ..install_hint import install_extra
 from .records import GameRecord
 
 
@@ -62,7 +63,7 @@ def write_parquet(path: Path, tables: Sequence[tuple[str, Sequence[GameRecord]]]
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError as err:
-        raise ExportError("--parquet needs pyarrow: pip install -e '.[parquet]'") from err
+        raise ExportError(f"--parquet needs pyarrow: {install_extra('parquet')}") from err
     frames = []
     for label, records in tables:
         head, body = rows(records, label)

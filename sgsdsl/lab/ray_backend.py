@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..install_hint import install_extra
 from .records import GameRecord
 from .variant import Variant
 from .work import chunks, play_chunk
@@ -19,7 +20,7 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError as err:
-        raise RayUnavailable("--backend ray needs Ray: pip install -e '.[ray]'") from err
+        raise RayUnavailable(f"--backend ray needs Ray: {install_extra('ray')}") from err
     return ray
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine.errors import EngineError
 from ..engine.program import Program
+from ..rule_errors import one_line
 from .variant import Variant
 
 
@@ -29,12 +30,28 @@ class GameRecord:
     label: str = ""  # the winning side as the mode names it (a camp), when it names one
     # modes that rank (`place` lines): (camp, place) for every camp placed, best place of its seats, by camp
     standings: tuple[tuple[str, int], ...] = ()
+    solo: tuple[str, ...] = ()  # the mode's solo roles: each of their seats is a side of its own
 
     @property
     def side(self) -> str:
         """The winning side as the mode names it (its camp, else its `win` line's roles joined by +); "" for a
-        draw."""
+        draw. A solo role dealt to several seats (双内's two renegades) is as many sides: `renegade #2` is the
+        second seat of that role in seat order."""
+        for role in self.solo:
+            if role in self.winners:
+                seats = [s for s, r in enumerate(self.roles) if r == role]
+                if len(seats) > 1:
+                    won = [i for i, s in enumerate(seats, 1) if s in self.winner_seats]
+                    return f"{role} #{won[0]}" if won else role
         return self.label or "+".join(self.winners)
+
+    def role_result(self, role: str) -> tuple[int, int]:
+        """(wins, out of) for a role in this game: once per game (a side wins or loses together), but per seat for
+        a solo role, each of whose seats is a side of its own."""
+        if role in self.solo:
+            seats = [s for s, r in enumerate(self.roles) if r == role]
+            return sum(s in self.winner_seats for s in seats), len(seats)
+        return int(role in self.winners), 1
 
     def won(self, seat: int) -> bool:
         return seat in self.winner_seats
@@ -52,9 +69,9 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
     try:
         g = Game(program, variant.mode, variant.players, seed, agents, dict(variant.options),
                  round_cap=variant.round_cap, record=False, pinned=dict(variant.pinned),
-                 pool=variant.pool).run()
+                 pool=variant.pool, role_pins=variant.role_pins, barred=dict(variant.barred)).run()
     except EngineError as err:
-        return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, f"seed {seed}: {err}")
+        return GameRecord(seed, (), (), (), (), (), "error", 0, 0, 0, {}, one_line(err))
     winners, reason = g.result or ((), "unfinished")
     return GameRecord(
         seed=seed,
@@ -72,6 +89,7 @@ def play_record(program: Program, variant: Variant, seed: int) -> GameRecord:
         agents=tuple(variant.agents[i % len(variant.agents)] for i in range(variant.players)),
         label=g.mode.winner_label(tuple(winners)) if winners else "",
         standings=standings(g),
+        solo=tuple(g.mode.solo),
     )
 
 

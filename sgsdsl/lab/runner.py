@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from ..engine import collector
 from .records import GameRecord, play_record
 from .variant import Variant, load_program
-from .work import chunks, play_chunk
+from .work import chunks, play_tasks
 
 BACKENDS = ("local", "ray")
 Progress = Callable[[int], None]
@@ -34,22 +34,29 @@ def run(variant: Variant, seeds: Sequence[int], jobs: int | None = None, backend
         return run_ray(variant, seeds, address, progress)
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
-    if jobs == 1 or len(seeds) < 2:
+    return run_tasks([(variant, s) for s in seeds], jobs, progress)
+
+
+def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
+              progress: Progress | None = None) -> list[GameRecord]:
+    """Every (variant, seed) game's record, in the order given, on local processes: the games of one run may each
+    have their own variant (seats, pins, barred skills), as long as they share a few rule sets."""
+    jobs = jobs or default_jobs()
+    for variant in {v.paths + (v.engine,): v for v, _ in tasks}.values():
+        load_program(variant)  # once here: forked workers inherit it (settled, so they share its pages too)
+    collector.settle()
+    if jobs == 1 or len(tasks) < 2:
         out: list[GameRecord] = []
-        program = load_program(variant)
-        collector.settle()
-        for s in seeds:
-            out.append(play_record(program, variant, s))
+        for variant, s in tasks:
+            out.append(play_record(load_program(variant), variant, s))
             if progress:
                 progress(len(out))
         return out
-    load_program(variant)  # once here: forked workers inherit it (settled, so they share its pages too)
-    collector.settle()
-    parts = chunks(seeds, jobs)
+    parts = chunks(tasks, jobs)
     done: dict[int, list[GameRecord]] = {}
     finished = 0
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(play_chunk, variant, part): i for i, part in enumerate(parts)}
+        futures = {pool.submit(play_tasks, part): i for i, part in enumerate(parts)}
         for fut in as_completed(futures):
             done[futures[fut]] = fut.result()
             finished += len(done[futures[fut]])

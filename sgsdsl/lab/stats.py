@@ -66,6 +66,11 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return (m, m - half, m + half)
 
 
+def failure_line(failed: int, total: int, first: str) -> str:
+    """The headline every lab command leads with when games failed: how many, and the first one's own error."""
+    return f"{failed} of {total} games failed: {first}"
+
+
 def mode_sides(wins: Iterable[Sequence[str]]) -> list[str]:
     """The mode's declared winner sides, in `win`-line order, each once: the rows every summary shows."""
     out: list[str] = []
@@ -74,6 +79,20 @@ def mode_sides(wins: Iterable[Sequence[str]]) -> list[str]:
         if side not in out:
             out.append(side)
     return out
+
+
+def sides_seen(records: Iterable[GameRecord], sides: Sequence[str]) -> list[str]:
+    """The declared sides, with a solo role dealt to several seats split into one side per seat (`renegade #1`,
+    `renegade #2`, in its place), as the records name their winners."""
+    seen = {r.side for r in records if r.winners}
+    out: list[str] = []
+    for side in sides:
+        split = sorted((s for s in seen if s.startswith(side + " #")), key=lambda s: int(s.rsplit("#", 1)[1]))
+        if split:
+            out += split + ([side] if side in seen else [])
+        else:
+            out.append(side)
+    return out + sorted(seen - set(out))
 
 
 @dataclass
@@ -146,6 +165,7 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     """Aggregate records (in any order: the result depends only on the multiset of records)."""
     st = Stats(games=len(records), designer=tuple(designer))
     ok = [r for r in records if r.reason != "error"]
+    sides = sides_seen(ok, sides)
     st.errors = [r.error for r in records if r.reason == "error"]
     side_wins = {s: 0 for s in sides}
     roles: dict[str, list[int]] = {}
@@ -164,8 +184,9 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
             st.draws[r.reason] = st.draws.get(r.reason, 0) + 1
         for role in sorted(set(r.roles)):
             e = roles.setdefault(role, [0, 0])
-            e[0] += role in r.winners
-            e[1] += 1
+            won, of = r.role_result(role)
+            e[0] += won
+            e[1] += of
         for seat, (gen, kingdom) in enumerate(zip(r.generals, r.kingdoms, strict=True)):
             won = int(r.won(seat))
             for table, key in ((generals, gen), (seats, f"P{seat}"), (kingdoms, kingdom)):

@@ -23,13 +23,19 @@ class Variant:
     pool: tuple[str, ...] | None = None  # general idents on offer (None: all)
     label: str = "A"
     designer: tuple[str, ...] = field(default=(), compare=False)  # general idents from files outside rules/
+    # restricted play (`sgsdsl balance`): (role, k, general) pins a general to the k-th seat dealt that role, and
+    # (general, skills) bars those skills from whoever holds that general
+    role_pins: tuple[tuple[str, int, str], ...] = ()
+    barred: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def settings(self) -> dict[str, Any]:
         """Every setting, for JSON exports and for saying what differs between two variants."""
         return {"rules": list(self.paths), "mode": self.mode, "players": self.players,
                 "options": dict(self.options), "engine": self.engine, "round_cap": self.round_cap,
                 "agents": list(self.agents), "pinned": {f"P{s}": g for s, g in self.pinned},
-                "pool": list(self.pool) if self.pool is not None else None}
+                "pool": list(self.pool) if self.pool is not None else None,
+                **({"role_pins": [list(x) for x in self.role_pins]} if self.role_pins else {}),
+                **({"barred": {g: list(s) for g, s in self.barred}} if self.barred else {})}
 
 
 _PROGRAMS: dict[tuple[tuple[str, ...], str], Program] = {}

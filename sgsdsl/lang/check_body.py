@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..engine import registry as reg
 from . import ast
 from .check_base import CheckerBase
-from .diagnostics import did_you_mean
+from .diagnostics import Span, did_you_mean
 from .scope import Symbols, _Scope
+from .syntax_hints import familiar
 from .types import _ELEMENT, COLLECTIONS, STRINGY, _article, _known, assignable, comparable
 
 
@@ -205,6 +206,9 @@ class BodyChecker(CheckerBase):
         if op == "+" and lk in COLLECTIONS and rk in COLLECTIONS:
             return lk if lk == rk else "list"
         if lk is not None and rk is not None:
+            if op == "+" and "str" in (lk, rk):
+                self._text_plus(lk, rk, e.span)
+                return None
             self.error("SGS-E305", f"'{op}' cannot combine {_article(lk)} and {_article(rk)}", e.span)
             return None
         if "int" in (lk, rk):
@@ -212,6 +216,13 @@ class BodyChecker(CheckerBase):
         if op == "+" and (lk in COLLECTIONS or rk in COLLECTIONS):
             return "list"
         return None
+
+    def _text_plus(self, lk: str, rk: str, span: Span) -> None:
+        """`"a" + "b"`: say what `+` does, and that text is written whole (the language has no text joining)."""
+        self.error("SGS-E305", f"'+' adds numbers or joins two lists; it does not join text (here {_article(lk)} "
+                   f"and {_article(rk)})", span,
+                   "the language has no way to join texts: write the whole text as one literal, e.g. \"ab\"; "
+                   "to keep a value for later, give it to a mark: mark(p, \"name\", x)")
 
     def name(self, e: ast.Name, scope: _Scope) -> str | None:
         n = e.ident
@@ -254,6 +265,7 @@ class BodyChecker(CheckerBase):
         elif n in reg.PRIMITIVES or n in self.sym.values or n in reg.ENGINE_VALUES:
             hint = f"'{n}' is a function: call it with ({', '.join(_param_names(self.sym, n))})"
         best = did_you_mean(n, pool)
+        hint = hint or familiar(n)
         self.error("SGS-E202", f"unknown name '{n}'", e.span, hint or (f"did you mean '{best}'?" if best else None))
         return None
 
@@ -328,7 +340,7 @@ class BodyChecker(CheckerBase):
                 hint = f"'{fname}' is not a function; drop the parentheses"
             best = did_you_mean(fname, pool)
             self.error("SGS-E203", f"unknown function '{fname}'", e.func.span,
-                       hint or (f"did you mean '{best}'?" if best else None))
+                       hint or familiar(fname) or (f"did you mean '{best}'?" if best else None))
             return None
         e.ref = prim.kind
         if prim.kind == "action" and scope.pure:
@@ -361,7 +373,7 @@ class BodyChecker(CheckerBase):
                     cancellable = ", ".join(sorted(t.name for t in reg.TIMINGS.values() if t.cancellable))
                     self.error("SGS-E307", f"a {tm.name} event cannot be cancelled", e.func.span,
                                f"cancellable timings: {cancellable}")
-        return prim.returns if prim.returns not in ("none", "item") else None
+        return _result_type(prim, e, arg_types, kw_types)
 
     def procedure_call(self, e: ast.Call, arg_types: list[str | None], scope: _Scope) -> None:
         """`NAME(args)` of a procedure: positional arguments, one per parameter; an action (not in conditions)."""
@@ -400,6 +412,27 @@ class BodyChecker(CheckerBase):
                 hint = "pass the card's name, e.g. 杀, or use card.family"
             self.error("SGS-E301", f"argument '{pname}' of '{fname}' must be {_article(want)}, "
                        f"not {_article(_known(got) or '')}", arg.span, hint)
+
+
+def _result_type(prim: reg.Primitive, e: ast.Call, arg_types: list[str | None],
+                 kw_types: list[str | None]) -> str | None:
+    """What a call of a primitive gives. One that returns an `item` gives an element of its `items` argument
+    (`first(players())` is a player, `choose(p, hand(p))` a card); one that returns a list and takes `items`
+    gives a list of the same kind (`minus`, `without`, `choose_many`). Unknown when the list's kind is."""
+    if prim.returns not in ("item", "list"):
+        return prim.returns if prim.returns != "none" else None
+    names = [p.name for p in prim.params]
+    items: str | None = None
+    if "items" in names and names.index("items") < len(arg_types):
+        items = arg_types[names.index("items")]
+    for (k, _), t in zip(e.kwargs, kw_types, strict=True):
+        if k.text == "items":
+            items = t
+    if "items" not in names:
+        return prim.returns if prim.returns == "list" else None
+    if prim.returns == "item":
+        return _ELEMENT.get(items or "")
+    return items if items in ("players", "cards") else "list"
 
 
 def _param_names(sym: Symbols, n: str) -> list[str]:

@@ -8,16 +8,19 @@ attributes, constants, scope names): a primitive added there is known here witho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine import registry as reg
 from . import ast
 from .check_body import BodyChecker, _counts
-from .diagnostics import Span, did_you_mean
+from .diagnostics import Span, did_you_mean, reset_suggestions
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
 MAX_SEATS = 100  # the most seats a mode may be for (docs/language.md, Limits)
 
 
+MAX_DECK_CARDS = 2000  # copies of all cards together (docs/language.md, Limits)
 MAX_PROCEDURE_DEPTH = 32  # procedure calls inside procedure calls (each is a nested run of the engine)
 
 
@@ -25,10 +28,17 @@ class Checker(BodyChecker):
     """Definitions, modes and the program as a whole (rule bodies: `BodyChecker`)."""
 
     # ------------------------------------------------------------ entry
+    cancelled: Callable[[], bool] | None = None  # polled between definitions: an editor's newer text
+
+    def poll(self) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise CheckCancelled
+
     def run(self) -> CheckedProgram:
         self.collect()
         for m in self.modules:  # values first: their types are needed where they are called
             for v in m.values:
+                self.poll()
                 self.check_value(v)
         for m in self.modules:
             for mc in m.more_copies:
@@ -38,20 +48,38 @@ class Checker(BodyChecker):
                 self.check_procedure(pr)
         self.procedure_cycles()
         for m in self.modules:
+            self.poll()
             for c in m.cards:
+                self.poll()
                 self.check_card(c)
             for r in m.rules:
                 for t in r.triggers:
                     self.trigger(t, "rule")
             for s in m.skills:
+                self.poll()
                 self.check_skill(s)
             for g in m.generals:
+                self.poll()
                 self.check_general(g)
             for mode in m.modes:
                 self.check_mode(mode)
         self.never_fires()
+        self.deck_size()
         self.diags.sort(key=lambda d: d.sort_key)
         return CheckedProgram(self.modules, self.sym, self.diags)
+
+    def deck_size(self) -> None:
+        """Every copy of every card is a card object in each game (shuffled, dealt, hashed at each decision of a
+        recorded game): the whole deck has at most MAX_DECK_CARDS."""
+        total = 0
+        for m in self.modules:
+            for c in m.cards:
+                total += len(c.copies)
+                if total > MAX_DECK_CARDS:
+                    self.error("SGS-E241", f"the deck holds more than {MAX_DECK_CARDS} cards", c.name.span,
+                               "a deck is a few hundred cards; remove copies")
+                    return
+            total += sum(len(mc.faces) for mc in m.more_copies)
 
     def _define(self, table: dict, key: str, node: ast.Node, what: str, span: Span) -> None:
         if key in table:
@@ -102,8 +130,24 @@ class Checker(BodyChecker):
             self.ascii_id(d)
             for s in getattr(d, "skills", []):
                 self.ascii_id(s)
-        for k in (name for m in self.modules for decl in m.kingdoms for name in decl.names):
+        declared = [name for m in self.modules for decl in m.kingdoms for name in decl.names]
+        for k in declared:
             self.declare_kingdom(k)
+        if declared:
+            self.generals_kingdoms_declared(list(dict.fromkeys(k.text for k in declared)))
+
+    def generals_kingdoms_declared(self, declared: list[str]) -> None:
+        """Once a program declares its kingdoms (`kingdom 魏 蜀 吴 群`, as the bundled rules do), a general's kingdom
+        must be one of them: `: 晋国` misspelt or invented is an error, not a new faction made in silence."""
+        for g in (g for m in self.modules for g in m.generals):
+            for k in g.kingdoms or [g.kingdom]:
+                if k.text in declared:
+                    continue
+                best = did_you_mean(k.text, declared)
+                self.error("SGS-E234", f"unknown kingdom '{k.text}'", k.span,
+                           f"did you mean '{best}'?" if best else
+                           f"the kingdoms are {' '.join(declared)}; a new one is declared with "
+                           f"`kingdom {k.text}`")
 
     def declare_kingdom(self, k: ast.Ident) -> None:
         """`kingdom 神`: a name rules may use as a kingdom. It must not already name a card, general, skill or role
@@ -407,6 +451,10 @@ class Checker(BodyChecker):
         opt_scope = _Scope({}, kind="option", pure=True)
         for o in m.options:
             self.expr(o.default, opt_scope)
+            if not _constant(o.default):  # read when the program is built: no game to ask, no budget to spend
+                self.error("SGS-E240", f"option {o.name.text}'s default is not a constant", o.default.span,
+                           "an option's default is true, false, a number or a word; set other values with "
+                           "-o NAME=VALUE or a scenario's option line")
         players = next((md for md in reversed(chain) if md.players is not None), m)
         if players.players is None and chain[0].base is None:  # (a broken `extends` is reported above)
             self.error("SGS-E209", f"mode '{m.name.text}' does not say how many players it is for", m.name.span,
@@ -611,5 +659,20 @@ def _calls_in(node: object) -> list[ast.Call]:
     return out
 
 
-def check(modules: list[ast.Module]) -> CheckedProgram:
-    return Checker(modules).run()
+class CheckCancelled(Exception):
+    """The check was abandoned (its `cancelled` said so): the language server's text changed meanwhile."""
+
+
+def check(modules: list[ast.Module], cancelled: Callable[[], bool] | None = None) -> CheckedProgram:
+    """Check a loaded program. CANCELLED, polled between definitions, abandons the check (CheckCancelled)."""
+    reset_suggestions()
+    checker = Checker(modules)
+    checker.cancelled = cancelled
+    return checker.run()
+
+
+def _constant(e: ast.Expr) -> bool:
+    """A literal true/false, number or word (a bare name), or a negated number: what an option's default may be."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        return isinstance(e.operand, ast.Lit) and e.operand.kind == "int"
+    return isinstance(e, ast.Name) or (isinstance(e, ast.Lit) and e.kind in ("int", "bool", "str"))

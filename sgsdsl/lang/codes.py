@@ -1,11 +1,12 @@
-"""Every diagnostic code the .sgs front end can emit, with a one-line title.
+"""Every diagnostic code sgsdsl prints, with a one-line title: the .sgs front end's (SGS-) and the scenario
+files' (SCN-), one table for `sgsdsl explain`.
 
 Codes are stable: tools and CI scripts match on them, so a code is never reused for another meaning.
 Numbering: E1xx reading and syntax, E2xx names and shapes, E3xx types and effects, W4xx definitions that
 can never fire, E5xx the compiler. `sgsdsl explain CODE` prints a longer explanation with a wrong and a right
 example from `codes.md` beside this file (`tests/test_explain.py` checks that every code has one).
-`tests/test_lang_codes.py` proves that every code the front end emits is listed here and that `tests/bad/`
-holds a file for each.
+`tests/test_lang_codes.py` proves that every code any part of sgsdsl emits is listed here and explained, and that
+`tests/bad/` holds a file for each SGS code.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ CODES: dict[str, str] = {
     "SGS-E105": "the file is not UTF-8 text (binary data or invalid UTF-8)",
     "SGS-E106": "the file is too large to be a rules file",
     "SGS-E107": "an imported file does not exist or cannot be read",
+    "SGS-E108": "a bracket is never closed (reported at the bracket, with where the parser noticed)",
+    "SGS-E109": "a local name (`let`, a loop's variable) is assigned to: locals are immutable",
     "SGS-E110": "files import each other in a cycle",
     "SGS-E201": "a name is defined twice",
     "SGS-E202": "unknown name (card, general, skill, role, local, constant...)",
@@ -47,6 +50,9 @@ CODES: dict[str, str] = {
     "SGS-E231": "a `limit` on a trigger of a rule or a mode (only a skill's triggers have an owner to count)",
     "SGS-E232": "a procedure calls itself, directly or through other procedures (it might never end)",
     "SGS-E233": "procedure calls nest too deep (more than 32 procedures inside one another)",
+    "SGS-E234": "a general's kingdom is not one the program declares (`kingdom 魏 蜀 吴 群`)",
+    "SGS-E240": "a mode option's default is not a constant (true/false, a number or a word)",
+    "SGS-E241": "the deck holds more than 2000 cards (copies of all cards together)",
     "SGS-E301": "an argument has the wrong type",
     "SGS-E302": "this field cannot be assigned",
     "SGS-E303": "an action (something that changes the game) inside a condition or value",
@@ -63,6 +69,31 @@ CODES: dict[str, str] = {
     # the compiler (sgsdsl/compiler) adds these
     "SGS-E501": "two names become the same Python name in generated code (rename one)",
     "SGS-E503": "the compiler cannot express this construct (a bug in sgsdsl: please report it)",
+    # scenario files (`sgsdsl test`, sgsdsl/scenario): SCN-E1xx the file's form, SCN-E2xx names the rules lack
+    "SCN-E100": "a scenario line cannot be read (not a statement the format knows, or a statement's words are wrong)",
+    "SCN-E101": "a scenario has no seats",
+    "SCN-E102": "seats are not P0, P1, … in order",
+    "SCN-E103": "a script, expectation or start names a seat that does not exist",
+    "SCN-E104": "a seat's attribute (`hand:`, `equip:`, `pile` …) outside a `seat` line",
+    "SCN-E105": "a statement or seat given twice",
+    "SCN-E106": "a statement without its value",
+    "SCN-E107": "a value of the wrong form (a number, HP, a count, `setup:` or `players:`)",
+    "SCN-E108": "an unknown stop point in `until:`",
+    "SCN-E109": "an unknown phase in `start:`",
+    "SCN-E110": "a seat was expected (P0, P1 …)",
+    "SCN-E111": "a card written with a face that cannot be read, or a face without a card name",
+    "SCN-E112": "`offers` or `refuse` without the option it is about",
+    "SCN-E113": "an `expect` line that cannot be read",
+    "SCN-E114": "`setup: mode` together with `seat` lines",
+    "SCN-E200": "the rules file a scenario loads cannot be found",
+    "SCN-E201": "the rules a scenario loads do not check",
+    "SCN-E202": "an unknown card in a zone or deck",
+    "SCN-E203": "an unknown general in a `seat` line",
+    "SCN-E204": "the mode or one of its options is wrong for these rules",
+    "SCN-E205": "an unknown role in a `seat` line",
+    "SCN-E206": "`covers` names no card, skill or rule of the rules",
+    "SCN-E207": "no free copy of a card is left for a zone",
+    "SCN-E208": "two pieces of equipment for one slot",
 }
 
 

@@ -11,6 +11,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..textsafe import shown
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -51,9 +53,24 @@ class DiagnosticError(Exception):
         self.diagnostics = diagnostics
 
 
+# Names compared for "did you mean" hints in one check (reset by `reset_suggestions`, which each check and parse
+# calls): each hint compares the unknown name with every known one, so a file with thousands of unknown names
+# among thousands of known ones would take quadratic time. Past this much work, no more hints: near-linear.
+SUGGESTION_WORK = 1_000_000
+_suggestion_work = [0]
+
+
+def reset_suggestions() -> None:
+    _suggestion_work[0] = 0
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """The closest known name, for "did you mean …" hints; None when nothing is close."""
+    """The closest known name, for "did you mean …" hints; None when nothing is close (or the check has spent
+    its SUGGESTION_WORK)."""
+    if _suggestion_work[0] > SUGGESTION_WORK:
+        return None
     pool = sorted(set(candidates))
+    _suggestion_work[0] += len(pool)
     if not pool:
         return None
     matches = difflib.get_close_matches(name, pool, n=1, cutoff=0.5)
@@ -72,23 +89,31 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 def render_text(diags: Iterable[Diagnostic], sources: dict[str, str]) -> str:
     """Human form: `file:line:col: error[CODE]: message`, the source line, and a caret under the span."""
     out: list[str] = []
+    lines: dict[str, list[str]] = {}  # each file split once, not once per diagnostic (thousands of them)
     for d in sorted(diags, key=lambda d: d.sort_key):
         s = d.span
         out.append(f"{s.file}:{s.line}:{s.col}: {d.severity}[{d.code}]: {d.message}")
-        out.extend(_excerpt(s, sources))
+        if s.file not in lines and s.file in sources:
+            lines[s.file] = sources[s.file].split("\n")
+        out.extend(_excerpt(s, lines))
         if d.suggestion:
             out.append(f"  = help: {d.suggestion}")
         for note, nspan in d.notes:
             out.append(f"  = note: {note} at {nspan.file}:{nspan.line}:{nspan.col}")
-    return "\n".join(out)
+    return shown("\n".join(out))  # messages may quote a string literal: never terminal controls
 
 
-def _excerpt(s: Span, sources: dict[str, str]) -> list[str]:
-    """The source line and a caret line under the span, both measured in terminal columns (CJK = 2)."""
+def excerpt(s: Span, sources: dict[str, str]) -> list[str]:
+    """The source line and a caret line under the span, from the text of its file (run-time rule errors)."""
     text = sources.get(s.file)
-    if text is None:
+    return [] if text is None else _excerpt(s, {s.file: text.split("\n")})
+
+
+def _excerpt(s: Span, files: dict[str, list[str]]) -> list[str]:
+    """The source line and a caret line under the span, both measured in terminal columns (CJK = 2)."""
+    lines = files.get(s.file)
+    if lines is None:
         return []
-    lines = text.split("\n")
     if not 1 <= s.line <= len(lines):
         return []
     src = _printable(lines[s.line - 1])

@@ -13,7 +13,7 @@ from importlib import resources
 
 from .codes import CODES
 
-_SECTION = re.compile(r"^## (SGS-[A-Z]\d+)\n(.*?)(?=^## |\Z)", re.S | re.M)
+_SECTION = re.compile(r"^## ((?:SGS|SCN)-[A-Z]\d+)\n(.*?)(?=^#{1,2} |\Z)", re.S | re.M)
 _EXAMPLE = re.compile(r"^(wrong|right):\n```(\w+)\n(.*?)^```", re.S | re.M)
 
 
@@ -24,7 +24,7 @@ class Explanation:
     meaning: str
     wrong: str
     right: str
-    language: str  # "sgs": rules text the tests check; "sh": a command, for codes no rules text causes
+    language: str  # "sgs" rules or "scenario" text the tests check; "sh": a command, for codes no text causes
 
 
 @lru_cache(maxsize=1)
@@ -43,11 +43,15 @@ def explanations() -> dict[str, Explanation]:
 
 
 def normalize(code: str) -> str:
-    """Accept `E206`, `e206`, `206` or `SGS-E206`."""
-    c = code.strip().upper().removeprefix("SGS-")
+    """Accept `E206`, `e206`, `206`, `SGS-E206` or `SCN-E113` (a bare code is the SGS one, or the only one)."""
+    c = code.strip().upper()
+    if c.startswith(("SGS-", "SCN-")):
+        return c
     if c.isdigit():
         matches = [k for k in CODES if k[5:] == c]
-        return matches[0] if len(matches) == 1 else f"SGS-{c}"
+        return matches[0] if len(matches) == 1 else f"SGS-E{c}" if f"SGS-E{c}" in CODES else f"SGS-{c}"
+    if f"SGS-{c}" not in CODES and f"SCN-{c}" in CODES:
+        return f"SCN-{c}"
     return f"SGS-{c}"
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bundled import rule_set_names as bundled_names
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .parse_cache import Shared, parse_cached
 from .parser import parse_text
 from .result_cache import Inputs, Resolution, Visit, text_digest
 from .sources import display_path, import_hint, read_source, resolve_import
+
+# What one load (a file and everything it imports, transitively) may read: docs/language.md, "Limits"
+MAX_LOAD_FILES = 500
+MAX_LOAD_CHARS = 16 * 1024 * 1024
 
 
 @dataclass
@@ -60,6 +65,12 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             return
         if real in done:
             return
+        if len(done) >= MAX_LOAD_FILES or sum(map(len, result.sources.values())) > MAX_LOAD_CHARS:
+            result.diagnostics.append(Diagnostic(
+                "SGS-E107", f"cannot read {shown}: a load reads at most {MAX_LOAD_FILES} files and "
+                f"{MAX_LOAD_CHARS} characters in all (the imports go further)", at or Span.point(shown, 1, 1)))
+            done[real] = None
+            return
         buffer = overlay is not None and real in overlay
         text: str | None
         if overlay is not None and real in overlay:
@@ -89,6 +100,13 @@ def load(paths: list[Path], overlay: dict[Path, str] | None = None, base: Path |
             if target is None:
                 result.diagnostics.append(Diagnostic("SGS-E107", problem, _string_span(imp.span, text),
                                                      suggestion=import_hint(imp.path)))
+                continue
+            stem = Path(imp.path).stem
+            if not target.exists() and imp.path == f"{stem}.sgs" and stem in bundled_names():
+                # `import "standard.sgs"` in a designer's folder: the bundled set is imported by its name
+                result.diagnostics.append(Diagnostic(
+                    "SGS-E107", f"cannot find imported file {imp.path} beside this file", _string_span(imp.span, text),
+                    suggestion=f"the bundled rule set is imported by name: import \"{stem}\""))
                 continue
             result.imports.append(Resolution(str(real.parent), imp.path, str(target)))
             targets.append(display_path(target, base))

@@ -5,9 +5,13 @@ files it had parsed before (and `check rules/` parses `standard.sgs` once per fi
 cached in `<cache folder>/parse/<digest>/`, where the digest covers the grammar, the parser and AST code, the
 Lark version and the Python version, so a change to any of them starts a fresh folder:
 
-- `lark.pickle` is Lark's own cache file (`Lark(..., cache=path)`), written under a temporary name and renamed;
-- `<sha>.ast` is a pickled `ast.Module`, keyed by the file's name and text, for files that parsed without any
-  diagnostic (errors are always recomputed). An editor's unsaved buffers are never written to disk.
+- `lark.json` is Lark's own serialized parser (`Lark.memo_serialize`, what `Lark.save` would pickle), as JSON;
+- `<sha>.ast` is an `ast.Module` in the cache's JSON format (`sgsdsl.cachedata`), keyed by the file's name and
+  text, for files that parsed without any diagnostic (errors are always recomputed). The entry records its key
+  too, so a renamed entry never serves one file's parse for another. An editor's unsaved buffers are never
+  written to disk.
+
+Neither is a pickle: reading an entry cannot run code.
 
 Every load returns fresh objects (the checker annotates the AST), entries are trusted only as `cachedir`
 says, and any problem is a cache miss.
@@ -16,8 +20,6 @@ says, and any problem is a cache miss.
 from __future__ import annotations
 
 import hashlib
-import io
-import pickle
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -27,14 +29,22 @@ from typing import Any
 
 from lark import Lark
 
-from ..cachedir import cache_root, private_dir, trusted
-from ..files import WriteRefused, write_bytes_atomic
+from .. import cachedata
+from ..cachedir import cache_root, read_entry, usable_dir, write_entry
 from . import ast
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Span
 
 MAX_AST_ENTRIES = 200  # on disk; the oldest go first
-_MEMO_ENTRIES = 32  # in process, as pickled bytes (a fresh copy per use)
+_MEMO_ENTRIES = 32  # in process, as entry bytes (a fresh copy per use)
 _memo: OrderedDict[str, bytes] = OrderedDict()
+
+
+def _node_classes(cls: type) -> list[type]:
+    subs: list[type] = cls.__subclasses__()
+    return [cls, *(c for sub in subs for c in _node_classes(sub))]
+
+
+AST_CLASSES = cachedata.registry([*_node_classes(ast.Node), Span])
 
 
 @lru_cache(maxsize=1)
@@ -58,32 +68,30 @@ def _folder() -> Path | None:
     if not digest:
         return None
     folder = cache_root() / "parse" / digest[:32]
-    try:
-        private_dir(folder)
-    except OSError:
-        return None
-    return folder
+    return folder if usable_dir(folder) else None
 
 
 def cached_lark(grammar: str, **options: Any) -> Lark:
-    """Lark(grammar, **options), its tables loaded from the cache (Lark.save / Lark.load) when a trusted entry
-    is there. The folder's digest covers the grammar and the options live in parser.py, so an entry always
-    matches what would be built."""
+    """Lark(grammar, **options), its tables loaded from the cache when a trusted entry is there (the data
+    `Lark.save` would pickle, kept as JSON and handed to Lark's loader as a dict). The folder's digest covers the
+    grammar and the options live in parser.py, so an entry always matches what would be built."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
     folder = _folder()
-    path = folder / "lark.pickle" if folder is not None else None
-    if path is not None and trusted(path):
+    path = folder / "lark.json" if folder is not None else None
+    blob = read_entry(path) if path is not None else None
+    if blob is not None:
         try:
-            with open(path, "rb") as fh:
-                return Lark.load(fh)
+            return Lark.load(cachedata.loads(blob, {}))  # Lark.load takes the dict as well as a file
         except Exception:  # noqa: BLE001, S110 - a bad entry is rebuilt below
             pass
     parser = Lark(grammar, **options)
     if path is not None:
         try:
-            buf = io.BytesIO()
-            parser.save(buf)
-            write_bytes_atomic(path, buf.getvalue(), mode=0o600)
-        except (OSError, WriteRefused, pickle.PicklingError):
+            data, memo = parser.memo_serialize([TerminalDef, Rule])
+            write_entry(path, cachedata.dumps({"data": data, "memo": memo}, {}))
+        except (TypeError, ValueError):
             pass
     return parser
 
@@ -139,25 +147,23 @@ def _parse_cached(key: str, text: str, file: str,
                   persist: bool) -> tuple[ast.Module | None, list[Diagnostic]]:
     blob = _memo.get(key)
     folder = _folder() if persist and blob is None else None
-    if blob is None and folder is not None and trusted(folder / f"{key}.ast"):
-        try:
-            blob = (folder / f"{key}.ast").read_bytes()
-        except OSError:
-            blob = None
+    if blob is None and folder is not None:
+        blob = read_entry(folder / f"{key}.ast")
     if blob is not None:
         try:
-            module = pickle.loads(blob)  # noqa: S301 - our own entry (memory, or a trusted private file)
-        except Exception:  # noqa: BLE001 - a damaged entry is a miss
-            module = None
-        if isinstance(module, ast.Module):
+            entry = cachedata.loads(blob, AST_CLASSES)
+        except ValueError:  # a damaged entry is a miss
+            entry = None
+        # the entry names the key it was stored under: a renamed or copied entry is a miss
+        if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == key and isinstance(entry[1], ast.Module):
             _remember(key, blob)
-            return module, []
+            return entry[1], []
     module, diags = parse(text, file)
     if module is None or diags:
         return module, diags
     try:
-        blob = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, RecursionError):
+        blob = cachedata.dumps((key, module), AST_CLASSES)
+    except (TypeError, ValueError, RecursionError):
         return module, diags
     _remember(key, blob)
     if folder is not None:
@@ -173,10 +179,11 @@ def _remember(key: str, blob: bytes) -> None:
 
 
 def _store(folder: Path, key: str, blob: bytes) -> None:
+    if not write_entry(folder / f"{key}.ast", blob):
+        return
     try:
-        write_bytes_atomic(folder / f"{key}.ast", blob, mode=0o600)
         entries = sorted(folder.glob("*.ast"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_AST_ENTRIES]:
             old.unlink(missing_ok=True)
-    except (OSError, WriteRefused):
+    except OSError:
         pass

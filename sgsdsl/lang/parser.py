@@ -12,6 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..engine.runtime import INT_MAX as MAX_INT  # the language's numbers: -MAX_INT..MAX_INT (docs/language.md)
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .syntax_hints import CHAR_HINTS, Opener, familiar, keyword_hint, unclosed_opener
 
 MAX_NESTING = 120  # brackets
 MAX_TREE_DEPTH = 300  # parse-tree levels
@@ -253,6 +254,9 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic
         line = len(lines)
         col = len(lines[-1]) + 1
         expected = set(err.expected if isinstance(err, UnexpectedEOF) else err.accepts or err.expected)
+        opener = unclosed_opener(text) if expected & _CLOSERS else None
+        if opener is not None:
+            return _unclosed(file, opener, Span.point(file, line, col), "the file ends")
         return Diagnostic(
             "SGS-E103",
             f"unexpected end of file; expected {_describe(expected)}",
@@ -262,6 +266,12 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic
     assert isinstance(err, UnexpectedToken)
     tok = err.token
     expected = set(err.accepts or err.expected)
+    if expected & _CLOSERS:
+        opener = unclosed_opener(text, tok.line, tok.column)
+        if opener is not None:
+            return _unclosed(file, opener, _span_of(file, tok), f"'{tok}' cannot stand there")
+    if tok.type in ("ASSIGN", "AUG_ASSIGN") and expected <= _AFTER_A_NAME:
+        return _local_assignment(file, tok, text)
     value = str(tok)
     shown = value if len(value) <= 40 else value[:39] + "…"
     noun = _token_noun(tok.type)
@@ -277,12 +287,60 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, text: str) -> Diagnostic
         hint = "a card face is a suit and a rank: A 2 3 … 10 J Q K, e.g. ♥Q"
     elif tok.type == "INT" and "FACE" in expected:
         hint = "write the suit before the rank, e.g. ♠7"
+    elif tok.type == "IDENT":
+        hint = familiar(value) or keyword_hint(value, _keywords(expected))
+    if hint is None:  # `elif x {`: the word before is the familiar one
+        before = re.search(r"(\w+)\s*$", text.split("\n")[(tok.line or 1) - 1][: (tok.column or 1) - 1])
+        hint = familiar(before.group(1)) if before else None
     return Diagnostic(
         "SGS-E102",
         f"unexpected {what}; expected {_describe(expected)}",
         _span_of(file, tok),
         suggestion=hint,
     )
+
+
+_CLOSERS = frozenset({"RBRACE", "RPAR", "RSQB"})
+# what may follow a name that starts a statement (a call, a field): `=` there assigns to the name itself
+_AFTER_A_NAME = frozenset({"DOT", "LPAR"})
+
+
+def _unclosed(file: str, opener: Opener, noticed: Span, why: str) -> Diagnostic:
+    """SGS-E108 at the bracket never closed, with where the parser noticed (often far below it)."""
+    close = {"(": ")", "[": "]", "{": "}"}[opener.char]
+    return Diagnostic(
+        "SGS-E108",
+        f"'{opener.char}' is never closed",
+        Span.point(file, opener.line, opener.col),
+        suggestion=f"add the '{close}' that closes `{opener.head}` (line {opener.line}); indent it like that line",
+        notes=((f"the parser noticed at line {noticed.line}: {why}", noticed),),
+    )
+
+
+def _local_assignment(file: str, tok: Token, text: str) -> Diagnostic:
+    """SGS-E109: `n = n + 1` — a name made with `let` (or a loop's variable) is fixed; say what to do instead."""
+    line = text.split("\n")[(tok.line or 1) - 1]
+    before = re.search(r"(\w+)\s*$", line[: (tok.column or 1) - 1])
+    name = before.group(1) if before else "n"
+    return Diagnostic(
+        "SGS-E109",
+        f"'{name}' cannot be reassigned: local names (`let`, a loop's variable) are immutable",
+        _span_of(file, tok),
+        suggestion=f"make a new name (`let {name}2 = …`), compute the value in one expression (`count(…)`, "
+                   f"`sum(…)`, `if … then … else …`), or keep a running value in a mark "
+                   f"(`mark(owner, \"{name}\", mark_value(owner, \"{name}\") + 1)`)",
+    )
+
+
+def _keywords(expected: set[str]) -> list[str]:
+    """The keywords among the expected terminals ('optional', 'where' …), spelt as written."""
+    words = terminal_descriptions()
+    out = []
+    for term in expected:
+        w = words.get(term, "")
+        if w.startswith("'") and w.endswith("'") and w[1:-1].replace("_", "").isalpha():
+            out.append(w[1:-1])
+    return out
 
 
 def _token_noun(term: str) -> str:
@@ -300,7 +358,7 @@ def _char_hint(ch: str) -> str | None:
         return f"full-width '{ch}': write {fixes[ch]!s} instead"
     if ch == ";":
         return "statements need no ';': put them on separate lines or after a space"
-    return None
+    return CHAR_HINTS.get(ch)
 
 
 class _AstError(Exception):

@@ -8,7 +8,9 @@ file the load visited (as named, where that resolved to, and its text's digest) 
 gives the same answer again, the stored result is what recomputing would give; one differing answer is a miss.
 
 Loads with a loader diagnostic (an unreadable file, a missing or cyclic import) are never stored: their answers
-depend on what is *not* on disk. Entries are trusted only as `cachedir` says; any problem is a miss.
+depend on what is *not* on disk. Entries are trusted only as `cachedir` says; any problem is a miss. An entry is
+JSON (`sgsdsl.cachedata`, never a pickle) and records the key its name was made from, so a renamed or copied entry
+never answers for another file.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..cachedir import cache_root, load_pickle, store_pickle, tree_digest
+from .. import cachedata
+from ..cachedir import cache_root, load_data, store_data, tree_digest
+from .diagnostics import Diagnostic, Span
 from .sources import read_source, resolve_import
 
-ENTRY_FORMAT = 1
+ENTRY_FORMAT = 2
 MAX_ENTRIES = 400  # per code digest; the oldest go first
 _SUFFIXES = (".py", ".lark", ".j2")
 
@@ -69,23 +73,29 @@ class Inputs:
     imports: tuple[Resolution, ...]
 
 
-def _entry_path(kind: str, root: Path, base: Path | None) -> Path | None:
+def _entry(kind: str, root: Path, base: Path | None) -> tuple[Path, str] | None:
+    """Where the entry for this question lives, and the key (what was asked) it must record."""
     code = code_digest()
     if not code:
         return None
-    key = hashlib.sha256("\0".join((kind, str(root), os.getcwd(), str(base), code)).encode(
-        "utf-8", "surrogatepass")).hexdigest()
-    return cache_root() / "results" / code[:24] / f"{kind}-{key[:40]}.pickle"
+    key = "\0".join((f"format {ENTRY_FORMAT}", kind, str(root), os.getcwd(), str(base), code))
+    name = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return cache_root() / "results" / code[:24] / f"{kind}-{name[:40]}.json", key
 
 
-def lookup(kind: str, root: Path, base: Path | None = None) -> tuple[Any, dict[str, str]] | None:
-    """(the stored result, the texts read: name as shown -> text) when every input answers as before; else None."""
-    path = _entry_path(kind, root, base)
-    entry = load_pickle(path) if path is not None else None
-    if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == ENTRY_FORMAT
-            and isinstance(entry[1], Inputs)):
+def _classes(extra: tuple[type, ...]) -> cachedata.Registry:
+    return cachedata.registry([Visit, Resolution, Inputs, Diagnostic, Span, *extra])
+
+
+def lookup(kind: str, root: Path, base: Path | None = None,
+           classes: tuple[type, ...] = ()) -> tuple[Any, dict[str, str]] | None:
+    """(the stored result, the texts read: name as shown -> text) when every input answers as before; else None.
+    CLASSES: the dataclasses a result may hold besides diagnostics."""
+    where = _entry(kind, root, base)
+    entry = load_data(where[0], _classes(classes), where[1]) if where is not None else None
+    if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], Inputs)):
         return None
-    _, inputs, result = entry
+    inputs, result = entry
     sources = still_same(inputs)
     return (result, sources) if sources is not None else None
 
@@ -112,14 +122,16 @@ def still_same(inputs: Inputs) -> dict[str, str] | None:
     return sources
 
 
-def store(kind: str, root: Path, base: Path | None, inputs: Inputs | None, result: Any) -> None:
+def store(kind: str, root: Path, base: Path | None, inputs: Inputs | None, result: Any,
+          classes: tuple[type, ...] = ()) -> None:
     """Keep RESULT for these inputs (INPUTS None: the load cannot be cached). Failures only cost speed."""
-    path = _entry_path(kind, root, base)
-    if path is None or inputs is None:
+    where = _entry(kind, root, base)
+    if where is None or inputs is None:
         return
-    store_pickle(path, (ENTRY_FORMAT, inputs, result))
+    path, key = where
+    store_data(path, (inputs, result), _classes(classes), key)
     try:
-        entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+        entries = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:
             old.unlink(missing_ok=True)
     except OSError:

@@ -109,6 +109,58 @@ def import_hint(name: str) -> str | None:
     return (f"did you mean {close!r}? " if close else "") + f"bundled rule sets: {', '.join(repr(k) for k in known)}"
 
 
+MAX_FOLDER_FILES = 5000  # .sgs files taken from one folder given on the command line (docs/language.md)
+
+
+def _folder_files(folder: Path, diags: list[Diagnostic]) -> list[Path]:
+    """The *.sgs files under FOLDER, sorted (`walk_files`); each file skipped is a diagnostic."""
+    found, skipped = walk_files(folder, ".sgs")
+    diags.extend(Diagnostic("SGS-E100", f"skipped {path}: {why}", Span.point(str(path), 1, 1)) for path, why in skipped)
+    return found
+
+
+def walk_files(folder: Path, suffix: str, limit: int = MAX_FOLDER_FILES) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The files named *SUFFIX under FOLDER, sorted, and those skipped with why. Nothing outside the folder is read:
+    folders are walked without following links, a linked file is taken only when it is a regular SUFFIX file
+    inside the folder tree, and a FIFO or device is skipped (with a reason, never the content of what it points
+    at). At most LIMIT files are taken."""
+    root = folder.resolve()
+    found: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
+    for here, dirs, names in os.walk(folder, followlinks=False):
+        dirs.sort()
+        for name in sorted(names):
+            if not name.endswith(suffix):
+                continue
+            path = Path(here) / name
+            why = _refusal(path, root, suffix)
+            if not why and len(found) >= limit:
+                why = f"the folder {folder} holds more than {limit} {suffix} files (the limit)"
+            if why:
+                skipped.append((path, why))
+            else:
+                found.append(path)
+    return sorted(found), skipped
+
+
+def _refusal(path: Path, root: Path, suffix: str) -> str:
+    """Why an entry of a folder walk must not be read ("" when it may)."""
+    try:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            real = Path(os.path.realpath(path, strict=True))
+            if real.suffix != suffix:
+                return f"a symbolic link to a file that is not a {suffix} file"
+            if not real.is_relative_to(root):
+                return "a symbolic link to a file outside the folder"
+            st = os.stat(real)
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file (a FIFO, device or folder)"
+    except (OSError, RuntimeError, ValueError) as err:
+        return f"cannot be read ({getattr(err, 'strerror', None) or err})"
+    return ""
+
+
 def expand_paths(args: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """Files as given; folders contribute their *.sgs files, sorted. Bad paths become diagnostics."""
     files: list[Path] = []
@@ -117,7 +169,7 @@ def expand_paths(args: list[str]) -> tuple[list[Path], list[Diagnostic]]:
         try:
             p = Path(a)
             if p.is_dir():
-                found = sorted(p.rglob("*.sgs"))
+                found = _folder_files(p, diags)
                 if not found:
                     diags.append(Diagnostic("SGS-E100", f"folder {a} holds no .sgs files", Span.point(a, 1, 1)))
                 files.extend(found)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..engine import registry as reg
 
 SUIT_SYMBOLS = ("♠", "♥", "♣", "♦")
@@ -20,6 +22,7 @@ _UNKNOWN = (None, "any", "item", "none")
 _ELEMENT = {"players": "player", "cards": "card", "range": "int"}
 
 
+@lru_cache(maxsize=1)
 def registry_types() -> frozenset[str]:
     """Every type name the registry mentions: what a value parameter may be declared as."""
     names: set[str] = set(reg.ATTRIBUTES)

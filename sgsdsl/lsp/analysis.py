@@ -5,6 +5,7 @@ go-to-definition read. No protocol types here: server.py translates."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -42,13 +43,14 @@ class Analysis:
         return next((m for m in self.modules if m.path == self.shown), None)
 
 
-def analyze(path: Path, text: str) -> Analysis:
-    """Load and check `path` with `text` standing for its (possibly unsaved) contents."""
+def analyze(path: Path, text: str, cancelled: Callable[[], bool] | None = None) -> Analysis:
+    """Load and check `path` with `text` standing for its (possibly unsaved) contents. CANCELLED: see
+    `checker.check` (raises CheckCancelled)."""
     shown = display_path(path)
     result = load([path], overlay={path.resolve(): text})
     diags = list(result.diagnostics)
     if result.modules:
-        diags += check(result.modules).diagnostics
+        diags += check(result.modules, cancelled).diagnostics
     diags.sort(key=lambda d: d.sort_key)
     a = Analysis(shown, text, diags, result.modules, result.sources)
     for m in result.modules:

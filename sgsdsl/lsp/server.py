@@ -1,11 +1,17 @@
 """`sgsdsl lsp`: the language server (pygls). Each handler translates between the protocol and analysis.py.
 
-Documents are re-checked on open and on every change (full text sync), with the unsaved text standing in for
-the file, so the diagnostics are exactly those `sgsdsl check` would print for that text.
+Documents are re-checked on open and after edits (full text sync), with the unsaved text standing in for the
+file, so the diagnostics are exactly those `sgsdsl check` would print for that text. A check waits for a pause in
+typing (DEBOUNCE), runs off the event loop (one at a time, so the server keeps answering hovers and completions on
+a large document), and is abandoned between definitions as soon as a newer edit arrives. Only documents the
+editor opened are analysed: a request about any other URI gets an empty answer, and nothing is read from disk
+for it.
 """
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -13,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..fmt import format_text
+from ..lang.checker import CheckCancelled
 from ..lang.diagnostics import Diagnostic, Span
 from . import analysis as an
 
@@ -26,22 +33,53 @@ _COMPLETION_KIND = {"card": lsp.CompletionItemKind.Class, "general": lsp.Complet
                     "field": lsp.CompletionItemKind.Field}
 
 
+DEBOUNCE = 0.25  # seconds of quiet after an edit before the document is checked
+
+
 class SgsServer(LanguageServer):
     """Keeps the latest analysis of each open document."""
 
     def __init__(self) -> None:
         super().__init__("sgsdsl", "0.1")
         self.analyses: dict[str, an.Analysis] = {}
+        self.generation: dict[str, int] = {}  # per open document: bumped by every open, edit and close
+        self.checks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgsdsl-check")
 
-    def refresh(self, uri: str) -> an.Analysis:
+    def is_open(self, uri: str) -> bool:
+        return uri in self.generation
+
+    def edited(self, uri: str) -> int:
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        return self.generation[uri]
+
+    async def check_later(self, uri: str) -> None:
+        """Check URI after a pause in edits; a newer edit (or closing it) abandons this one, also mid-check."""
+        mine = self.edited(uri)
+        await asyncio.sleep(DEBOUNCE)
+        if self.generation.get(uri) != mine:
+            return
+        stale = lambda: self.generation.get(uri) != mine  # noqa: E731 - polled by the checker's thread
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self.checks, self.analyze, uri, stale)
+        except CheckCancelled:
+            return
+        if not stale():
+            self.publish(uri, result)
+
+    def analyze(self, uri: str, cancelled: object = None) -> an.Analysis:
         doc = self.workspace.get_text_document(uri)
         path = Path(to_fs_path(uri) or uri)
+        text = doc.source
         try:
-            result = an.analyze(path, doc.source)
+            return an.analyze(path, text, cancelled if callable(cancelled) else None)
+        except CheckCancelled:
+            raise
         except Exception as err:  # the editor must get a diagnostic, never a dead server
-            result = an.Analysis(an.display_path(path), doc.source, [Diagnostic(
+            return an.Analysis(an.display_path(path), text, [Diagnostic(
                 "SGS-E000", f"internal error in sgsdsl ({type(err).__name__}); please report it",
                 Span.point(an.display_path(path), 1, 1))])
+
+    def publish(self, uri: str, result: an.Analysis) -> None:
         self.analyses[uri] = result
         mine = [d for d in result.diagnostics if d.span.file == result.shown]
         others = [d for d in result.diagnostics if d.span.file != result.shown]
@@ -50,10 +88,11 @@ class SgsServer(LanguageServer):
             mine.append(Diagnostic(first.code, f"in {first.span.file}:{first.span.line}: {first.message}",
                                    Span.point(result.shown, 1, 1), first.severity))
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, [_diagnostic(d) for d in mine]))
-        return result
 
-    def analysis(self, uri: str) -> an.Analysis:
-        return self.analyses.get(uri) or self.refresh(uri)
+    def analysis(self, uri: str) -> an.Analysis | None:
+        """The latest finished analysis of an open document (requests never wait for a check: one of a large
+        document may take seconds); None for a URI the editor never opened or one whose first check is running."""
+        return self.analyses.get(uri) if self.is_open(uri) else None
 
 
 def _range(span: Span) -> lsp.Range:
@@ -70,17 +109,18 @@ server = SgsServer()
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: SgsServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    ls.refresh(params.text_document.uri)
+async def did_open(ls: SgsServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    await ls.check_later(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: SgsServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.refresh(params.text_document.uri)
+async def did_change(ls: SgsServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    await ls.check_later(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: SgsServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    ls.generation.pop(params.text_document.uri, None)  # abandons a pending or running check of it
     ls.analyses.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
 
@@ -88,7 +128,8 @@ def did_close(ls: SgsServer, params: lsp.DidCloseTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: SgsServer, params: lsp.HoverParams) -> lsp.Hover | None:
     pos = params.position
-    found = an.hover(ls.analysis(params.text_document.uri), pos.line, pos.character)
+    a = ls.analysis(params.text_document.uri)
+    found = an.hover(a, pos.line, pos.character) if a is not None else None
     if found is None:
         return None
     text, (start, end) = found
@@ -99,15 +140,17 @@ def hover(ls: SgsServer, params: lsp.HoverParams) -> lsp.Hover | None:
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
 def completion(ls: SgsServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     pos = params.position
-    items = [lsp.CompletionItem(label, kind=_COMPLETION_KIND.get(kind), detail=detail)
-             for label, kind, detail in an.completions(ls.analysis(params.text_document.uri), pos.line, pos.character)]
+    a = ls.analysis(params.text_document.uri)
+    found = an.completions(a, pos.line, pos.character) if a is not None else []
+    items = [lsp.CompletionItem(label, kind=_COMPLETION_KIND.get(kind), detail=detail) for label, kind, detail in found]
     return lsp.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: SgsServer, params: lsp.DefinitionParams) -> lsp.Location | None:
     pos = params.position
-    span = an.definition_at(ls.analysis(params.text_document.uri), pos.line, pos.character)
+    a = ls.analysis(params.text_document.uri)
+    span = an.definition_at(a, pos.line, pos.character) if a is not None else None
     return lsp.Location(from_fs_path(span.file) or span.file, _range(span)) if span else None
 
 
@@ -118,11 +161,14 @@ def document_symbols(ls: SgsServer, params: lsp.DocumentSymbolParams) -> list[ls
         return lsp.DocumentSymbol(name, _SYMBOL_KIND[kind], _range(node.span), _range(name_span), detail=kind,
                                   children=[sym(n, k, c, []) for n, k, c in children])
 
-    return [sym(*s) for s in an.symbols(ls.analysis(params.text_document.uri).module)]
+    a = ls.analysis(params.text_document.uri)
+    return [sym(*s) for s in an.symbols(a.module)] if a is not None else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: SgsServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    if not ls.is_open(params.text_document.uri):
+        return None
     doc = ls.workspace.get_text_document(params.text_document.uri)
     result = format_text(doc.source)
     if result.text is None or result.text == doc.source:

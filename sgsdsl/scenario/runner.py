@@ -10,6 +10,7 @@ message, never as a hang or a traceback.
 from __future__ import annotations
 
 import re
+import sys
 import time
 import traceback
 from collections.abc import Set as AbstractSet
@@ -20,13 +21,15 @@ from typing import Any
 from ..api import check_paths, program_for
 from ..engine.agents import Agent, Request
 from ..engine.decisions import pile_item_label
-from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer
+from ..engine.errors import EngineError, GameAborted, GameOver, IllegalAnswer, in_game
 from ..engine.events import Event, run_rule
 from ..engine.game import Game
 from ..engine.model import Card, Player
 from ..engine.program import Frame, Program
 from ..lang.diagnostics import Diagnostic, Span, did_you_mean, render_text
+from ..lang.sources import walk_files
 from ..modes import SetupError, check_mode, convert_option
+from ..rule_errors import describe
 from .syntax import CardSpec, Expect, Scenario, ScenarioError, SeatSpec, Step, parse_scenario
 
 MAX_DECISIONS = 2000
@@ -87,10 +90,11 @@ def read_scenario(path: str | Path) -> Scenario:
 
 def prepare(sc: Scenario, engine: str = "interpreted") -> Program:
     """The scenario's rules as a Program, with every name in the scenario resolved against them."""
-    files = sc.rule_files()
-    for f, (_, span) in zip(files, sc.rules or [("", Span.point(sc.path, 1, 1))], strict=False):
-        if not f.exists():
-            raise ScenarioError([Diagnostic("SCN-E200", f"cannot find rules file {f}", span)], {sc.path: sc.source})
+    files: list[Path] = []
+    for f, why, span in sc.rule_sources():
+        if f is None:
+            raise ScenarioError([Diagnostic("SCN-E200", why, span)], {sc.path: sc.source})
+        files.append(f)
     program, errors, sources = load_program(files, engine)
     if program is None:
         where = sc.rules[0][1] if sc.rules else Span.point(sc.path, 1, 1)
@@ -238,6 +242,18 @@ def describe_request(req: Request, players: list[Player]) -> str:
     return f"{req.kind} request to {who} — {req.prompt}{n}; options: [{', '.join(req.options)}]"
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One request a seat was asked, and when: whose turn it was and in which phase."""
+
+    seat: int
+    kind: str
+    prompt: str
+    options: tuple[str, ...]
+    turn_of: int
+    phase: str
+
+
 class ScenarioAgent(Agent):
     """Answers every seat's requests from its script; checks the non-consuming steps on the way."""
 
@@ -250,6 +266,8 @@ class ScenarioAgent(Agent):
         self.stop_when_done = stop_when_done
         self.game: Game | None = None
         self.decisions = 0
+        # every request made, with whose turn and which phase it came in (for `asked … in P0 discard`)
+        self.asked: list[Asked] = []
 
     def remaining(self) -> dict[int, list[Step]]:
         return {s: st[self.pos[s]:] for s, st in self.steps.items() if self.pos[s] < len(st)}
@@ -261,6 +279,8 @@ class ScenarioAgent(Agent):
         if self.decisions > MAX_DECISIONS:
             raise ScenarioFailure(f"more than {MAX_DECISIONS} decisions: the scenario does not stop")
         seat = request.seat
+        self.asked.append(Asked(seat, request.kind, request.prompt, tuple(request.options), self.game.current.seat,
+                                self.game.phase))
         steps = self.steps.get(seat, [])
         while True:
             if self.pos.get(seat, 0) >= len(steps):
@@ -387,11 +407,26 @@ def build_game(sc: Scenario, program: Program, agent: Agent) -> Game:
             game.general_pool.remove(p.general)
     for p in game.players:
         game.dispatch.refresh_skills(p)
+    game.marks.update(sc.game_marks)
+    for seat, values in sc.memory.items():  # a league's memory, by the person at each seat (seat i: person i)
+        game.carry.slot(game.players[seat].person if seat is not None else None).update(values)
+    _record_deaths(sc, game)
     game.round = 0 if sc.from_game_start else 1
-    game.start_seat = sc.start[0] if not sc.from_game_start else _leader_seat(game)
-    game.current = game.players[game.start_seat]
+    game.start_seat = _leader_seat(game)  # rounds run from the leader's seat, wherever the scenario starts
+    game.current = game.players[game.start_seat if sc.from_game_start else sc.start[0]]
     game.log.clear()
     return game
+
+
+def _record_deaths(sc: Scenario, game: Game) -> None:
+    """Seats dead from the start died in the stated order (`dead 1`, `dead 2`…; else in seat order), each with all
+    the later-dead still alive, by the stated killer: what `alive_at_death`, `kills` and places read."""
+    dead = [s for s in sc.seats if s.dead]
+    dead.sort(key=lambda s: (s.death_order or 0, s.seat))
+    n = len(game.players)
+    for k, spec in enumerate(dead):
+        killer = game.players[spec.killer] if spec.killer is not None else None
+        game.deaths.append((game.players[spec.seat], killer, n - k))
 
 
 def _leader_seat(game: Game) -> int:
@@ -462,10 +497,11 @@ def play(sc: Scenario, game: Game, agent: ScenarioAgent) -> str:
         game.turnflow.take_turn(p, first_phase=phase, last_phase=phase if until == "end of phase" else None)
         if until in ("end of phase", "end of turn", "auto"):
             return "end of phase" if until == "end of phase" else "end of turn"
-        first, n = p, len(game.players)
+        lead, n = game.start_seat, len(game.players)
         while True:
             nxt = game.next_alive(p)
-            if (nxt.seat - first.seat) % n <= (p.seat - first.seat) % n:  # the round wraps to the first seat
+            # a new round begins when the turn passes the leader's seat (as in a game), not the starting seat
+            if (nxt.seat - lead) % n <= (p.seat - lead) % n:
                 if until == "end of round":
                     return "end of round"
                 game.turnflow.clear_scope("round")
@@ -534,7 +570,8 @@ def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> O
     except ScenarioFailure as err:
         out.failures.append(f"the run failed: {err}")
     except EngineError as err:
-        out.failures.append(f"the run failed: {type(err).__name__}: {err}")
+        in_game(err, sc.seed, game.decisions)
+        out.failures.append("the run failed: " + describe(err).replace("\n", "\n    "))
     except RecursionError:
         out.failures.append("the run failed: the rules recursed without end")
     except Exception as err:  # noqa: BLE001 - a scenario reports an engine crash, never a traceback
@@ -547,7 +584,7 @@ def run_scenario(sc: Scenario, engine: str = "interpreted", tail: int = 14) -> O
             out.failures.append(f"the run stopped ({out.stopped}) but P{s}'s script still has "
                                 f"{len(steps)} unused answer(s): {', '.join(x.text for x in steps)}")
         for e in sc.expects:
-            msg = check_expect(e, game)
+            msg = check_expect(e, game, agent.asked)
             if msg:
                 out.failures.append(msg)
     if out.failures:
@@ -640,7 +677,7 @@ def _multiset_match(cards: list[Card], specs: list[CardSpec]) -> list[CardSpec]:
     return missing
 
 
-def check_expect(e: Expect, game: Game) -> str | None:
+def check_expect(e: Expect, game: Game, asked: list[Asked] | None = None) -> str | None:
     """None when the expectation holds, else `expected …, got …`."""
     head = f"expect {e.text} (line {e.span.line})"
     if e.kind == "sequence":
@@ -707,6 +744,12 @@ def check_expect(e: Expect, game: Game) -> str | None:
             return f"{head}: found {', '.join(map(str, bad))}; {got}" if bad else None
         missing = _multiset_match(cards, specs)
         return f"{head}: missing {', '.join(map(str, missing))}; {got}" if missing else None
+    if e.kind in ("mark", "memory"):
+        return _check_named_value(e, game, head)
+    if e.kind == "asked":
+        return _check_asked(e, game, asked or [], head)
+    if e.kind == "view":
+        return _check_view(e, game, head)
     p = game.players[int(e.subject)]  # type: ignore[arg-type]
     if e.kind == "hp":
         want_hp, want_max = e.args.get("hp"), e.args.get("max_hp")
@@ -720,16 +763,6 @@ def check_expect(e: Expect, game: Game) -> str | None:
         if not actual:
             return (f"{head}: {p.label()} is {'alive' if p.alive else 'dead'}, "
                     f"{'chained' if p.chained else 'unchained'}, {'face down' if p.face_down else 'face up'}")
-        return None
-    if e.kind == "mark":
-        name, value = str(e.args["name"]), e.args["value"]
-        has = name in p.marks
-        if e.negated:
-            return f"{head}: {p.label()} has mark {name} = {p.marks[name]}" if has else None
-        if not has:
-            return f"{head}: {p.label()} has no mark {name} (marks: {p.marks or 'none'})"
-        if value is not None and str(p.marks[name]) != str(value):
-            return f"{head}: mark {name} = {p.marks[name]}"
         return None
     if e.kind == "distance":
         q = game.players[int(e.args["to"])]
@@ -759,6 +792,92 @@ def check_expect(e: Expect, game: Game) -> str | None:
     return f"{head}: unknown expectation kind {e.kind}"
 
 
+def _check_named_value(e: Expect, game: Game, head: str) -> str | None:
+    """A mark (of a seat or the game) or a remembered value (of a seat's person or the league)."""
+    name, value = str(e.args["name"]), e.args["value"]
+    if e.kind == "mark":
+        who = "the game" if e.subject == "game" else game.players[int(e.subject)].label()  # type: ignore[arg-type]
+        table = game.marks if e.subject == "game" else game.players[int(e.subject)].marks  # type: ignore[arg-type]
+    else:
+        who = "the league" if e.subject == "league" else game.players[int(e.subject)].label()  # type: ignore[arg-type]
+        person = None if e.subject == "league" else game.players[int(e.subject)].person  # type: ignore[arg-type]
+        table = game.carry.slot(person)
+    has = name in table
+    if e.negated:
+        return f"{head}: {who} has {e.kind} {name} = {table[name]}" if has else None
+    if not has:
+        return f"{head}: {who} has no {e.kind} {name} ({e.kind}: {dict(sorted(table.items())) or 'none'})"
+    if value is not None and str(table[name]) != str(value):
+        return f"{head}: {who}'s {e.kind} {name} = {table[name]}"
+    return None
+
+
+def _check_asked(e: Expect, game: Game, asked: list[Asked], head: str) -> str | None:
+    """Some request to the seat fits (its kind, a part of its prompt or one of its options), in the phase named
+    (of the seat whose turn it was); `not asked`: none does."""
+    what, phase, turn_of = e.args["what"], e.args["phase"], e.args["turn_of"]
+
+    def fits(a: Asked) -> bool:
+        if a.seat != e.subject or (phase is not None and a.phase != phase):
+            return False
+        if turn_of is not None and a.turn_of != turn_of:
+            return False
+        return what is None or _norm(what) in (_norm(a.kind), _norm(a.prompt)) or _norm(what) in _norm(a.prompt) \
+            or match_option(what, a.options) is not None
+
+    hits = [a for a in asked if fits(a)]
+    shown = "; ".join(f"{a.kind} ({a.prompt}) in P{a.turn_of} {a.phase}" for a in
+                      (hits if e.negated else [a for a in asked if a.seat == e.subject])[-4:])
+    if e.negated:
+        return f"{head}: it was asked: {shown}" if hits else None
+    if not hits:
+        return f"{head}: no such request; P{e.subject} was asked: {shown or 'nothing'}"
+    return None
+
+
+def _check_view(e: Expect, game: Game, head: str) -> str | None:
+    """What a seat's view (the one its agent would be given) shows of another seat."""
+    viewer = game.players[int(e.subject)]  # type: ignore[arg-type]
+    other = int(e.args["of"])
+    shown = game.choices.view(viewer)["players"][other]
+    what = str(e.args["field"])
+    if what == "pile":
+        got = shown.get("piles", {}).get(str(e.args["pile"]))
+        want = e.args.get("value")
+        if "cards" in e.args:
+            ok = isinstance(got, list) and _labels_match(got, e.args["cards"])
+        elif want == "hidden":
+            ok = isinstance(got, int)
+        else:
+            ok = (len(got) if isinstance(got, list) else got or 0) == int(str(want))
+        return None if ok else f"{head}: P{e.subject}'s view shows pile {e.args['pile']} of P{other} as {got!r}"
+    if what in ("equip", "judge"):
+        got = shown.get("equips" if what == "equip" else "judge", [])
+        specs = e.args["cards"]
+        ok = _labels_match(got, specs)
+        return None if ok else f"{head}: P{e.subject}'s view shows {what} of P{other} as {got}"
+    want = str(e.args["value"])
+    if what == "hp":
+        hp, _, mx = want.partition("/")
+        ok = shown["hp"] == int(hp) and (not mx or shown["max_hp"] == int(mx))
+        got = f"{shown['hp']}/{shown['max_hp']}"
+    else:
+        got = str(shown[what])
+        ok = _norm(got) == _norm(want)
+    return None if ok else f"{head}: P{e.subject}'s view shows {what} of P{other} as {got}"
+
+
+def _labels_match(labels: list[str], specs: list[CardSpec]) -> bool:
+    """The labels a view shows (`杀♠7#31`, a general's name) are exactly the cards or generals the specs name."""
+    free = list(labels)
+    for spec in sorted(specs, key=lambda s: s.suit is None):  # (faced specs first, as in zone expectations)
+        hit = next((x for x in free if _norm(str(spec)) in _variants(x)), None)
+        if hit is None:
+            return False
+        free.remove(hit)
+    return not free
+
+
 # the per-seat tables a game fills when it ends: expectation kind -> (Game attribute, why it may lack one, verb)
 _END_TABLES = {"score": ("scores", "keeps no score", "scored"), "place": ("places", "does not rank", "placed")}
 
@@ -786,7 +905,10 @@ def discover(paths: list[str], include_pending: bool = False) -> tuple[list[Path
     for a in paths:
         p = Path(a)
         if p.is_dir():
-            for f in sorted(p.rglob("*.scenario")):
+            found, skipped = walk_files(p, ".scenario")
+            for f, why in skipped:  # a FIFO would hang the run, a link outside the folder read elsewhere
+                print(f"skipped {f}: {why}", file=sys.stderr)
+            for f in found:
                 rel = f.relative_to(p).parts
                 if "pending" in rel[:-1] and not include_pending:
                     pending.append(f)

@@ -78,6 +78,9 @@ class SeatSpec:
     kingdom: str | None = None
     chained: bool = False
     dead: bool = False
+    death_order: int | None = None  # `dead 2`: the second seat to have died (for alive_at_death, kills, places)
+    killer: int | None = None  # `dead by P0`: who killed it (kills)
+    death_span: Span | None = None
     face_down: bool = False
     hand: list[CardSpec] = field(default_factory=list)
     equip: list[CardSpec] = field(default_factory=list)
@@ -134,15 +137,38 @@ class Scenario:
     players: int | None = None  # `players: N` — the seat count of a `setup: mode` scenario without seat lines
     scripts: dict[int, list[Step]] = field(default_factory=dict)
     expects: list[Expect] = field(default_factory=list)
+    game_marks: dict[str, object] = field(default_factory=dict)  # `game marks: …` (what `mark(none, …)` sets)
+    # `memory P1: first_out = true` / `memory league: …`: a league's memory the game starts with (seat or None)
+    memory: dict[int | None, dict[str, object]] = field(default_factory=dict)
+    memory_spans: dict[int, Span] = field(default_factory=dict)
 
     def rule_files(self) -> list[Path]:
-        """Rules files, relative to the scenario; the bundled standard rules when none is named."""
+        """The rules files to load (see `rule_sources`; a name that can be no rules file stays as written)."""
+        base = Path(self.path).parent
+        return [f if f is not None else base / n for (f, _, _), (n, _) in
+                zip(self.rule_sources(), self.rules or [("", Span.point(self.path, 1, 1))], strict=True)]
+
+    def rule_sources(self) -> list[tuple[Path | None, str, Span]]:
+        """Each rules file named, with why it cannot be loaded ("" when it can) and where it is named; the bundled
+        standard rules when none is named. A name is held to the rules of `import`: a bundled rule set by its
+        name (`rules: standard, junzheng`, as `--rules` takes), else a `.sgs` file relative to the scenario
+        (also after following links), never a folder to walk and never another kind of file to echo."""
+        from .. import bundled
         from ..api import bundled_rules_dir
+        from ..lang.sources import resolve_import
 
         if not self.rules:
-            return [bundled_rules_dir() / "standard.sgs"]
+            return [(bundled_rules_dir() / "standard.sgs", "", Span.point(self.path, 1, 1))]
         base = Path(self.path).parent
-        return [base / p for p, _ in self.rules]
+        out: list[tuple[Path | None, str, Span]] = []
+        for name, span in self.rules:
+            found = bundled.rule_set(name) if "/" not in name and not name.endswith(".sgs") else None
+            target, why = (found, "") if found is not None else resolve_import(base, name)
+            if target is not None and not target.is_file():
+                kind = "a folder" if target.is_dir() else "not a regular file" if target.exists() else ""
+                target, why = None, f"cannot find rules file {name}" + (f" ({kind})" if kind else "")
+            out.append((target, why, span))
+        return out
 
 
 MAX_SEAT_HP = 99
@@ -204,10 +230,11 @@ class _Parser:
 
     @staticmethod
     def words(s: str, col: int) -> list[Tok]:
-        """Split on spaces; a double-quoted run is one word (quotes removed)."""
+        """Split on spaces; a double-quoted run is one word (quotes removed), also after a prefix such as
+        `text="the watch begins"` (an event filter whose value has spaces)."""
         out = []
-        for m in re.finditer(r'"([^"]*)"|(\S+)', s):
-            text = m.group(1) if m.group(1) is not None else m.group(2)
+        for m in re.finditer(r'([^\s"]*)"([^"]*)"|(\S+)', s):
+            text = m.group(1) + m.group(2) if m.group(2) is not None else m.group(3)
             out.append(Tok(text, col + m.start()))
         return out
 
@@ -251,13 +278,37 @@ class _Parser:
         for seat, steps in self.sc.scripts.items():
             if seat not in seats and steps:
                 self.error("SCN-E103", f"a script for P{seat}, but there is no seat P{seat}", steps[0].span)
+        self.check_deaths(seats)
+        for seat, span in self.sc.memory_spans.items():
+            if seat not in seats:
+                self.error("SCN-E103", f"memory for P{seat}, but there is no seat P{seat}", span)
         for e in self.sc.expects:
+            for other in (e.args.get("of"), e.args.get("turn_of")):
+                if isinstance(other, int) and other not in seats:
+                    self.error("SCN-E103", f"an expectation about P{other}, but there is no seat P{other}", e.span)
             if isinstance(e.subject, int) and e.subject not in seats:
                 self.error("SCN-E103", f"an expectation about P{e.subject}, but there is no seat P{e.subject}", e.span)
         if self.sc.start[0] not in seats and self.sc.start_span is not None and not self.sc.from_game_start:
             self.error("SCN-E103", f"the turn starts with P{self.sc.start[0]}, but there is no such seat",
                        self.sc.start_span)
         return self.sc
+
+    def check_deaths(self, seats: list[int]) -> None:
+        """`dead N`: every dead seat gets a place in the order of death, or none does; the places are 1…D."""
+        dead = [x for x in self.sc.seats if x.dead]
+        ordered = [x for x in dead if x.death_order is not None]
+        if ordered and len(ordered) != len(dead):
+            bare = next(x for x in dead if x.death_order is None)
+            self.error("SCN-E107", f"give every dead seat its place in the order of death (`dead 1`, `dead 2`…) or "
+                       f"none: P{bare.seat} has none", bare.death_span or bare.span)
+        elif ordered and sorted(x.death_order or 0 for x in ordered) != list(range(1, len(ordered) + 1)):
+            got = ", ".join(f"P{x.seat} {x.death_order}" for x in ordered)
+            self.error("SCN-E107", f"the order of death numbers the {len(ordered)} dead seat(s) 1 to {len(ordered)}, "
+                       f"each once; got {got}", ordered[0].death_span or ordered[0].span)
+        for x in dead:
+            if x.killer is not None and x.killer not in seats:
+                self.error("SCN-E103", f"P{x.seat} was killed by P{x.killer}, but there is no seat P{x.killer}",
+                           x.death_span or x.span)
 
     def statement(self, s: str, col: int) -> None:
         head, sep, rest = s.partition(":")
@@ -272,7 +323,9 @@ class _Parser:
                 return self.seat_attr("marks" if key == "mark" else key, rest, rest_col, col)
             if SEAT_RE.match(key):
                 return self.script(int(key[1:]), rest, rest_col)
-        if sep and key.split()[0] == "pile":
+            if key in ("game", "memory"):  # `memory: x` (whose?) / `game: x` (which?)
+                return self.game_line(key, s, col)
+        if sep and key.split()[:1] == ["pile"]:
             return self.pile_attr(key, rest.strip(), rest_col + len(rest) - len(rest.lstrip()), col)
         first = s.split()[0]
         if first == "seat":
@@ -283,12 +336,15 @@ class _Parser:
             return self.option(s[len("option"):], col + len("option"))
         if first == "mark":
             return self.seat_attr("marks", s[len("mark"):].strip(), col + len("mark") + 1, col)
+        if first in ("game", "memory"):
+            return self.game_line(first, s, col)
         if s == "chained":
             if self.seat is None:
                 return self.error("SCN-E104", "`chained` belongs under a `seat` line", self.span(col, col + len(s)))
             self.seat.chained = True
             return None
-        known = list(HEADERS) + list(SEAT_ATTRS) + ["seat", "expect", "option", "mark", "chained", "P0"]
+        known = list(HEADERS) + list(SEAT_ATTRS) + ["seat", "expect", "option", "mark", "chained", "P0", "game",
+                                                     "memory"]
         hint = did_you_mean(key.split()[0] if key else first, known)
         self.error("SCN-E100", f"cannot read this line: expected a statement such as `seat P0: …`, `P0: …`, "
                    f"`expect …` or `{'`, `'.join(HEADERS[:4])}…`", self.span(col, col + len(s)),
@@ -378,6 +434,37 @@ class _Parser:
             return None
         return int(m.group(1))
 
+    def game_line(self, first: str, s: str, col: int) -> None:
+        """`game marks: a, b = 2` (marks on the game, as `mark(none, …)` sets them) · `memory P1: first_out = true`
+        and `memory league: n = 2` (a league's memory the game starts with, as `remember` keeps it)."""
+        head, sep, rest = s.partition(":")
+        words = head.split()
+        rest_col = col + len(head) + 1 + len(rest) - len(rest.lstrip())
+        where = self.span(col, col + len(head))
+        if first == "game":
+            if not sep or words[1:] not in (["marks"], ["mark"]):
+                self.error("SCN-E100", "write `game marks: NAME, NAME = VALUE`", where)
+                return
+            for t in self.items(rest.strip(), rest_col):
+                name, eq, value = t.text.partition("=")
+                self.sc.game_marks[name.strip()] = scalar(value.strip()) if eq else 1
+            return
+        if not sep or len(words) != 2 or not (SEAT_RE.match(words[1]) or words[1] == "league"):
+            self.error("SCN-E100", "write `memory P1: NAME = VALUE, …` or `memory league: NAME = VALUE`", where)
+            return
+        seat = int(words[1][1:]) if words[1] != "league" else None
+        if seat is not None:
+            self.sc.memory_spans.setdefault(seat, where)
+        slot = self.sc.memory.setdefault(seat, {})
+        for t in self.items(rest.strip(), rest_col):
+            name, eq, value = t.text.partition("=")
+            value = value.strip()
+            if not name.strip() or (eq and not value):
+                self.error("SCN-E107", f"a remembered value is NAME = VALUE (true, false, a number or a text), not "
+                           f"{t.text!r}", self.tspan(t))
+                continue
+            slot[name.strip()] = scalar(value) if eq else True
+
     # ---------------------------------------------------------------- seats
     def seat_line(self, s: str, col: int) -> None:
         ws = self.words(s, col)[1:]
@@ -417,7 +504,10 @@ class _Parser:
                     spec.hp, spec.max_hp = hp, mx
                 i += 2
                 continue
-            if w.text in ("chained", "dead", "face_down"):
+            if w.text == "dead":
+                i = self.death(spec, rest, i)
+                continue
+            if w.text in ("chained", "face_down"):
                 setattr(spec, w.text, True)
             elif spec.role is None:
                 spec.role, spec.role_span = w.text, self.tspan(w)
@@ -428,6 +518,30 @@ class _Parser:
             i += 1
         self.sc.seats.append(spec)
         self.seat = spec
+
+    def death(self, spec: SeatSpec, rest: list[Tok], i: int) -> int:
+        """`dead` · `dead 2` (its place in the order of death) · `dead by P0` · `dead 1 by P0`; the next index."""
+        spec.dead = True
+        first = rest[i]
+        end = first.end
+        i += 1
+        if i < len(rest) and re.fullmatch(NUM, rest[i].text):
+            spec.death_order = int(rest[i].text)
+            if spec.death_order < 1:
+                self.error("SCN-E107", "the order of death counts from 1 (`dead 1`: the first to die)",
+                           self.tspan(rest[i]))
+            end = rest[i].end
+            i += 1
+        if i < len(rest) and rest[i].text == "by":
+            if i + 1 >= len(rest):
+                self.error("SCN-E107", "`dead by` needs the killer's seat, e.g. `dead by P0`", self.tspan(rest[i]))
+                return i + 1
+            killer = self.seat_no(rest[i + 1])
+            spec.killer = killer
+            end = rest[i + 1].end
+            i += 2
+        spec.death_span = self.span(first.col, end)
+        return i
 
     def seat_attr(self, key: str, rest: str, col: int, key_col: int) -> None:
         if self.seat is None:
@@ -555,7 +669,8 @@ class _Parser:
             while i < len(ws):
                 w = ws[i]
                 if cur is None:
-                    cur = {"kind": w.text, "fields": {}}
+                    # `note`: the kind log() lines had before they were called `log`
+                    cur = {"kind": "log" if w.text == "note" else w.text, "fields": {}}
                     steps.append(cur)
                 elif w.text == "then" and i + 2 < len(ws) and ws[i + 1].text == "event":
                     cur = None
@@ -593,9 +708,22 @@ class _Parser:
         if head.rstrip(":") in PILES:
             self.zone_expect(head.rstrip(":"), head.endswith(":"), ws[1:], rest, text, span, None)
             return
+        if head in ("game", "league"):  # `expect game mark NAME` · `expect league memory NAME = VALUE`
+            word = "mark" if head == "game" else "memory"
+            args = ws[1:]
+            neg = bool(args) and args[0].text == "no"
+            if neg:
+                args = args[1:]
+            if not args or args[0].text != word:
+                self.error("SCN-E113", f"write `expect {head} {word} NAME [= VALUE]` or `expect {head} no {word} NAME`",
+                           span)
+                return
+            self.named_value_expect(word, head, args[1:], text, span, neg)
+            return
         seat = SEAT_RE.match(head)
         if not seat:
-            self.error("SCN-E113", f"{bad}: start with a seat (P1), `event`, `winner`, `discard` or `deck`", span)
+            self.error("SCN-E113", f"{bad}: start with a seat (P1), `event`, `winner`, `discard`, `deck`, `game` or "
+                       "`league`", span)
             return
         subject = int(seat.group(1))
         tail = ws[1:]
@@ -626,17 +754,15 @@ class _Parser:
             self.sc.expects.append(Expect("hp", text, span, subject, health))
         elif what.rstrip(":") in ZONES:
             self.zone_expect(what.rstrip(":"), what.endswith(":"), args, rest, text, span, subject)
-        elif what == "mark" or (what == "no" and args and args[0].text == "mark"):
+        elif what in ("mark", "memory") or (what == "no" and args and args[0].text in ("mark", "memory")):
             neg = what == "no"
             if neg:
-                args = args[1:]
-            joined = " ".join(w.text for w in args)
-            name, eq, value = joined.partition("=")
-            if not name.strip():
-                self.error("SCN-E113", "`expect P1 mark NAME [= VALUE]`", span)
-                return
-            self.sc.expects.append(Expect("mark", text, span, subject,
-                                          {"name": name.strip(), "value": scalar(value.strip()) if eq else None}, neg))
+                what, args = args[0].text, args[1:]
+            self.named_value_expect(what, subject, args, text, span, neg)
+        elif what == "asked" or (what == "not" and args and args[0].text == "asked"):
+            self.asked_expect(subject, args[1:] if what == "not" else args, text, span, what == "not")
+        elif what == "sees" and args:
+            self.view_expect(subject, args, text, span)
         elif what in ("offered", "not") and args:
             neg = what == "not"
             if neg:
@@ -661,8 +787,90 @@ class _Parser:
             self.sc.expects.append(Expect("won", text, span, subject, {"won": what == "won"}))
         else:
             self.error("SCN-E113", f"{bad}: after P{subject} write hp, max_hp, hand, equip, judge, alive, dead, "
-                       "chained, unchained, face_down, face_up, pile, mark, general, role, score, place, won, lost, "
-                       "offered or not offered", span)
+                       "chained, unchained, face_down, face_up, pile, mark, memory, general, role, score, place, won, "
+                       "lost, offered, not offered, asked, not asked or sees", span)
+
+    def named_value_expect(self, kind: str, subject: int | str, args: list[Tok], text: str, span: Span,
+                           neg: bool) -> None:
+        """`mark NAME [= VALUE]` / `memory NAME [= VALUE]` of a seat, the game (marks) or the league (memory)."""
+        joined = " ".join(w.text for w in args)
+        name, eq, value = joined.partition("=")
+        if not name.strip() or " " in name.strip() or (eq and not value.strip()):
+            who = f"P{subject}" if isinstance(subject, int) else subject
+            self.error("SCN-E113", f"write `expect {who} {kind} NAME [= VALUE]` or `expect {who} no {kind} NAME`", span)
+            return
+        self.sc.expects.append(Expect(kind, text, span, subject,
+                                      {"name": name.strip(), "value": scalar(value.strip()) if eq else None}, neg))
+
+    def asked_expect(self, subject: int, args: list[Tok], text: str, span: Span, neg: bool) -> None:
+        """`asked [WHAT] [in [Pn] PHASE]`: some request to the seat (of that kind, prompt or option), made in that
+        phase (of Pn's turn); `not asked …`: none."""
+        cut = next((i for i, w in enumerate(args) if w.text == "in"), len(args))
+        what_toks, where = args[:cut], args[cut + 1:]
+        phase: str | None = None
+        turn_of: int | None = None
+        if cut < len(args):
+            if where and SEAT_RE.match(where[0].text):
+                turn_of = int(where[0].text[1:])
+                where = where[1:]
+            if len(where) != 1 or where[0].text not in PHASES:
+                got = where[0] if where else args[cut]
+                hint = did_you_mean(got.text, PHASES) if where else None
+                self.error("SCN-E109", f"`asked … in` takes a phase ({', '.join(PHASES)}), optionally after the seat "
+                           f"whose turn it is: `in P0 discard`", self.tspan(got),
+                           f"did you mean `{hint}`?" if hint else None)
+                return
+            phase = where[0].text
+        what = " ".join(w.text for w in what_toks).strip().strip('"') or None
+        self.sc.expects.append(Expect("asked", text, span, subject, {"what": what, "phase": phase, "turn_of": turn_of},
+                                      neg))
+
+    def view_expect(self, subject: int, args: list[Tok], text: str, span: Span) -> None:
+        """`sees P1 role hidden` · `sees P1 hand 3` · `sees P1 hp 3/4` · `sees P1 general 曹操` · `sees P1 pile 化身 2`
+        · `sees P1 pile 化身 hidden` · `sees P1 pile 化身: 曹操, 刘备`: what the seat's view shows of another seat."""
+        form = ("`expect P0 sees P1 role ROLE|hidden`, `… hand N`, `… hp N[/MAX]`, `… general NAME`, "
+                "`… pile NAME N|hidden`, `… pile NAME: CARDS` or `… equip: CARDS`")
+        m = SEAT_RE.match(args[0].text)
+        if not m or len(args) < 2:
+            self.error("SCN-E113", f"write {form}", span)
+            return
+        other, field_tok, more = int(m.group(1)), args[1], args[2:]
+        what = field_tok.text.rstrip(":")
+        fields = ("role", "hand", "hp", "general", "pile", "equip", "judge")
+        if what not in fields:
+            hint = did_you_mean(what, fields)
+            self.error("SCN-E113", f"a view shows of a seat: {', '.join(fields)}, not {what!r}", self.tspan(field_tok),
+                       f"did you mean `{hint}`?" if hint else None)
+            return
+        args_out: dict[str, Any] = {"of": other, "field": what}
+        if what == "pile":
+            name_tok = more[0] if more else None
+            if name_tok is None:
+                self.error("SCN-E113", f"write {form}", span)
+                return
+            args_out["pile"] = name_tok.text.rstrip(":")
+            args_out["zone"] = "pile:" + args_out["pile"]  # (its items may be general cards, as in `pile` expectations)
+            colon = name_tok.text.endswith(":") or (len(more) > 1 and more[1].text == ":")
+            more = more[1:] if not (len(more) > 1 and more[1].text == ":") else more[2:]
+            if colon:
+                args_out["cards"] = self.cards(" ".join(w.text for w in more), more[0].col if more else span.end_col)
+            elif len(more) == 1 and (re.fullmatch(NUM, more[0].text) or more[0].text == "hidden"):
+                args_out["value"] = more[0].text
+            else:
+                self.error("SCN-E113", f"write {form}", span)
+                return
+        elif what in ("equip", "judge"):
+            if not field_tok.text.endswith(":"):
+                self.error("SCN-E113", f"write `expect P{subject} sees P{other} {what}: CARDS` (`-` for none)", span)
+                return
+            args_out["cards"] = self.cards(" ".join(w.text for w in more), more[0].col if more else span.end_col)
+        else:
+            ok = {"role": r"\S+", "hand": NUM, "hp": rf"{NUM}(/{NUM})?", "general": r"\S+"}[what]
+            if len(more) != 1 or not re.fullmatch(ok, more[0].text):
+                self.error("SCN-E113", f"write {form}", span)
+                return
+            args_out["value"] = more[0].text
+        self.sc.expects.append(Expect("view", text, span, subject, args_out))
 
     def zone_expect(self, zone: str, colon: bool, args: list[Tok], rest: str, text: str, span: Span,
                     subject: int | None) -> None:

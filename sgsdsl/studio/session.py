@@ -22,6 +22,7 @@ from ..engine.agents import Agent, Request
 from ..engine.errors import EngineError, GameAborted
 from ..engine.game import Game
 from ..narrate import transcript
+from ..rule_errors import one_line
 from ..terminal import PlayerQuit, parse_answer
 from .table import table_state
 
@@ -125,7 +126,7 @@ class GameRun:
         except (Cancelled, PlayerQuit):
             return
         except EngineError as err:
-            self.error = f"the game stopped on a rule error: {err}"
+            self.error = f"the game stopped on a rule error: {one_line(err)}"
         except Exception as err:  # noqa: BLE001 - a studio must report a broken game, not die with its thread
             self.error = f"the game stopped on an internal error: {type(err).__name__}: {err}"
         if self.cancelled.is_set():

@@ -213,6 +213,8 @@ def _skip_phase(f, player, phase):
            doc="set a mark on a player, a use, an event or the game, kept until the end of a phase/turn/round or "
                "forever (a use's or an event's marks live as long as it does)")
 def _mark(f, holder, name, value=1, until="forever"):
+    if isinstance(value, (list, tuple)) and len(value) > MAX_MARK_ITEMS:
+        raise RuleError(f"mark {name!r}: a list of {len(value)} items; a mark holds at most {MAX_MARK_ITEMS}")
     target = _holder(f, holder)
     if until not in ("phase", "turn", "round", "forever"):
         raise RuleError(f"mark lifetime must be phase, turn, round or forever, not {until!r}")
@@ -301,9 +303,26 @@ def _order_targets(f, event, players):
     f.game.emit_log("targets_ordered", card=event.card.label(), targets=[t.label() for t in targets])
 
 
-@primitive("log", "action", "text:str", doc="write a line into the event log")
+# What a recorded game keeps and hashes is bounded (docs/language.md, "Limits"): a log() line, all log() text of
+# a game, and a list kept in a mark (hashed at every decision of a recorded game). Past a bound the game stops
+# with a rule error, never a MemoryError.
+MAX_NOTE_CHARS = 2000
+MAX_NOTE_CHARS_PER_GAME = 1_000_000
+MAX_MARK_ITEMS = 1000
+
+
+@primitive("log", "action", "text:str",
+           doc="write a line into the event log (a `log` entry with its `text`; a scenario matches it with "
+               "`expect event log text=\"…\"`)")
 def _log(f, text):
-    f.game.emit_log("note", text=str(text))
+    text = str(text)
+    if len(text) > MAX_NOTE_CHARS:
+        raise RuleError(f"log(): a line of {len(text)} characters; a log line holds at most {MAX_NOTE_CHARS}")
+    g = f.game
+    g.note_chars += len(text)
+    if g.note_chars > MAX_NOTE_CHARS_PER_GAME:
+        raise RuleError(f"log(): the game's log() text passed {MAX_NOTE_CHARS_PER_GAME} characters")
+    g.emit_log("log", text=text)
 
 
 # ---------------------------------------------------------------- changing skills during play

@@ -24,6 +24,11 @@ INT_LIMIT = 1_000_000_000  # the language's numbers (engine.runtime.INT_MAX; not
 # where a primitive would hold, log or offer its items (first, minus, choose, mark …), a longer one is refused.
 MAX_ITEMS = 100_000
 _LIST_TYPES = ("list", "any", "item")
+# Work over lists is paid for: a primitive given lists of N items in all spends N // ITEMS_PER_STEP steps of the
+# game's budget (nothing for the short lists of a normal game), so a rule cannot buy unbounded work or memory
+# with one step, e.g. `minus` of two 100,000-item lists in a loop (docs/language.md, "Limits").
+ITEMS_PER_STEP = 64
+_SIZED = (list, tuple, range)
 _ANY_LENGTH = frozenset({"count"})  # primitives that only measure a list
 # Entity parameters take none (a primitive may say what a missing one means); one that needs the entity and
 # meets none gets a rule error naming the parameter, never Python's AttributeError.
@@ -149,6 +154,15 @@ def none_argument(name: str, entities: tuple[tuple[str, int], ...], args: tuple[
         raise RuleError(f"argument '{missing[0]}' of {name}() is none") from None
 
 
+def wrong_argument(name: str, params: tuple[str, ...], types: tuple[str, ...], args: tuple[Any, ...]) -> None:
+    """Raise the argument error `validated` would for the first argument not of its declared kind, if any: for
+    calls checked only once they failed (engine values, asked hundreds of times a game, are not checked first)."""
+    for pname, typ, v in zip(params, types, args, strict=False):
+        check = _CHECKS.get(typ)
+        if check is not None and not check[0](v):
+            raise RuleError(f"argument '{pname}' of {name}() must be {check[1]}, not {kind_of(v)}") from None
+
+
 # What a value proven at compile time (by the compiler, from literals and the names the engine always binds)
 # satisfies: a proven kind is never none and never a range. `skill` parameters also take a skill's name.
 _PROVEN_FOR = {"int": ("int",), "player": ("player",), "card": ("card",), "general": ("general",),
@@ -218,3 +232,38 @@ def alive_arg(p: Player | None, what: str) -> Player:
     if not p.alive:
         raise RuleError(f"{what} {p.label()} is dead")
     return p
+
+
+def spend_items(f: Any, items: int, what: str) -> None:
+    """Spend the game's budget for work over ITEMS list items (see ITEMS_PER_STEP); exhausted: a rule error."""
+    cost = items // ITEMS_PER_STEP
+    g = getattr(f, "game", None)
+    if not cost or g is None:
+        return
+    g.steps += cost
+    if g.steps > g.step_budget:
+        raise RuleError(f"{what}: the game's step budget ({g.step_budget} rule steps, loop rounds, value calls and "
+                        f"list work at {ITEMS_PER_STEP} items a step) is exhausted: a rule does unbounded work")
+
+
+def charged(name: str, params: tuple[Any, ...], fn: Callable[..., Any]) -> Callable[..., Any]:
+    """FN, first spending budget for the items of the lists it is given (both engines call this: the checked
+    wrapper and compiled code's proven calls alike). FN itself when it takes no list."""
+    positions = tuple(i for i, p in enumerate(params) if p.type in ("list", "any", "cards", "players"))
+    if not positions:
+        return fn
+
+    @wraps(fn)
+    def run(f: Any, *args: Any, **kwargs: Any) -> Any:
+        n = 0
+        for i in positions:
+            if i < len(args) and type(args[i]) in _SIZED:
+                n += len(args[i])
+        for v in kwargs.values():
+            if type(v) in _SIZED:
+                n += len(v)
+        if n >= ITEMS_PER_STEP:
+            spend_items(f, n, f"{name}()")
+        return fn(f, *args, **kwargs)
+
+    return run

@@ -11,7 +11,7 @@ from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exporte
 from ..events import UNLIMITED, Event
 from ..model import PHASES, Card, Player, UseRecord, VirtualCard
 from ..program import Frame, GeneralRule, SkillRule
-from .arguments import validated
+from .arguments import charged, validated
 
 
 # ---------------------------------------------------------------- declarations
@@ -89,7 +89,8 @@ def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = 
     def deco(fn):
         params = _params(sig)
         # impl checks its arguments against the declared types (a rule error, never a Python one deep inside)
-        PRIMITIVES[name] = Primitive(name, kind, params, returns, validated(name, params, fn, variadic),
+        PRIMITIVES[name] = Primitive(name, kind, params, returns,
+                                     validated(name, params, charged(name, params, fn), variadic),
                                      doc or (fn.__doc__ or "").strip(), variadic, contexts)
         return fn
 

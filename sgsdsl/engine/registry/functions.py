@@ -127,7 +127,6 @@ def _sum(f, items):
 
 @primitive("first", "function", "items:list", "item", "the first item, or none")
 def _first(f, items):
-    items = list(items or [])
     return items[0] if items else None
 
 
@@ -246,8 +245,9 @@ def _filter_family(f, cards, family):
 
 @primitive("minus", "function", "items:list, remove:list", "list", "the items that are not in `remove`, in order")
 def _minus(f, items, remove):
-    gone = list(remove or [])
-    return [x for x in (items or []) if not any(x is y for y in gone)]
+    kept = list(remove or [])  # held alive, so an id in `gone` is only ever that object's
+    gone = {id(y) for y in kept}  # the same test as `x is y`, in linear time
+    return [x for x in (items or []) if id(x) not in gone]
 
 
 @primitive("subcards", "function", "card:card", "cards", "the physical cards a (possibly converted) card is made of")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .arguments import count_arg
+from .arguments import count_arg, spend_items
 from .core import (
     _need,
     primitive,
@@ -24,9 +24,24 @@ def _skill_asking(f, player) -> Any:
     return skill if skill is not None and player is not None and f.vars.get("owner") is player else None
 
 
+# The most options one choice offers (docs/language.md, "Limits"): every option is labelled, logged and weighed
+# by the agent, so a rule offering 1..100000 would spend seconds and hundreds of MB on one question.
+MAX_OPTIONS = 1000
+
+
+def _options(f: Any, items: Any, what: str) -> None:
+    """Refuse more than MAX_OPTIONS options; charge the rest as 16 list items each (on top of the 1 every list
+    argument pays), for an option is labelled, recorded and weighed, not just walked."""
+    n = 0 if items is None else len(items)
+    if n > MAX_OPTIONS:
+        raise RuleError(f"{what} offers {n} options; a choice offers at most {MAX_OPTIONS}")
+    spend_items(f, n * 15, f"{what}()")
+
+
 @primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\"", "item",
            "the player picks one item (none when optional and declined or nothing to pick)")
 def _choose(f, player, items, optional=False, prompt=""):
+    _options(f, items, "choose")
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
                                      about=_skill_asking(f, player))
 
@@ -37,6 +52,7 @@ def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
     low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
     if high < low:
         raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
+    _options(f, items, "choose_many")
     return f.game.choices.choose_many(_need(player, "choose_many's player"), list(items or []), low, high,
                                       prompt or "choose", about=_skill_asking(f, player))
 

@@ -14,12 +14,9 @@ from .core import (
 
 
 # ---------------------------------------------------------------- set-up actions
-@primitive("deal_roles", "action", "seated:bool=false, public:bool=false",
-           doc="deal the mode's roles for this player count; the leader is revealed. seated: the roles line is the "
-               "seating layout (seat 0 gets the first role, and so on) instead of a shuffle; public: every role is "
-               "revealed to everyone (open camps)")
-def _deal_roles(f, seated=False, public=False):
-    g = f.game
+def role_table(g: Any) -> list[str]:
+    """The roles the mode deals at this game's player count (the last `roles` line for it whose condition holds), in
+    the line's order: what deal_roles shuffles, and what the balance lab rotates a general over."""
     n = len(g.players)
     table = None
     for count, cond, roles in g.mode.roles:
@@ -27,7 +24,16 @@ def _deal_roles(f, seated=False, public=False):
             table = roles
     if table is None:
         raise RuleError(f"mode {g.mode.name} has no roles for {n} players")
-    roles = list(table)
+    return list(table)
+
+
+@primitive("deal_roles", "action", "seated:bool=false, public:bool=false",
+           doc="deal the mode's roles for this player count; the leader is revealed. seated: the roles line is the "
+               "seating layout (seat 0 gets the first role, and so on) instead of a shuffle; public: every role is "
+               "revealed to everyone (open camps)")
+def _deal_roles(f, seated=False, public=False):
+    g = f.game
+    roles = role_table(g)
     if not seated:
         g.rng.shuffle(roles)
     lead = g.carry.leader_person  # a league decides who leads (the leader's seat rotates)

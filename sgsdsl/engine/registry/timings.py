@@ -64,7 +64,9 @@ timing("judging", "player:player, card:card, reason:card", mutable="card",
 timing("judged", "player:player, card:card, reason:card", doc="a judgement took effect")
 timing("lost_cards", "player:player, cards:cards, zone:zone", doc="cards left a hand or equipment area")
 timing("nullify", "card:card, user:player, target:player, use:use", cancellable=True,
-       doc="(the window a nullify-context card answers; cancel() nullifies)")
+       doc="a trick's nullify window opens (before each target's effect, before anyone is asked for a "
+           "nullify-context card such as 无懈可击); cancel(event) nullifies the card on that target. A card used "
+           "in the `nullify` context answers this same event")
 
 
 # ---------------------------------------------------------------- engine values
