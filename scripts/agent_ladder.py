@@ -123,8 +123,11 @@ class Timed(Agent):
 
     def __init__(self, inner: Agent, kind: str, clock: dict[str, list[float]]):
         self.inner, self.kind, self.clock = inner, kind, clock
-        for attr in ("name", "reads_view", "view_cards", "reads_options", "waits"):
+        for attr in ("name", "reads_view", "view_cards", "reads_options", "waits", "searches"):
             setattr(self, attr, getattr(inner, attr))
+
+    def bind(self, handle: Any) -> None:  # (a searching agent gets its handle through the wrapper)
+        self.inner.bind(handle)
 
     def decide(self, request: Request, view: Any) -> list[int]:
         t = time.process_time()

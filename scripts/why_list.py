@@ -956,13 +956,19 @@ def cli_sweep(lab: Lab) -> tuple[bool, str]:
              "simulate", "test", "vocab", "lsp"]
     runs = 0
     broken = []
+    here = lab.work / "sweep"  # a folder of its own: "." names one small rules file, not the scratch folder
+    shutil.rmtree(here, ignore_errors=True)
+    here.mkdir()
+    shutil.copy(lab.mini, here / "mini.sgs")
     for name in names:
         for args in SWEEP_ARGS:
             if name == "lsp" and args in ([], ["."], ["-o", "x"], [""]):
                 continue  # the server itself: reads a protocol on stdin (covered by lsp-bounds)
-            r = lab.cli(name, *args, timeout=30, stdin="")
+            r = lab.cli(name, *args, timeout=60, stdin="", cwd=here)
             runs += 1
-            if r.traceback or r.code is None:
+            # `explain` lists every code, SGS-E000's "internal error" among them: only a real traceback counts
+            real = "Traceback (most recent call last)" in r.out or "MemoryError" in r.out
+            if (real if name == "explain" else r.traceback) or r.code is None:
                 broken.append(f"sgsdsl {name} {' '.join(args)}: " + ("hang" if r.code is None else r.tail(1)))
     return not broken, f"  {runs} runs, {len(broken)} with a traceback or a hang" + \
         "".join(f"\n  {b[:200]}" for b in broken)

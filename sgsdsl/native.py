@@ -191,9 +191,8 @@ def active() -> bool:
 
 
 def in_use() -> Choice:
-    """Which engine this process runs, and why (imports the engine)."""
-    import sgsdsl.engine.dispatch  # noqa: F401 - the import makes the choice
-
+    """Which engine this process runs, and why. The caller imports the engine first (the import makes the choice;
+    this module, which the engine imports, never imports it back)."""
     choice = _CHOICE or choose()
     if active() == choice.native:
         return choice

@@ -20,3 +20,11 @@ def test_ray_backend_gives_the_local_results() -> None:
     on_ray = run(v, seeds, backend="ray")
     assert on_ray == local
     assert [r.seed for r in on_ray] == seeds
+
+
+def test_ray_backend_plays_search_agents_as_locally() -> None:
+    """Search agents keep their snapshots and rollouts inside each worker: Ray gives the local records."""
+    pytest.importorskip("ray")
+    v = Variant(paths=(str(STANDARD.resolve()),), players=5, agents=("search:4", "heuristic"), round_cap=3)
+    seeds = list(range(1, 5))
+    assert run(v, seeds, backend="ray") == run(v, seeds, jobs=1)

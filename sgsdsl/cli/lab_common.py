@@ -43,7 +43,8 @@ def variant_options(f: Callable) -> Callable:
         click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled",
                      show_default=True),
         click.option("--agents", "agent_spec", default="random", show_default=True,
-                     help="agent per seat: random, heuristic, or a comma list cycled over the seats"),
+                     help="agent per seat: random, heuristic, search, search:N (N rollouts a decision), or a comma "
+                          "list cycled over the seats"),
         click.option("--general", "pins", multiple=True, metavar="P0=caopi",
                      help="pin a general to a seat (repeatable)"),
         click.option("--pool", "pool_spec", default=None, metavar="FILE|IDS",
@@ -157,12 +158,16 @@ def parse_pool(program: Program, spec: str, players: int) -> tuple[str, ...]:
 
 
 def parse_agents(spec: str) -> tuple[str, ...]:
-    from ..sim import AGENT_KINDS
+    from ..sim import AGENT_HELP, AgentKindError, agent_budget
 
     kinds = tuple(k.strip() for k in spec.split(",") if k.strip())
-    bad = [k for k in kinds if k not in AGENT_KINDS]
-    if not kinds or bad:
-        raise click.UsageError(f"--agents takes {' or '.join(AGENT_KINDS)} (comma separated), not {spec!r}")
+    if not kinds:
+        raise click.UsageError(f"--agents takes {AGENT_HELP} (comma separated), not {spec!r}")
+    for k in kinds:
+        try:
+            agent_budget(k)
+        except AgentKindError as err:
+            raise click.UsageError(f"--agents {spec}: {err}") from None
     return kinds
 
 

@@ -33,7 +33,8 @@ from .simulate_cmd import parse_agents
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
 @click.option("--engine", type=click.Choice(["compiled", "interpreted"]), default="compiled", show_default=True)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
-              help="agent per seat: random, heuristic, or a comma list cycled over the seats")
+              help="agent per seat: random, heuristic, search, search:N (N rollouts a decision), or a comma list "
+                   "cycled over the seats")
 @click.option("--json", "as_json", is_flag=True, help="print every game and the totals as JSON")
 def league_cmd(rules, rule_names, mode, players, games, seed, opts, round_cap, engine, agent_spec, as_json) -> None:
     """Play a scoring league: player k is the lord in game k; per-game scores and running totals."""

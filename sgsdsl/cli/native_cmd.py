@@ -35,6 +35,8 @@ def native_build() -> None:
 @native_group.command("status")
 def native_status() -> None:
     """Which engine this process runs (native or Python) and why; where a cache build would go."""
+    import sgsdsl.engine.dispatch  # noqa: F401 - importing the engine makes the choice in_use() reports
+
     choice = native.in_use()
     engine = "native (mypyc)" if choice.native else "Python"
     click.echo(f"engine: {engine}: {choice.why}")

@@ -1,4 +1,4 @@
-"""`sgsdsl play`: play one seat yourself against random agents, in the terminal."""
+"""`sgsdsl play`: play one seat yourself against agents (heuristic by default), in the terminal."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..lang.docs import comment_above
 from ..narrate import NarratedAgent, Narrator
 from ..replay import log_header
 from ..rule_errors import describe
-from ..sim import make_agents
+from ..sim import AgentKindError, agent_budget, make_agents
 from ..terminal import PlayerQuit, TerminalAgent
 from ..textsafe import shown
 from .lab_common import parse_pins, parse_pool
@@ -33,8 +33,8 @@ from .simulate_cmd import writable_or_exit, write_log_or_exit
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--option", "opts", multiple=True, help="mode option, name=value (repeatable)")
 @click.option("--round-cap", type=click.IntRange(1, 10_000), default=60, show_default=True)
-@click.option("--opponents", type=click.Choice(["random", "heuristic"]), default="heuristic", show_default=True,
-              help="the agents at the other seats")
+@click.option("--opponents", default="heuristic", show_default=True,
+              help="the agents at the other seats: random, heuristic, search or search:N (N rollouts a decision)")
 @click.option("--general", "pins", multiple=True, metavar="P0=caopi",
               help="pin a general to a seat (repeatable), yours included: playtest your own general")
 @click.option("--pool", "pool_spec", default=None, metavar="FILE|IDS",
@@ -54,6 +54,10 @@ def play_cmd(rules, rule_names, mode, players, seat, seed, opts, round_cap, oppo
     if seat >= players:
         raise click.UsageError(f"--seat {seat} does not exist with {players} players (0 to {players - 1})")
     options = setup_or_exit(program, mode, players, opts)
+    try:
+        agent_budget(opponents)
+    except AgentKindError as err:
+        raise click.UsageError(f"--opponents: {err}") from None
     pinned = parse_pins(program, pins, players)
     pool = parse_pool(program, pool_spec, players) if pool_spec is not None else None
     if log_path:

@@ -46,6 +46,12 @@ class Agent:
     # whether decide() may wait on something outside the program (a person at the terminal): while a game with
     # such an agent plays, Python's cycle collector keeps running (engine/collector.py pauses it otherwise)
     waits = False
+    # whether it searches: the game then keeps a snapshot of each turn's start (engine/snapshots.py) and hands the
+    # agent a `SearchHandle` through `bind` before play, to play positions out on determinized copies of the game
+    searches = False
+
+    def bind(self, handle: Any) -> None:
+        """Given the game's search handle when the game is made (only for agents that search)."""
 
     def decide(self, request: Request, view: Any) -> list[int]:
         raise NotImplementedError

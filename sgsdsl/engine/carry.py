@@ -24,6 +24,10 @@ class Carry:
     memory: dict[Any, dict[str, Any]] = field(default_factory=dict)
     leader_person: int | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled for search snapshots (engine/snapshots.py): the native build's classes need their constructor
+        return Carry, (self.memory, self.leader_person)
+
     def slot(self, person: int | None) -> dict[str, Any]:
         return self.memory.setdefault(LEAGUE_KEY if person is None else person, {})
 

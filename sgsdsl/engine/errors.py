@@ -50,6 +50,10 @@ class GameAborted(Exception):  # noqa: N818 - control flow
     """An agent stopped the game (a human quit); passes through rules untouched, like GameOver."""
 
 
+class Horizon(GameAborted):
+    """A game continued from a snapshot (a search rollout) reached the turn it was to stop before."""
+
+
 # Control flow that passes through rule functions untouched (both engines).
 FLOW = (GameOver, GameAborted, StopEffect, BreakLoop)
 

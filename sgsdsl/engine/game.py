@@ -12,7 +12,7 @@ them through the game: `frame.game.zones.move(…)`, `frame.game.dispatch.value(
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from . import collector
 from .agents import Agent
@@ -26,12 +26,16 @@ from .model import Card, Player
 from .piles import Piles
 from .pindian import Pindian
 from .program import CardRule, Frame, GeneralRule, Program
+from .snapshots import SearchHandle
 from .state import GameState
 from .turnflow import TurnFlow
 from .using import CardUse
 from .zones import Zones
 
 __all__ = ["Game"]
+
+# what a game made from a snapshot makes for itself (Game.__reduce__)
+FRESH = ("choices", "dispatch", "zones", "piles", "use", "health", "pindians", "turnflow", "bare_frame")
 
 
 class Game(GameState):
@@ -52,6 +56,7 @@ class Game(GameState):
         pool: Sequence[str] | None = None,
         role_pins: Sequence[tuple[str, int, str]] = (),
         barred: dict[str, Sequence[str]] | None = None,
+        blank: bool = False,
     ):
         super().__init__(program, mode, players, seed, agents, options, round_cap, record, carry, pinned, pool,
                          role_pins, barred)
@@ -63,7 +68,12 @@ class Game(GameState):
         self.health = Health(self, self.choices, self.dispatch, self.zones, self.piles, self.use)
         self.pindians = Pindian(self, self.choices, self.dispatch, self.zones)
         self.turnflow = TurnFlow(self, self.choices, self.dispatch, self.zones, self.use)
-        self._build_deck()
+        if not blank:  # (a game made to be given a snapshot's state has its cards from there)
+            self._build_deck()
+        if self.searching:  # agents that search get their handle to rollouts of this game
+            for seat, agent in enumerate(self.agents):
+                if getattr(agent, "searches", False):
+                    agent.bind(SearchHandle(self, seat))
 
     # ------------------------------------------------------------ set-up
     def _build_deck(self) -> None:
@@ -99,6 +109,16 @@ class Game(GameState):
                 out[r.card] = self.program.cards[r.by] if r.by is not None else None
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled for search snapshots (engine/snapshots.py): a blank game of the same rules and mode is made and
+        given this one's state. Its collaborators and bare frame are its own, made afresh: they hold nothing but
+        references and caches."""
+        state = dict(cast(dict, self.__getstate__()))
+        for name in FRESH:
+            state.pop(name, None)
+        return _blank, (self.program, self.mode.ident, self.mode.players[0], self.seed, dict(self.options),
+                        self.round_cap), state
+
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:
         return self.dispatch.counted_as(card, value, printed)
 
@@ -130,20 +150,50 @@ class Game(GameState):
                 self.dispatch.refresh_skills(p)
             self.current = self.players[self.start_seat]
             self.dispatch.emit("game_start", new_event("game_start", {}))
-            while True:
-                self.round += 1
-                if self.round > self.round_cap:
-                    raise GameOver((), "round_cap")
-                if self.record:  # (the labels are made only for a log that is kept)
-                    self.emit_log("round", round=self.round)
-                self.dispatch.emit("round_start", new_event("round_start", {"round": self.round}))
-                if self.mode.turn_order is not None:
-                    run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
-                else:
-                    for p in self.seat_order(self.players[self.start_seat], include_dead=True):
-                        if p.alive:
-                            self.turnflow.take_turn(p)
+            self._rounds()
+        except GameOver as over:
+            self.finish(over)
+
+    def _rounds(self) -> None:
+        """Round after round, until the game ends (GameOver)."""
+        while True:
+            self.round += 1
+            if self.round > self.round_cap:
+                raise GameOver((), "round_cap")
+            if self.record:  # (the labels are made only for a log that is kept)
+                self.emit_log("round", round=self.round)
+            self.dispatch.emit("round_start", new_event("round_start", {"round": self.round}))
+            if self.mode.turn_order is not None:
+                run_rule(self.mode.turn_order, Frame(self, {}))  # the mode plays the round's turns
+            else:
+                self._round_turns(None)
+            self.turnflow.clear_scope("round")
+
+    def _round_turns(self, after: Player | None) -> None:
+        """The default round's turns: each living seat in seat order from the start seat (only those after AFTER's,
+        when a game continued from a snapshot of AFTER's turn goes on with the round)."""
+        order = self.seat_order(self.players[self.start_seat], include_dead=True)
+        for p in order[order.index(after) + 1:] if after is not None else order:
+            if p.alive:
+                self.round_turn = p  # (a snapshot of this turn says the round goes on after it)
+                self.turnflow.take_turn(p)
+        self.round_turn = None
+
+    def resume(self, seat: int, first_phase: str | None, last_phase: str | None, in_round: bool,
+               extra_turns: int) -> None:
+        """Go on with a game restored from a snapshot taken as SEAT's turn began (engine/snapshots.py): that turn
+        and, when EXTRA_TURNS > 0 and it was one of the default round's, the rest of its round and the rounds after
+        it, until EXTRA_TURNS more turns have been played (the next one raises Horizon) or the game ends."""
+        p = self.players[seat]
+        try:
+            self.round_turn = p if in_round else None
+            self.turnflow.take_turn(p, first_phase, last_phase)
+            self.round_turn = None
+            if extra_turns > 0 and in_round:
+                self.turns_left = extra_turns
+                self._round_turns(p)
                 self.turnflow.clear_scope("round")
+                self._rounds()
         except GameOver as over:
             self.finish(over)
 
@@ -219,3 +269,8 @@ class Game(GameState):
         self.dispatch.refresh_skills(p)
         if self.record:  # (the labels are made only for a log that is kept)
             self.emit_log("general", player=p.label(), general=g.name if g else None)
+
+
+def _blank(program: Program, mode: str, players: int, seed: int, options: dict[str, Any], round_cap: int) -> Game:
+    """A game for a snapshot's state to be put into (Game.__reduce__)."""
+    return Game(program, mode, players, seed, [], options, round_cap, record=False, blank=True)

@@ -86,6 +86,11 @@ class Card(_RuleFace):
         self.last_holder: Player | None = None
         self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled for search snapshots (engine/snapshots.py): made by the constructor, then given its state (the
+        # native build's classes cannot be made without their constructor)
+        return Card, (self.id, self.printed_rule, self.printed_suit, self.rank), self.__getstate__()
+
     @property
     def suit(self) -> str:
         g = self.game
@@ -161,6 +166,9 @@ class VirtualCard(_RuleFace):
         self.skill = skill
         self.declared = declared  # declared face down (`view_as basic …`): its cards are not shown in its label
 
+    def __reduce__(self) -> tuple[Any, ...]:  # (search snapshots: see Card)
+        return VirtualCard, (self.rule, self.subcards, self.skill)
+
     @property
     def name(self) -> str:
         return self.rule.name
@@ -233,6 +241,10 @@ class UseRecord:
         self.nullified = nullified
         self.nullifiable = nullifiable
 
+    def __reduce__(self) -> tuple[Any, ...]:  # (search snapshots: see Card)
+        return UseRecord, (self.user, self.card, self.target, self.targets, self.context, self.marks, self.nullified,
+                           self.nullifiable)
+
 
 class Player:
     """A seat at the table and the character on it."""
@@ -273,6 +285,9 @@ class Player:
         # what its skills do, by timing and by value (kept with `skills` by Dispatch.refresh_skills)
         self.triggers: dict[str, list[tuple[SkillRule, TriggerRule]]] = {}
         self.modifiers: dict[str, list[tuple[SkillRule, ModifierRule]]] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (search snapshots: see Card)
+        return Player, (self.seat,), self.__getstate__()
 
     @property
     def name(self) -> str:

@@ -26,6 +26,16 @@ class Frame:
         self.vars = bindings
         self.supplied: Any = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled for search snapshots (engine/snapshots.py): the native build's classes need their constructor
+        return _frame, (self.game, self.vars, self.supplied)
+
+
+def _frame(game: Any, bindings: dict[str, Any], supplied: Any) -> Frame:
+    frame = Frame(game, bindings)
+    frame.supplied = supplied
+    return frame
+
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
 class UseRule:

@@ -138,6 +138,13 @@ class GameState(CardHome):
         self.cards: list[Card] = []
         # the frame compiled rules' direct functions get (program.py, `*_direct`): the game and no bindings
         self.bare_frame = Frame(self, {})
+        # search (engine/snapshots.py): whether some agent searches, so each turn's start is kept as a snapshot; the
+        # snapshot of the turn being played; the turn the default round is playing (a turn a round goes on after);
+        # and, in a game continued from a snapshot, how many more turns may start before it stops (None: no limit)
+        self.searching = any(getattr(a, "searches", False) for a in self.agents)
+        self.turn_snapshot: Any = None
+        self.round_turn: Player | None = None
+        self.turns_left: int | None = None
 
     # ------------------------------------------------------------ the log
     def emit_log(self, kind: str, **data: Any) -> None:

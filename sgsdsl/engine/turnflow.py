@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch, new_event
+from .errors import Horizon
 from .events import MAX_PLAY_ACTIONS
 from .model import PHASES, Card, Player, VirtualCard
+from .snapshots import take_snapshot
 from .state import GameState
 from .using import AIMED, CardUse
 from .zones import Zones
@@ -104,14 +106,25 @@ class TurnFlow:
         phase does not fire turn_end or clear the turn's scope."""
         phases = PHASES[PHASES.index(first_phase) if first_phase else 0:
                         PHASES.index(last_phase) + 1 if last_phase else len(PHASES)]
-        outer = self.game.in_turn
-        self.game.in_turn = True
+        g = self.game
+        outer = g.in_turn
+        if not outer:
+            left = g.turns_left  # (a game continued from a snapshot: a search rollout's horizon)
+            if left is not None:
+                if left <= 0:
+                    raise Horizon()
+                g.turns_left = left - 1
+            if g.searching:  # an agent searches: the turn's start is kept (engine/snapshots.py)
+                g.turn_snapshot = take_snapshot(g, p, first_phase, last_phase)
+        g.in_turn = True
         try:
             self._play_turn(p, phases)
             if not outer and phases[-1:] == PHASES[-1:]:
                 self.play_extra_turns()
         finally:
-            self.game.in_turn = outer
+            g.in_turn = outer
+            if not outer:
+                g.turn_snapshot = None
 
     def _play_turn(self, p: Player, phases: tuple[str, ...]) -> None:
         if phases[:1] == PHASES[:1] and self.turn_skipped(p):
