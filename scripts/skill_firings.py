@@ -9,6 +9,8 @@ conversion used (a view_as-only skill such as 断粮 or 酒池: counted by the g
 an `awaken`/`limited` entry, and a `pindian`, `turn_over`, `extra_turn` or `pile` entry for the mechanics behind
 them. `--only FILE[,FILE…]` lists the skills of the generals those files define (and their top-level skills),
 with zeros.
+A skill that only modifies values (红颜, 血裔, 马术) never fires: it is listed with the number of games it was in play
+(held by a seat's general; a lord skill only by the lord).
 Games that end in an engine error are counted and named; the exit status is 1 when there is one.
 """
 
@@ -53,6 +55,7 @@ def main() -> int:
         return 2
     program = program_for(loaded, "compiled")
     fired: Counter[str] = Counter()
+    in_play: Counter[str] = Counter()
     mechanics: Counter[str] = Counter()
     errors: list[str] = []
     for i in range(args.games):
@@ -67,6 +70,12 @@ def main() -> int:
                 fired[str(e["skill"])] += 1
             elif kind in MECHANICS:
                 mechanics[kind] += 1
+        for p in g.players:  # a skill that only modifies values (红颜, 血裔) never fires: the games it was in play
+            leader = g.mode.leader is not None and p.role == g.mode.leader
+            for skill in p.general.skills if p.general is not None else ():
+                if skill.modifiers and not (skill.triggers or skill.actives or skill.provides or skill.view_as) \
+                        and (leader or not skill.leader_only):
+                    in_play[skill.name] += 1
         for ident, n in g.skill_uses.items():  # conversions (view_as: 断粮, 酒池) are counted by the game, not logged
             skill = program.skill_named(ident)
             if skill is not None and skill.view_as and not (skill.triggers or skill.actives or skill.provides):
@@ -74,7 +83,8 @@ def main() -> int:
     names = [n for f in args.only.split(",") if f for n in skills_defined_in(f)] if args.only else sorted(fired)
     print(f"{args.games} games · {args.players} players · rules {args.rules} · engine errors {len(errors)}")
     for name in names:
-        print(f"  {name}\t{fired.get(name, 0)}")
+        note = f"\t(modifies values only: in play in {in_play[name]} games)" if name in in_play else ""
+        print(f"  {name}\t{fired.get(name, 0)}{note}")
     print("  " + " · ".join(f"{k} {mechanics[k]}" for k in MECHANICS))
     for e in errors[:10]:
         print("  error:", e)

@@ -221,6 +221,30 @@ def test_every_lin_skill_and_rule_has_a_scenario() -> None:
     assert not missing, f"no scenario on rules/lin.sgs covers: {', '.join(missing)}"
 
 
+FENG = ROOT / "rules" / "feng.sgs"
+HUO = ROOT / "rules" / "huo.sgs"
+
+
+@pytest.mark.parametrize(("path", "skill_count"), [(FENG, 11), (HUO, 13)], ids=["feng", "huo"])
+def test_every_feng_and_huo_skill_has_a_scenario(path: Path, skill_count: int) -> None:
+    """Every skill of the 8 风 (and of the 8 火) generals is covered by a scenario that loads the pack's file
+    (tests/scenarios/feng/, tests/scenarios/huo/), alone or after other packs."""
+    from sgsdsl.lang.loader import load
+
+    if not path.exists():
+        pytest.skip(f"{path.name} is not written yet")
+    module = load([path]).modules[-1]
+    skills = {s.name.text for g in module.generals for s in g.skills}
+    assert len(module.generals) == 8 and len(skills) == skill_count, sorted(skills)
+    covered: set[str] = set()
+    for f in sorted(SCENARIOS.rglob("*.scenario")):
+        sc = read_scenario(f)
+        if sc.rules and path.resolve() in [p.resolve() for p in sc.rule_files()]:
+            covered |= {n for n, _ in sc.covers}
+    missing = sorted(skills - covered)
+    assert not missing, f"no scenario on {path.name} covers: {', '.join(missing)}"
+
+
 def test_every_scenario_cites_a_rule() -> None:
     for f in sorted(SCENARIOS.rglob("*.scenario")):
         sc = read_scenario(f)

@@ -29,6 +29,7 @@ RULE_SETS = {
     "seats_by_lot": "rules/house/seats_by_lot.sgs",
     "3v3": "rules/3v3.sgs",  # the 3v3 team mode (with the standard edition's identity mode)
     "all41": "tests/fixtures/all41.sgs",  # standard + 军争 + 林 + 山: all 41 generals
+    "all57": "tests/fixtures/all57.sgs",  # + 风 + 火: all 57 generals
     "tongzhou": "rules/tongzhou.sgs",  # 同舟共济 (with the identity mode of the sets it imports)
 }
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -146,6 +146,8 @@ class Dispatch:
         self.refresh_skills(p)
         if had:
             self.emit("skill_lost", new_event("skill_lost", {"player": p, "skill": skill}))
+        elif self.game.zero_hp:
+            self.zero_hp_recheck()
 
     def lose_all_skills(self, p: Player) -> None:
         """p loses every skill it has now (its general's, leader skills and gained ones; equipment keeps working)."""
@@ -156,6 +158,8 @@ class Dispatch:
                 if s.ident not in p.lost_skills:
                     p.lost_skills.append(s.ident)
         self.refresh_skills(p)
+        if self.game.zero_hp:
+            self.zero_hp_recheck()
 
     def expire_skills(self, scope: str) -> None:
         """Gained skills whose lifetime ends with this phase, turn or round are lost."""
@@ -182,6 +186,8 @@ class Dispatch:
         mode's trigger_order), then the game's rules and the mode's. `victim`: a character who has just died and
         whose skills still answer."""
         if timing not in self.game.heard:
+            if self.game.zero_hp:  # someone kept alive at 0 HP or less: does the rule still keep it?
+                self.zero_hp_recheck()
             return ev  # an event nobody listens to costs next to nothing
         ev.timing = timing  # what a rule may change in it depends on the timing it is at (runtime.set_attr)
         if self.game.emit_depth >= MAX_EVENT_DEPTH:
@@ -192,7 +198,15 @@ class Dispatch:
             self._dispatch(timing, ev, victim)
         finally:
             self.game.emit_depth -= 1
+        if self.game.zero_hp:
+            self.zero_hp_recheck()
         return ev
+
+    def zero_hp_recheck(self) -> None:
+        """Re-check those kept alive at 0 HP or less (alive_at_zero): after every event and card move."""
+        check = self.game.zero_hp_check
+        if check is not None:
+            check()
 
     def _listener_line(self, timing: str) -> str:
         """`FILE:LINE: ` of a rule or skill listening to TIMING (where a runaway nesting comes from), or ''."""
@@ -264,7 +278,7 @@ class Dispatch:
         printed (a modifier's own condition `c.suit == ♠` sees the printed suit). A card being used keeps the suit
         and colour it was used with (`Card.used_face`)."""
         face = card.used_face
-        if face is not None and card.zone == "processing" and value != "card_name":
+        if face is not None and card.zone in ("processing", "discard") and value != "card_name":
             return face[1] if value == "card_suit" else face[2]
         key = (card.id, value)
         if not self.game.modifier_seats.get(value) or key in self.game.counting:

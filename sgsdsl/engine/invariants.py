@@ -42,7 +42,9 @@ def check_invariants(game: Game) -> None:
                     raise InvariantViolation(f"{c.label()} lies on a pile of {p.label()} but names {c.holder}")
         if not p.alive and p is not game.departing and (p.hand or p.equips or p.judge or any(p.piles.values())):
             raise InvariantViolation(f"dead {p.label()} still holds cards")
-        if p.alive and not p.dying and not (0 < p.hp <= p.max_hp):
+        # alive at 0 HP or less under a rule (alive_at_zero), or fallen there and its dying state not yet resolved
+        kept = p.hp <= 0 and (p in game.zero_hp or p in game.hp_falling)
+        if p.alive and not p.dying and not kept and not (0 < p.hp <= p.max_hp):
             raise InvariantViolation(f"{p.label()} has HP {p.hp}/{p.max_hp} outside dying")
         if p.hp > p.max_hp:
             raise InvariantViolation(f"{p.label()} has HP {p.hp} above max {p.max_hp}")

@@ -69,7 +69,8 @@ class Card(_RuleFace):
     whenever it moves on.
     """
 
-    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_face")
+    __slots__ = ("id", "printed_rule", "printed_suit", "rank", "zone", "holder", "game", "_label", "used_face",
+                 "last_zone", "last_holder")
 
     def __init__(self, cid: int, rule: CardRule, suit: str, rank: int):
         self.id = cid
@@ -80,6 +81,9 @@ class Card(_RuleFace):
         self.holder: Player | None = None
         self.game: CardHome | None = None  # the game the card is in, which may make it count as another
         self.used_face: tuple[CardRule, str, str] | None = None
+        # where it was before its last move, and who held it there (the provenance of a discarded card)
+        self.last_zone = "draw"
+        self.last_holder: Player | None = None
         self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -154,12 +158,13 @@ class VirtualCard(_RuleFace):
     when they agree.
     """
 
-    __slots__ = ("rule", "subcards", "skill")
+    __slots__ = ("rule", "subcards", "skill", "declared")
 
-    def __init__(self, rule: CardRule, subcards: tuple[Card, ...], skill: str | None):
+    def __init__(self, rule: CardRule, subcards: tuple[Card, ...], skill: str | None, declared: bool = False):
         self.rule = rule
         self.subcards = subcards
         self.skill = skill
+        self.declared = declared  # declared face down (`view_as basic …`): its cards are not shown in its label
 
     def __reduce__(self) -> tuple[Any, ...]:  # (search snapshots: see Card)
         return VirtualCard, (self.rule, self.subcards, self.skill)
@@ -207,7 +212,7 @@ class VirtualCard(_RuleFace):
         return True
 
     def label(self) -> str:
-        inner = "+".join(c.label() for c in self.subcards)
+        inner = "+".join("?" if self.declared else c.label() for c in self.subcards)
         return f"{self.rule.name}[{inner}]"
 
 

@@ -91,6 +91,8 @@ class ViewAsRule:
     count: int
     source: str  # card | hand | equip
     filter: Fn | None
+    # declared face down (`view_as basic …`: one rule per card of the category); the `declared` timing may void it
+    declared: bool = False
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

@@ -10,7 +10,7 @@ direction only.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .agents import Agent
@@ -114,6 +114,13 @@ class GameState(CardHome):
         self.counting: list[tuple[int, str]] = []  # (card id, value) being worked out (counted_as)
         self.counts_as = False  # some skill in play modifies card_suit, card_color or card_name (refresh_skills)
         self.used_face_kept = False  # some card was used with another face (Card.used_face): counts_as stays on
+        # a card being judged -> the character it is judged for (its owner while it is judged: holder_of reads it)
+        self.judge_owner: dict[int, Player] = {}
+        # characters alive at 0 HP or less under a rule (the engine value alive_at_zero), re-checked after each event
+        self.zero_hp: list[Player] = []
+        self.dying_now: list[Player] = []  # the characters in their dying state, innermost last
+        self.hp_falling: list[Player] = []  # fallen to 0 HP or less, their dying state not yet resolved (Health._fell)
+        self.zero_hp_check: Callable[[], None] | None = None  # Health.check_zero_hp (set by Health)
         self.global_triggers: dict[str, list[TriggerRule]] = {}
         # the game's own rules (`rule` definitions, in definition order), then the mode's triggers
         for t in [t for r in program.rules.values() for t in r.triggers] + list(self.mode.triggers):

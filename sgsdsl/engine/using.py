@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .decisions import Decisions, hints_of
@@ -53,6 +54,11 @@ class CardUse:
                     if skill.view_as and self.converts_into(skill, "play") else ():
                 if self.can_use(p, probe, use):
                     opts.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
+            for va, probe, use in self.conversion_probes(p, skill, "recast") \
+                    if skill.view_as and self.converts_into(skill, "recast") else ():
+                if self.can_use(p, probe, use):  # a converted card recast (重铸) as the card it converts into
+                    opts.append((f"{skill.name}: recast as {probe.name}" if labelled else "",
+                                 ("viewas_recast", skill, va, use)))
             for i, act in enumerate(skill.actives):
                 if not act.granted and self._active_ok(p, skill, act, i):
                     opts.append((f"skill {skill.name}" + (f" ({i})" if i else "") if labelled else "",
@@ -94,6 +100,11 @@ class CardUse:
         elif kind == "recast":
             _, card, use = option
             self.recast(p, card, use)
+        elif kind == "viewas_recast":
+            _, skill, va, use = option
+            vcard = self.build_viewas(p, skill, va, optional=True)
+            if vcard is not None:
+                self.recast(p, vcard, use)
         elif kind == "granted":
             _, skill, act, i, owner = option
             self.dispatch.count_use(p, ("granted", skill.ident, owner.seat, i))
@@ -115,7 +126,14 @@ class CardUse:
                 return False
         return act.condition is None or bool(act.condition(frame))
 
-    def _viewas_sources(self, p: Player, skill: SkillRule, va) -> list[Card]:
+    def _viewas_sources(self, p: Player, skill: SkillRule, va) -> list[Card] | None:
+        """The cards a conversion may be made of; None when it cannot be made now (a conversion from no card whose
+        `where`, read with `it` none, does not hold)."""
+        if va.count == 0:
+            if va.filter is None or va.filter(Frame(self.game, {"owner": p, "it": None, "skill": skill,
+                                                               "play": self.game.request_context[2]})):
+                return []
+            return None
         pool = p.hand if va.source == "hand" else (
             [p.equips[s] for s in EQUIP_SLOTS if s in p.equips] if va.source == "equip"
             else p.hand + [p.equips[s] for s in EQUIP_SLOTS if s in p.equips]
@@ -130,12 +148,30 @@ class CardUse:
 
     def build_viewas(self, p: Player, skill: SkillRule, va, optional: bool) -> VirtualCard | None:
         sources = self._viewas_sources(p, skill, va)
-        if len(sources) < va.count:
+        if sources is None or len(sources) < va.count:
             return None
-        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}")
+        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}") \
+            if va.count > 0 else []  # (a conversion from no card asks for none)
         rule = self.game.program.cards[va.card]
         self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
-        return VirtualCard(rule, tuple(chosen), skill.ident)
+        return VirtualCard(rule, tuple(chosen), skill.ident, va.declared)
+
+    def declaration_void(self, user: Player, card: Card | VirtualCard, context: str, targets: list[Player]) -> bool:
+        """A card declared face down is about to be used or given: the `declared` timing may void it (cancel), and
+        then its cards go to the discard pile and nothing is used or given. False for every other card."""
+        if not isinstance(card, VirtualCard) or not card.declared:
+            return False
+        self.game.emit_log("declare", user=user.label(), card=card.label(), context=context,
+                           targets=[t.label() for t in targets])
+        ev = self.dispatch.emit("declared", new_event("declared", {"user": user, "card": card, "context": context,
+                                                                  "targets": targets}))
+        if not ev.cancelled:
+            return False
+        left = [c for c in card.physical if c.zone not in ("discard", "draw")]
+        if left:
+            self.zones.move(left, "discard", None)
+        self.game.emit_log("declaration_void", user=user.label(), card=card.label())
+        return True
 
     # ------------------------------------------------------------ using cards
     def _used(self, p: Player, key: Any, scope: str | None) -> int:
@@ -166,6 +202,12 @@ class CardUse:
         limit = direct(self.game.bare_frame, p, card, p) if direct is not None else \
             use.limit(Frame(self.game, {"user": p, "card": card, "owner": p}))
         return self._used(p, self.use_key(card.family, use.context), use.limit_scope) < limit
+
+    @staticmethod
+    def without_filter(use: UseRule) -> UseRule:
+        """The clause without its target condition (a use with no distance limit: only its target kind and
+        `targetable` decide)."""
+        return dataclasses.replace(use, filter=None, filter_direct=None)
 
     def _reachable(self, p: Player, card: Card | VirtualCard, use: UseRule) -> bool:
         """can_use for a card of the play menu whose legal targets are shown (menu_reach keeps them)."""
@@ -267,7 +309,10 @@ class CardUse:
                  nullifiable: bool = True) -> None:
         """使用: the card leaves its zone, is counted, targets are told, and its effect resolves per target.
 
-        `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable)."""
+        `nullifiable=False` opens no nullify window for this use (a rule made it unnullifiable). A card declared
+        face down may be voided first (`declared`)."""
+        if isinstance(card, VirtualCard) and card.declared and self.declaration_void(user, card, context, targets):
+            return
         physical = card.physical
         self._into_processing(card)
         self.dispatch.count_use(user, self.use_key(card.family, use.context))
@@ -275,6 +320,7 @@ class CardUse:
             hints = hints_of(card)
             acts = self.game.act_history
             for t in targets:
+                self.dispatch.count_use(user, ("on", card.family, t.seat))  # uses_on: a limit per target
                 if t is not user:
                     acts.append((user.seat, t.seat, hints))
         if self.game.record:  # (the labels are made only for a log that is kept)
@@ -446,7 +492,7 @@ class CardUse:
             if not uses:
                 continue
             sources = self._viewas_sources(p, skill, va)
-            if len(sources) < va.count:
+            if sources is None or len(sources) < va.count:
                 continue
             probe = VirtualCard(rule, tuple(sources[: va.count]), skill.ident)
             for use in uses:
@@ -499,7 +545,8 @@ class CardUse:
         for skill in p.skills:
             for va in skill.view_as:
                 rule = self.game.program.cards[va.card]
-                if rule.family == family and len(self._viewas_sources(p, skill, va)) >= va.count:
+                sources = self._viewas_sources(p, skill, va) if rule.family == family else None
+                if sources is not None and len(sources) >= va.count:
                     options.append((f"{skill.name}: as {rule.name}" if labelled else "", ("viewas", skill, va)))
             for i, prov in enumerate(skill.provides):
                 rule = self.game.program.cards[prov.card]
@@ -557,6 +604,9 @@ class CardUse:
                             self.game.emit_log("respond", player=p.label(), card=card.label(), play=play)
                         return card
                 if card is None:
+                    return None
+                if isinstance(card, VirtualCard) and card.declared and \
+                        self.declaration_void(p, card, "respond", []):
                     return None
                 self._into_processing(card)
                 self.dispatch.count_use(p, ("respond", card.family))

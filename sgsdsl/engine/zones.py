@@ -22,6 +22,7 @@ class Zones:
     def take_out(self, c: Card) -> tuple[Player | None, str]:
         """Take c out of wherever it is (no event: the caller puts it somewhere and says so)."""
         zone, holder = c.zone, c.holder
+        c.last_zone, c.last_holder = zone, holder  # (provenance: last_zone(c), last_holder(c))
         if zone == "hand" and holder is not None:
             holder.hand.remove(c)
         elif zone == "equip" and holder is not None:
@@ -82,6 +83,30 @@ class Zones:
             else:
                 raise EngineError(f"cannot move a card to zone {zone!r}")
         self.announce_losses(losses)
+        if zone == "hand" and to is not None and moved and self.dispatch.listens("gained_cards"):
+            self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": to, "cards": moved}))
+        if self.game.zero_hp:  # someone kept alive at 0 HP or less: a card that moved may end it
+            self.dispatch.zero_hp_recheck()
+
+    def swap_hands(self, a: Player, b: Player) -> None:
+        """a and b exchange their hands at once; then the losses, then the gains, each in seat order."""
+        ha, hb = list(a.hand), list(b.hand)
+        for c in ha + hb:
+            self.take_out(c)
+        for cards, to in ((ha, b), (hb, a)):
+            for c in cards:
+                c.zone, c.holder, c.used_face = "hand", to, None
+                to.hand.append(c)
+        self.game.emit_log("swap", a=a.label(), b=b.label(), a_gave=len(ha), b_gave=len(hb))
+        first, second = (a, b) if a.seat < b.seat else (b, a)
+        self.announce_losses({(p.seat, "hand"): cards for p, cards in ((a, ha), (b, hb)) if cards})
+        if self.dispatch.listens("gained_cards"):
+            for p in (first, second):
+                got = hb if p is a else ha
+                if got:
+                    self.dispatch.emit("gained_cards", new_event("gained_cards", {"player": p, "cards": got}))
+        if self.game.zero_hp:
+            self.dispatch.zero_hp_recheck()
 
     def announce_losses(self, losses: dict[tuple[int, str], list[Card]]) -> None:
         """The lost_cards events of a move: per (seat, hand or equip) in seat order, with the equipment skills
@@ -106,6 +131,7 @@ class Zones:
         self.game.rng.shuffle(pile)
         for c in pile:
             c.zone = "draw"
+            c.used_face = None  # (a judgement result kept the face it was judged with while it lay there)
         self.game.draw_pile = pile + self.game.draw_pile
         self.game.emit_log("reshuffle", cards=len(pile))
 

@@ -185,6 +185,14 @@ class StructureBuilder:
         d = self.checked.symbols.cards.get(ident.text) or self.checked.symbols.card_ids[ident.text]
         return d.ident.text
 
+    def view_targets(self, card: ast.Ident) -> list[tuple[str, bool]]:
+        """(card ident, declared) of a conversion: the card it names, or for a category (`view_as basic …`) every
+        card of the program in it, in definition order (trick: the non-delayed tricks), declared face down."""
+        sym = self.checked.symbols
+        if card.text in sym.cards or card.text in sym.card_ids:
+            return [(self.card_ident(card), False)]
+        return [(c.ident.text, True) for m in self.checked.modules for c in m.cards if c.category.text == card.text]
+
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
         actives = []
@@ -217,9 +225,10 @@ class StructureBuilder:
             flags=frozenset(f.text for f in s.flags),
             triggers=[self.trigger(t, own, f"trigger{i}", "trigger", i) for i, t in enumerate(s.triggers)],
             actives=actives,
-            view_as=[ViewAsRule(self.card_ident(v.card), v.count, v.source.text,
-                                self.fn(v.where, own, f"view_as{i}_where", "view_filter"))
-                     for i, v in enumerate(s.view_as)],
+            view_as=[ViewAsRule(ident, v.count, v.source.text, where, declared)
+                     for i, v in enumerate(s.view_as)
+                     for where in [self.fn(v.where, own, f"view_as{i}_where", "view_filter")]
+                     for ident, declared in self.view_targets(v.card)],
             provides=[ProvideRule(self.card_ident(p.card), self.fn(p.where, own, f"provide{i}_where", "provide"),
                                   self.fn(p.body, own, f"provide{i}_body", "provide"))
                       for i, p in enumerate(s.provides)],

@@ -338,12 +338,15 @@ class Checker(BodyChecker):
                 self.condition(a.where, scope.child(pure=True), f"skill '{s.name.text}' can never be used")
             self.block(a.body, scope.child())
         for va in s.view_as:
-            if self.card_ref(va.card):
+            if va.card.text in reg.VIEW_CATEGORIES and va.card.text not in self.sym.cards \
+                    and va.card.text not in self.sym.card_ids:
+                pass  # a declaration of any card of the category (face down)
+            elif self.card_ref(va.card):
                 self._reachability.append((va.card, "converts cards into"))
             if va.source.text not in reg.VIEW_SOURCES:
                 self.unknown("SGS-E208", "card source", va.source.text, va.source.span, reg.VIEW_SOURCES)
-            if va.count < 1:
-                self.error("SGS-E209", "a conversion needs at least one card", va.span)
+            if va.count < 0:
+                self.error("SGS-E209", "a conversion needs 0 or more cards", va.span)
             if va.where is not None:
                 self.condition(va.where, _Scope(reg.SCOPE_NAMES["view_filter"], kind="view_filter", pure=True),
                                "this conversion never accepts a card")

@@ -30,6 +30,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     TIMINGS,
     USE_CONTEXTS,
     VALUE_CLASSES,
+    VIEW_CATEGORIES,
     VIEW_SOURCES,
     EngineValue,
     Param,

@@ -134,21 +134,42 @@ def _play_use(rule):
 
 
 @primitive("use_virtual", "action",
-           "user:player, family:family, targets:players=none, nullifiable:bool=true, cards:cards=none", "bool",
-           "the user uses a card of the family made of `cards` (none: of no card). With `targets` each must be "
+           "user:player, family:family, targets:players=none, nullifiable:bool=true, cards:cards=none, "
+           "context:str=auto, distance:bool=true", "bool",
+           "the user uses a card of the family made of `cards` (none: of no card), under its use clause for "
+           "`context`: play, or dying (on the character whose dying state is being resolved; auto: dying while "
+           "someone is dying and the card has a dying clause, else play). With `targets` each must be "
            "legal (the use limit is not checked); without, the use must be allowed now and the user "
-           "picks legal targets. `nullifiable: false` opens no nullify window. True if the card was used")
-def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None):
+           "picks legal targets. `nullifiable: false` opens no nullify window; `distance: false` ignores the "
+           "clause's target condition (无距离限制: only who it may aim at by its kind, and targetable). True if "
+           "the card was used")
+def _use_virtual(f, user, family, targets=None, nullifiable=True, cards=None, context="auto", distance=True):
     g = f.game
     if user is None or not user.alive:
         return False
     rule = _need(g.program.card_by_name(family), f"card {family}")
+    if context not in ("auto", "play", "dying"):
+        raise RuleError(f"use_virtual: context must be play, dying or auto, not {str(context)[:20]!r}")
+    if context == "auto":
+        context = "dying" if g.dying_now and rule.by_context.get("dying") else "play"
     subs = tuple(c for x in _cards(cards) for c in x.physical)
     skill = f.vars.get("skill")
     card = VirtualCard(rule, subs, skill.ident if skill is not None else None)
+    if context == "dying":
+        uses = rule.by_context.get("dying")
+        if not uses or not g.dying_now:
+            return False
+        dying = g.dying_now[-1]
+        use = uses[0]
+        if not g.use.can_use(user, card, use, dying):
+            return False
+        g.use.use_card(user, card, use, [dying], "dying", None, nullifiable=bool(nullifiable))
+        return True
     use = _play_use(rule)
     if use is None:
         return False
+    if not distance:
+        use = g.use.without_filter(use)
     if targets is not None:
         chosen = list(targets)
         if not chosen or not all(g.use.legal_target(user, card, use, t) for t in chosen):
@@ -174,10 +195,10 @@ def _could_use(f, user, family):
     return any(g.use.can_use(user, probe, u) for u in rule.by_context.get("play", ()))
 
 
-@primitive("targets_for", "function", "user:player, family:family", "players",
+@primitive("targets_for", "function", "user:player, family:family, distance:bool=true", "players",
            "the characters the user could legally use a card of the family on in the play phase (use limit aside), "
-           "in seat order from the user")
-def _targets_for(f, user, family):
+           "in seat order from the user; `distance: false`: with no distance limit (as use_virtual's)")
+def _targets_for(f, user, family, distance=True):
     g = f.game
     rule = g.program.card_by_name(family)
     if rule is None or user is None or not user.alive:
@@ -186,7 +207,7 @@ def _targets_for(f, user, family):
     use = _play_use(rule)
     if use is None:
         return []
-    return g.use.legal_targets(user, probe, use)
+    return g.use.legal_targets(user, probe, use if distance else g.use.without_filter(use))
 
 
 @primitive("reveal", "action", "n:int", "cards",
@@ -364,11 +385,12 @@ def _change_max_hp(f, player, n):
 # ---------------------------------------------------------------- damage
 @primitive("transfer_damage", "action", "event:event, to:player",
            doc="at causing_damage or taking_damage: this damage is prevented and the same damage (amount, source, "
-               "card, nature) is dealt to `to` instead, flagged `transferred`. To change only its target "
-               "before anything reacts, assign event.target at creating_damage")
+               "card, nature) is dealt to `to` at once, flagged `transferred`, before the calling block goes on. "
+               "To change only its target before anything reacts, assign event.target at creating_damage")
 def _transfer_damage(f, event, to):
     ev = _need(event, "transfer_damage's event")
     if not hasattr(ev, "transferred") or to is None:
         raise RuleError("transfer_damage needs a damage event and a character to transfer it to")
-    ev.cancelled = True
-    ev.transfer_to = to
+    if getattr(ev, "transfer_to", None) is not None:
+        raise RuleError("transfer_damage: this damage was already transferred")
+    f.game.health.transfer(ev, to)

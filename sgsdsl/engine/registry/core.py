@@ -194,6 +194,9 @@ USE_CONTEXTS = ("play", "dying", "nullify", "recast")
 CARD_HOOKS = ("nullified", "prepare", "finish", "before_effect")
 LIMIT_SCOPES = ("phase", "turn", "round", "game")
 VIEW_SOURCES = ("card", "hand", "equip")
+# `view_as basic from 1 hand`: a face-down declaration of any card of the category (trick: non-delayed), one
+# conversion per card of the program in it; the `declared` timing fires before each such card is used or given
+VIEW_CATEGORIES = ("basic", "trick")
 # limited (限定技): once per game; awakening (觉醒技): its triggers fire by themselves, once per game
 SKILL_FLAGS = ("locked", "leader", "limited", "awakening")
 # AI hints: the `tags` words on cards and skills that the heuristic agent reads (other words are free labels).

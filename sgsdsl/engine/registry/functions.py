@@ -338,6 +338,29 @@ def _skill_uses(f, player, skill, scope="game"):
     return 0 if player is None else f.game.dispatch.fired_count(player, skill_rule(f, skill).ident, scope)
 
 
+@primitive("last_zone", "function", "card:card", "str",
+           "where the card was before its last move: hand, equip, judge, pile, processing, draw or discard (a "
+           "converted card: its first card) — where a discarded card came from")
+def _last_zone(f, card):
+    return card.physical[0].last_zone if card is not None and card.physical else None
+
+
+@primitive("last_holder", "function", "card:card", "player",
+           "who held the card before its last move (in a hand, equipment, judge area or pile), or none")
+def _last_holder(f, card):
+    return card.physical[0].last_holder if card is not None and card.physical else None
+
+
+@primitive("uses_on", "function", "user:player, family:family, target:player, scope:str=turn", "int",
+           "how many cards of the family the user has used with the target among their targets in this phase, turn, "
+           "round or game (a limit per target: `where uses_on(user, 杀, it, \"turn\") < 1`)")
+def _uses_on(f, user, family, target, scope="turn"):
+    scope = scope_arg(scope, "uses_on")
+    if user is None or target is None:
+        return 0
+    return f.game.usage[scope].get((user.seat, ("on", str(family), target.seat)), 0)
+
+
 @primitive("awakened", "function", "player:player, skill:skill", "bool",
            "the player's awakening (or limited) skill has fired: it is spent for the rest of the game")
 def _awakened(f, player, skill):
@@ -377,9 +400,12 @@ def _div(f, a, b):
 
 
 @primitive("holder_of", "function", "card:card", "player",
-           "who holds the card in a hand, equipment or judge area (a converted card: its first card), or none")
+           "who holds the card in a hand, equipment or judge area (a converted card: its first card); a judgement "
+           "card while it is being judged is the judged character's; else none")
 def _holder_of(f, card):
     if card is None or not card.physical:
         return None
     c = card.physical[0]
+    if c.zone == "processing":
+        return f.game.judge_owner.get(c.id)
     return c.holder if c.zone in ("hand", "equip", "judge") else None

@@ -4,6 +4,7 @@ and piles on a general."""
 from __future__ import annotations
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from .arguments import alive_arg
 from .core import ATTRIBUTES, _need, primitive, timing
 
 ATTRIBUTES["player"]["face_down"] = ("bool", False)
@@ -21,7 +22,10 @@ timing("skill_lost", "player:player, skill:skill",
        doc="a character has just lost a skill it had (lose_skill, lose_all_skills); the lost skill itself no longer "
            "answers, so a `rule` reacts (a borrowed general's gender and kingdom revert)")
 timing("discarded", "cards:cards, by:player",
-       doc="cards were discarded (弃置) into the discard pile; by: who discarded them (none: a rule did)")
+       doc="cards were discarded (弃置) into the discard pile; by: who discarded them (none: a rule did); where each "
+           "came from: last_holder(c), last_zone(c)")
+timing("gained_cards", "player:player, cards:cards",
+       doc="cards came into a character's hand (drawn, obtained, given, swapped), after the losses of the same move")
 
 
 # ---------------------------------------------------------------- face up / face down, whole turns
@@ -81,6 +85,13 @@ def _put_on_pile(f, player, name, items, public=True):
            "the cards (or general cards) on the player's named pile, oldest first")
 def _pile(f, player, name):
     return list(_need(player, "pile's player").piles.get(name, []))
+
+
+@primitive("swap_cards", "action", "a:player, b:player",
+           doc="a and b exchange their hands in one move: every card of each goes to the other at once; then each "
+               "loses its cards (lost_cards) and gains the other's (gained_cards), in seat order")
+def _swap_cards(f, a, b):
+    f.game.zones.swap_hands(alive_arg(a, "swap_cards' first character"), alive_arg(b, "swap_cards' second character"))
 
 
 # ---------------------------------------------------------------- placing cards, identity

@@ -63,6 +63,12 @@ timing("judging", "player:player, card:card, reason:card", mutable="card",
        doc="a judgement card is revealed and may still be replaced")
 timing("judged", "player:player, card:card, reason:card", doc="a judgement took effect")
 timing("lost_cards", "player:player, cards:cards, zone:zone", doc="cards left a hand or equipment area")
+timing("max_hp_changed", "player:player, change:int, max_hp:int",
+       doc="a character's max HP changed by `change` (its HP already cut to the new maximum); not when it fell to 0")
+timing("declared", "user:player, card:card, context:str, targets:players", cancellable=True,
+       doc="a card declared face down (a conversion into any card of a category: `view_as basic from 1 hand`) is "
+           "about to be used (context play, dying or nullify, its targets chosen) or given in answer (respond); "
+           "cancel: it is void, its cards go to the discard pile and nothing is used or given")
 timing("nullify", "card:card, user:player, target:player, use:use", cancellable=True,
        doc="a trick's nullify window opens (before each target's effect, before anyone is asked for a "
            "nullify-context card such as 无懈可击); cancel(event) nullifies the card on that target. A card used "
@@ -86,5 +92,8 @@ engine_value("card_color", "card:card", "color", lambda g, c: color_of(c.suit),
              "the colour a physical card counts as (the colour of the suit it counts as, unless modified)")
 engine_value("card_name", "card:card", "str", lambda g, c: c.printed_rule.name,
              "the card a physical card counts as, by name: its rules, family and category follow")
+engine_value("alive_at_zero", "player:player", "bool", lambda g, p: False,
+             "whether a rule keeps the character alive at 0 HP or less: it does not enter (or leaves) its dying state "
+             "while this holds, and enters it as soon as it no longer does (a skill lost, a condition gone)")
 engine_value("extra_targets", "user:player, card:card", "int", lambda g, u, c: 0,
              "extra targets a card may choose")
