@@ -353,7 +353,7 @@ def _last_holder(f, card):
 
 @primitive("uses_on", "function", "user:player, family:family, target:player, scope:str=turn", "int",
            "how many cards of the family the user has used with the target among their targets in this phase, turn, "
-           "round or game (a limit per target: `where uses_on(user, 杀, it, \"turn\") < 1`)")
+           "round or game (a limit per target: `where uses_on(user, FAMILY, it, \"turn\") < 1`)")
 def _uses_on(f, user, family, target, scope="turn"):
     scope = scope_arg(scope, "uses_on")
     if user is None or target is None:

@@ -71,7 +71,7 @@ timing("declared", "user:player, card:card, context:str, targets:players", cance
            "cancel: it is void, its cards go to the discard pile and nothing is used or given")
 timing("nullify", "card:card, user:player, target:player, use:use", cancellable=True,
        doc="a trick's nullify window opens (before each target's effect, before anyone is asked for a "
-           "nullify-context card such as 无懈可击); cancel(event) nullifies the card on that target. A card used "
+           "card of the nullify context); cancel(event) nullifies the card on that target. A card used "
            "in the `nullify` context answers this same event")
 
 
