@@ -16,7 +16,7 @@ from sgsdsl.api import check_paths, program_for
 from sgsdsl.cli import main
 from sgsdsl.engine.agents import Agent, Request
 from sgsdsl.engine.errors import GameAborted, GameOver, Horizon
-from sgsdsl.engine.game import Game
+from sgsdsl.engine.game import FRESH, Game
 from sgsdsl.engine.snapshots import SearchHandle, determinize, keep_world
 from sgsdsl.scenario.runner import build_game, prepare
 from sgsdsl.scenario.syntax import parse_scenario
@@ -111,6 +111,31 @@ def test_a_game_can_continue_past_the_turn_and_stops_at_its_horizon(program: Any
     (before, after), = turns
     assert after == before + 2 or (after > before)  # (a turn may be skipped: never more than two begun)
     assert after <= before + 2
+
+
+def test_a_copy_holds_its_own_collaborators_only(program: Any) -> None:
+    """A copy's bound methods all belong to the copy itself or its own collaborators: a snapshot that carried one
+    of the game's collaborators along (a bound method kept on the game) would give the copy a second, stale set,
+    and the native build cannot even make one without its constructor's arguments."""
+    worlds: list[Any] = []
+
+    class Probe(_ReplayProbe):
+        def decide(self, request: Request, view: Any) -> list[int]:
+            answer = self.policy.decide(request, view)
+            assert self.handle is not None
+            if self.handle.ready() and not worlds:
+                game = self.handle._game
+                policies = [HeuristicAgent(s) for s in range(len(game.players))]
+                worlds.append(self.handle.rollout(request, answer, random.Random(3),
+                                                  sample_roles(view, random.Random(3)), policies))
+            return answer
+
+    Game(program, "identity", 5, 6, [Probe(i) for i in range(5)], record=False, round_cap=2).run()
+    (world,) = worlds
+    own = {id(world)} | {id(getattr(world, name)) for name in FRESH if hasattr(world, name)}
+    bound = [(name, v) for name, v in vars(world).items() if hasattr(v, "__self__") and callable(v)]
+    assert [(name, type(v.__self__).__name__) for name, v in bound if id(v.__self__) not in own] == []
+    assert any(name == "zero_hp_check" for name, _ in bound)
 
 
 # ------------------------------------------------------------------ determinization

@@ -35,7 +35,10 @@ from .zones import Zones
 __all__ = ["Game"]
 
 # what a game made from a snapshot makes for itself (Game.__reduce__)
-FRESH = ("choices", "dispatch", "zones", "piles", "use", "health", "pindians", "turnflow", "bare_frame")
+# (zero_hp_check is Health's bound method: pickled, it would drag a second set of collaborators along, and the native
+# build cannot make those without their constructor's arguments)
+FRESH = ("choices", "dispatch", "zones", "piles", "use", "health", "pindians", "turnflow", "bare_frame",
+         "zero_hp_check")
 
 
 class Game(GameState):
