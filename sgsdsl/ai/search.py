@@ -37,7 +37,8 @@ MAX_BUDGET = 100_000
 # turns played after the current one before a rollout is valued (0: to the end of the current turn)
 EXTRA_TURNS = 0
 # what the heuristic's own answer is worth on top of its mean: a search that cannot tell answers apart keeps it
-DEFAULT_BONUS = 0.02
+# (0.02 was about one HP of the table's strength: the search then almost never left the heuristic's answer)
+DEFAULT_BONUS = 0.004
 
 
 def sample_roles(view: Any, rng: random.Random) -> dict[int, str]:
@@ -48,11 +49,30 @@ def sample_roles(view: Any, rng: random.Random) -> dict[int, str]:
     return dict(zip(seats, roles, strict=True))
 
 
+# the leaf value (seat_value): what a living seat is worth on top of its cards and HP, and each HP from the first
+# (a seat on its last HP is one blow from dying: its first HPs weigh most); the mode's leader weighs LEADER_WEIGHT
+ALIVE_WORTH = 0.0
+HP_WORTH: tuple[float, ...] = ()  # the 1st, 2nd, … HP (more than listed: 1.0 each)
+HAND_WORTH = 0.4
+EQUIP_WORTH = 0.6
+LEADER_WEIGHT = 2.0
+# whether, for a side of one seat (the renegade), the leader counts for neither side while others live
+LEADER_NEUTRAL_WHEN_ALONE = False
+
+
+def seat_strength(q: Any) -> float:
+    """A living seat's strength: being alive, its HP (the first ones weigh most), its hand and its equipment."""
+    hp = max(0, q.hp)
+    worth = ALIVE_WORTH + sum(HP_WORTH[:hp]) + max(0, hp - len(HP_WORTH))
+    return worth + HAND_WORTH * len(q.hand) + EQUIP_WORTH * len(q.equips)
+
+
 def seat_value(world: Any, seat: int) -> float:
     """What a copy of the game is worth to SEAT, in [0, 1]: 1 or 0 once the game is won (0.5 for a draw);
-    otherwise 0.1–0.9 by its side's share of the table's strength (HP, 0.4 a hand card, 0.6 an equipment; the mode's
-    leader counts double, for both sides), sides as the copy's roles and the mode's `win` lines make them (a
-    `solo` role is a side alone)."""
+    otherwise 0.1–0.9 by its side's share of the table's strength (`seat_strength`; the mode's leader weighs
+    LEADER_WEIGHT, for both sides), sides as the copy's roles and the mode's `win` lines make them (a `solo` role is
+    a side alone). LEADER_NEUTRAL_WHEN_ALONE: for a side of one seat (the renegade), which must outlast the others
+    with the leader last, the leader counts for neither side while others live."""
     if world.result is not None:
         winners = world.result[0]
         if not winners:
@@ -65,13 +85,17 @@ def seat_value(world: Any, seat: int) -> float:
         for roles in mode.sides():
             if mine in roles:
                 side.update(roles)
+    alone = mine in mode.solo or sum(1 for q in world.players if q.role in side) == 1
+    others_alive = sum(1 for q in world.players if q.alive and q.seat != seat and q.role != mode.leader)
     ours = theirs = 0.0
     for q in world.players:
         if not q.alive:
             continue
-        s = q.hp + 0.4 * len(q.hand) + 0.6 * len(q.equips)
+        s = seat_strength(q)
         if q.role == mode.leader:
-            s *= 2.0
+            if LEADER_NEUTRAL_WHEN_ALONE and alone and others_alive and mine != mode.leader:
+                continue
+            s *= LEADER_WEIGHT
         if q.seat == seat or (mine not in mode.solo and q.role in side):
             ours += s
         else:
