@@ -158,6 +158,23 @@ def test_determinize_keeps_what_the_seat_sees_and_deals_the_rest_again(program: 
         assert c.label().endswith(f"#{c.id}")
 
 
+def test_determinize_keeps_the_cards_every_seat_saw_go_into_a_hand(program: Any) -> None:
+    """A card taken into a hand from a public place (a use in progress, the discard pile) is known to every seat:
+    it keeps its face, while the unseen cards around it are dealt again. (Dealt again, a card still being used
+    that had gone to the hand of the seat it hurt changed its rule mid-use: a rollout then ran another card's
+    hooks.)"""
+    game = Game(program, "identity", 5, 11, make_agents(("random",), 5, 11), record=False, round_cap=2).run()
+    q = next(p for p in game.players if p.seat != 2 and p.alive and p.hand)
+    seen = next(c for c in game.cards if c.zone == "discard")
+    game.zones.move([seen], "hand", q)
+    face = seen.label()
+    unseen = [c for c in q.hand if c is not seen]
+    before = [c.label() for c in unseen] + [c.label() for c in game.draw_pile]
+    determinize(game, 2, random.Random(7), sample_roles(game.choices.view(game.players[2]), random.Random(5)))
+    assert seen.label() == face and seen in q.hand
+    assert [c.label() for c in unseen] + [c.label() for c in game.draw_pile] != before
+
+
 def test_determinize_refuses_roles_that_are_not_the_hidden_ones(program: Any) -> None:
     from sgsdsl.engine.errors import EngineError
 

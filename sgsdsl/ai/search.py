@@ -39,6 +39,9 @@ EXTRA_TURNS = 0
 # what the heuristic's own answer is worth on top of its mean: a search that cannot tell answers apart keeps it
 # (0.02 was about one HP of the table's strength: the search then almost never left the heuristic's answer)
 DEFAULT_BONUS = 0.004
+# whether the heuristic's answer stays in every round of the halving but the last (a single noisy world cannot
+# knock it out early)
+KEEP_DEFAULT = False
 
 
 def sample_roles(view: Any, rng: random.Random) -> dict[int, str]:
@@ -139,13 +142,13 @@ class SearchAgent(Agent):
     searches = True
     view_cards = False  # its policy reads the table, not card labels; its search reads copies of the game
 
-    def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, extra_turns: int = EXTRA_TURNS):
+    def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, extra_turns: int | None = None):
         if not 1 <= budget <= MAX_BUDGET:
             raise ValueError(f"a search budget is 1 to {MAX_BUDGET} rollouts, not {budget}")
         self.rng = random.Random(seed)
         self.policy = HeuristicAgent(seed)
         self.budget = budget
-        self.extra_turns = extra_turns
+        self.extra_turns = EXTRA_TURNS if extra_turns is None else extra_turns
         self.handle: SearchHandle | None = None
         self.searched = 0  # decisions searched, and rollouts played (for benchmarks)
         self.rollouts = 0
@@ -192,12 +195,15 @@ class SearchAgent(Agent):
             def score(a: int) -> tuple[float, int]:
                 return (-(totals[a] / counts[a] + (DEFAULT_BONUS if a == 0 else 0.0)), a)
 
-            arms = sorted(arms, key=score)[:max(1, (len(arms) + 1) // 2)]
+            ranked = sorted(arms, key=score)
+            arms = ranked[:max(1, (len(arms) + 1) // 2)]
+            if KEEP_DEFAULT and 0 not in arms and 0 in ranked and len(arms) > 1:
+                arms.append(0)  # the heuristic's answer stays in until the last round: the one to beat
             if len(arms) == 1:
                 break
         self.searched += 1
         gc.collect(0)  # the copies are cycles (cards and players point back at their game): freed here
-        return list(answers[arms[0]])
+        return list(answers[min(arms, key=score)])
 
     def belief_now(self, view: Any) -> RoleBelief:
         """The seat's belief over the hidden roles (public evidence only), brought up to this view."""

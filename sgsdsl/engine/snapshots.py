@@ -34,6 +34,11 @@ from .model import Card
 # a determinization: (world, seat, rng, roles) -> None, changing the world in place
 Determinizer = Callable[[Any, int, random.Random, dict[int, str]], None]
 
+# the zones a card came from (its `last_zone`) that make it known to every seat although it lies in a hand or a
+# private pile now, or in the draw pile (a reshuffle brings the discard pile there unseen: it does not count)
+SEEN_INTO_HAND = frozenset({"processing", "discard", "equip", "judge"})
+SEEN_ONTO_DECK = frozenset({"processing", "equip", "judge"})
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -170,22 +175,25 @@ def determinize(world: Any, seat: int, rng: random.Random, roles: dict[int, str]
     """Replace in WORLD, in place, what SEAT cannot see by a sample that depends only on what it can see and RNG.
 
     The cards in hidden places (other seats' hands and private piles, the draw pile) are dealt again at random
-    into the same places, the same number each: which cards lie hidden is known from the open ones, and the deal
+    into the same places, the same number each. Which cards lie hidden is known from the open ones, and the deal
     starts from them sorted by card id, so where they truly lay never shows through. Each card keeps its id and
     face together (a card's label names both); the card objects stay in their places, so a request in progress
-    that holds them still holds the cards in those places. The hidden roles become ROLES (seat -> role, at least
-    every seat whose role SEAT does not know; the roles given must be those hidden). The game's random stream and
-    the order of the unused generals are drawn afresh too."""
+    that holds them still holds the cards in those places. The cards every seat saw go where they are
+    (`SEEN_INTO_HAND`, `SEEN_ONTO_DECK`: taken from the discard pile or from a use in progress, a used card put
+    back on the deck) keep their faces: they are known, and a use in progress may still hold one (a card that hurt
+    a seat and went to its hand is still the card being used). The hidden roles become ROLES (seat -> role, at
+    least every seat whose role SEAT does not know; the roles given must be those hidden). The game's random
+    stream and the order of the unused generals are drawn afresh too."""
     me = world.players[seat]
     places: list[Card] = []
     for q in world.players:
         if q is me:
             continue
-        places.extend(q.hand)
+        places.extend(c for c in q.hand if c.last_zone not in SEEN_INTO_HAND)
         for name in sorted(q.piles):
             if not q.pile_public.get(name, True):
-                places.extend(x for x in q.piles[name] if isinstance(x, Card))
-    places.extend(world.draw_pile)
+                places.extend(x for x in q.piles[name] if isinstance(x, Card) and x.last_zone not in SEEN_INTO_HAND)
+    places.extend(c for c in world.draw_pile if c.last_zone not in SEEN_ONTO_DECK)
     faces = sorted(((c.id, c.printed_rule, c.printed_suit, c.rank, c._label) for c in places), key=_first)
     rng.shuffle(faces)
     for c, (cid, rule, suit, rank, label) in zip(places, faces, strict=True):
