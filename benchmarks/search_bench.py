@@ -143,7 +143,7 @@ def main() -> None:
     parts = Parts() if args.profile else None
     prof = cProfile.Profile() if args.profile else None
     search_s = heur_s = 0.0
-    search_n = heur_n = searched = rollouts = turns = 0
+    search_n = heur_n = searched = rollouts = turns = failed = 0
     wall = time.perf_counter()
     for g in range(args.games):
         seed = args.seed + g
@@ -164,6 +164,7 @@ def main() -> None:
                 search_s += a.seconds
                 search_n += a.calls
                 searched += a.inner.searched
+                failed += a.inner.failed
                 rollouts += a.inner.rollouts
             else:
                 heur_s += a.seconds
@@ -174,6 +175,7 @@ def main() -> None:
         "search_ms_per_searched_decision": round(search_s / max(1, searched) * 1000, 3),
         "heuristic_ms_per_decision": round(heur_s / max(1, heur_n) * 1000, 4),
         "search_decisions": search_n, "searched": searched, "rollouts": rollouts,
+        "failed_searches": failed,
         "rollouts_per_searched": round(rollouts / max(1, searched), 1), "turns": turns,
         "wall_s": round(time.perf_counter() - wall, 1),
     }

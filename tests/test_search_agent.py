@@ -358,3 +358,20 @@ def test_simulate_with_search_agents_is_the_same_with_jobs(tmp_path: Path) -> No
         return data.get("games", data)
 
     assert games(one.output) == games(two.output)
+
+
+def test_search_games_with_every_bundled_expansion_play_out_without_failed_rollouts() -> None:
+    """Whole games on standard+军争+林+山 with search agents at a tiny budget: every rollout of every searched
+    decision runs clean (a rollout that raised an engine error would be counted in `failed`)."""
+    from sgsdsl import bundled
+
+    paths = [str(bundled.rule_set(n)) for n in ("standard", "junzheng", "lin", "shan")]
+    prog = program_for(check_paths(paths), "compiled")
+    searched = 0
+    for seed in (1, 2):
+        agents = make_agents(("search:2", "heuristic"), 5, seed)
+        game = Game(prog, "identity", 5, seed, agents, record=False).run()
+        assert game.result is not None
+        assert [a.failed for a in agents if isinstance(a, SearchAgent)] == [0, 0, 0]
+        searched += sum(a.searched for a in agents if isinstance(a, SearchAgent))
+    assert searched > 20

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.agents import Agent, Request
+from ..engine.errors import EngineError
 from ..engine.snapshots import Determinizer, SearchHandle, determinize, hidden_roles
 from .beliefs import RoleBelief
 from .heuristic import HeuristicAgent
@@ -152,6 +153,7 @@ class SearchAgent(Agent):
         self.handle: SearchHandle | None = None
         self.searched = 0  # decisions searched, and rollouts played (for benchmarks)
         self.rollouts = 0
+        self.failed = 0  # decisions whose rollouts raised an engine error (answered as the heuristic)
         self.belief: RoleBelief | None = None
         self._policies: list[HeuristicAgent] = []
 
@@ -189,7 +191,13 @@ class SearchAgent(Agent):
                 deal = world_rng.getstate()  # every answer is played out in the same world
                 for a in arms:
                     world_rng.setstate(deal)
-                    totals[a] += self.play_out(handle, request, answers[a], world_rng, roles, len(view["players"]))
+                    try:
+                        totals[a] += self.play_out(handle, request, answers[a], world_rng, roles,
+                                                   len(view["players"]))
+                    except EngineError:  # a copy that went wrong is a bug to fix, not the game's: the game goes on
+                        self.failed += 1  # with the heuristic's answer (benchmarks/search_bench.py counts these)
+                        gc.collect(0)
+                        return list(answers[0])
                     counts[a] += 1
 
             def score(a: int) -> tuple[float, int]:
