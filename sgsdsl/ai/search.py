@@ -4,8 +4,9 @@ skill or mode.
 At a decision with more than one answer worth telling apart, it plays each answer out on copies of the game
 (`engine.snapshots`): each copy is the game as its seat sees it, with what it cannot see (other hands, the draw
 pile, hidden roles) drawn afresh, played by the heuristic agent at every seat to the end of the turn, then valued
-for its side. It picks the answer with the best mean value. Everywhere else (set-up, and answers no search can
-tell apart) it answers as the heuristic agent does.
+for its side. It picks the answer with the best mean value, the heuristic's own unless another beats it by a small
+margin (DEFAULT_BONUS). Everywhere else (set-up, and answers no search can tell apart) it answers as the heuristic
+agent does.
 
 Why PIMC (perfect-information Monte Carlo: sample worlds, play each answer out in each, average) and not ISMCTS:
 the engine runs a turn as nested calls, so every node of a tree below the root would cost a replay of the turn
@@ -40,9 +41,6 @@ EXTRA_TURNS = 0
 # what the heuristic's own answer is worth on top of its mean: a search that cannot tell answers apart keeps it
 # (0.02 was about one HP of the table's strength: the search then almost never left the heuristic's answer)
 DEFAULT_BONUS = 0.004
-# whether the heuristic's answer stays in every round of the halving but the last (a single noisy world cannot
-# knock it out early)
-KEEP_DEFAULT = False
 
 
 def sample_roles(view: Any, rng: random.Random) -> dict[int, str]:
@@ -54,14 +52,13 @@ def sample_roles(view: Any, rng: random.Random) -> dict[int, str]:
 
 
 # the leaf value (seat_value): what a living seat is worth on top of its cards and HP, and each HP from the first
-# (a seat on its last HP is one blow from dying: its first HPs weigh most); the mode's leader weighs LEADER_WEIGHT
+# (a seat on its last HP is one blow from dying: its first HPs could weigh most); the mode's leader weighs
+# LEADER_WEIGHT. Alive 1.5 and HPs (2.0, 1.4, 1.1) played no better than the plain count (docs/balance.md).
 ALIVE_WORTH = 0.0
 HP_WORTH: tuple[float, ...] = ()  # the 1st, 2nd, … HP (more than listed: 1.0 each)
 HAND_WORTH = 0.4
 EQUIP_WORTH = 0.6
 LEADER_WEIGHT = 2.0
-# whether, for a side of one seat (the renegade), the leader counts for neither side while others live
-LEADER_NEUTRAL_WHEN_ALONE = False
 
 
 def seat_strength(q: Any) -> float:
@@ -75,8 +72,7 @@ def seat_value(world: Any, seat: int) -> float:
     """What a copy of the game is worth to SEAT, in [0, 1]: 1 or 0 once the game is won (0.5 for a draw);
     otherwise 0.1–0.9 by its side's share of the table's strength (`seat_strength`; the mode's leader weighs
     LEADER_WEIGHT, for both sides), sides as the copy's roles and the mode's `win` lines make them (a `solo` role is
-    a side alone). LEADER_NEUTRAL_WHEN_ALONE: for a side of one seat (the renegade), which must outlast the others
-    with the leader last, the leader counts for neither side while others live."""
+    a side alone)."""
     if world.result is not None:
         winners = world.result[0]
         if not winners:
@@ -89,16 +85,12 @@ def seat_value(world: Any, seat: int) -> float:
         for roles in mode.sides():
             if mine in roles:
                 side.update(roles)
-    alone = mine in mode.solo or sum(1 for q in world.players if q.role in side) == 1
-    others_alive = sum(1 for q in world.players if q.alive and q.seat != seat and q.role != mode.leader)
     ours = theirs = 0.0
     for q in world.players:
         if not q.alive:
             continue
         s = seat_strength(q)
         if q.role == mode.leader:
-            if LEADER_NEUTRAL_WHEN_ALONE and alone and others_alive and mine != mode.leader:
-                continue
             s *= LEADER_WEIGHT
         if q.seat == seat or (mine not in mode.solo and q.role in side):
             ours += s
@@ -203,10 +195,7 @@ class SearchAgent(Agent):
             def score(a: int) -> tuple[float, int]:
                 return (-(totals[a] / counts[a] + (DEFAULT_BONUS if a == 0 else 0.0)), a)
 
-            ranked = sorted(arms, key=score)
-            arms = ranked[:max(1, (len(arms) + 1) // 2)]
-            if KEEP_DEFAULT and 0 not in arms and 0 in ranked and len(arms) > 1:
-                arms.append(0)  # the heuristic's answer stays in until the last round: the one to beat
+            arms = sorted(arms, key=score)[:max(1, (len(arms) + 1) // 2)]
             if len(arms) == 1:
                 break
         self.searched += 1
