@@ -358,6 +358,23 @@ def test_simulate_with_search_agents_is_the_same_with_jobs(tmp_path: Path) -> No
         return data.get("games", data)
 
     assert games(one.output) == games(two.output)
+    a, b = json.loads(one.output), json.loads(two.output)
+    a.pop("settings", None)
+    b.pop("settings", None)
+    assert a == b  # wins, skill firings, lengths, errors: all alike
+
+
+def test_search_records_are_the_same_with_two_jobs_as_with_one() -> None:
+    """The balance lab's records of search games (winners, lengths, decisions, skill firings per game) are the same
+    in one process and in two: each worker keeps its own snapshots and rollouts."""
+    from sgsdsl.lab.runner import run
+    from sgsdsl.lab.variant import Variant
+
+    v = Variant(paths=(STANDARD,), players=5, agents=("search:3", "heuristic"), round_cap=3)
+    seeds = [1, 2, 3, 4]
+    one = run(v, seeds, jobs=1)
+    assert run(v, seeds, jobs=2) == one
+    assert all(r.reason != "error" and r.decisions > 0 and "search:3" in r.agents for r in one)
 
 
 def test_search_games_with_every_bundled_expansion_play_out_without_failed_rollouts() -> None:
