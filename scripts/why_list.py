@@ -811,6 +811,61 @@ def replay_streams(lab: Lab) -> tuple[bool, str]:
         "\n".join(r.show().splitlines()[:2]) + f"\n  notes told: {r.out.count('note: text=')}"
 
 
+# a mode where nobody is ever hurt: every game is a draw at its round cap, so the log's length is the cap's
+CALM = """\
+card 闪 shan : basic { copies ♥2 ♥3 ♥4 ♥5 ♦2 ♦3 ♦4 ♦5 ♠2 ♠3 ♠4 ♠5 ♣2 ♣3 ♣4 ♣5 }
+general 刘备 liubei : 蜀 male 4 { }
+general 孙权 sunquan : 吴 male 4 { }
+mode 静 calm {
+  players 2..2
+  roles 2 { lord rebel }
+  leader lord
+  setup { deal_roles()  for p in players() { set_general(p, choose(p, random_generals(1)))  draw(p, 4) } }
+  win lord when count(players()) == 0
+}
+"""
+
+REPLAY_PEAKS = r"""
+import json, sys, time, tracemalloc
+from pathlib import Path
+from sgsdsl.replay import replay_file
+logs = [Path(a) for a in sys.argv[1:]]
+replay_file(logs[0], "compiled")  # the rules loaded and cached: what is measured next is the replay
+out = {}
+for log in logs:
+    tracemalloc.start()
+    start = time.process_time()
+    replay_file(log, "compiled")
+    peak = tracemalloc.get_traced_memory()[1]
+    out[log.name] = {"lines": sum(1 for _ in open(log, "rb")), "peak_mb": round(peak / 2**20, 2),
+                     "cpu_s": round(time.process_time() - start, 1)}
+    tracemalloc.stop()
+print(json.dumps(out))
+"""
+
+
+def replay_holds_log(lab: Lab) -> tuple[bool, str]:
+    """Plain `replay LOG` (not --show) holds the whole log and the game's whole log to compare them at the end: its
+    memory grows with the log's length (on dc021c9 the read alone peaks at the 256 MB limit, whatever the log)."""
+    rules = lab.work / "calm.sgs"
+    rules.write_text(CALM, encoding="utf-8")
+    logs = []
+    for cap in (200, 2000):
+        log = lab.work / f"calm{cap}.jsonl"
+        log.unlink(missing_ok=True)
+        lab.cli("simulate", rules.name, "--mode", "calm", "--players", "2", "--games", "1", "--round-cap", str(cap),
+                "--log", log.name, timeout=120)
+        logs.append(log)
+    if not all(log.exists() for log in logs):
+        return False, "  could not record the logs"
+    r = lab.py(REPLAY_PEAKS, "replay_peaks", *map(str, logs), timeout=240)
+    j = r.json()
+    peaks = [j.get(log.name, {}).get("peak_mb") for log in logs]
+    fixed = r.code == 0 and None not in peaks and peaks[1] < min(2 * peaks[0], 32)
+    return fixed, r.show() + "\n  (fixed: the peak for ten times the entries stays below twice the small one's, " \
+        "and below 32 MB)"
+
+
 def did_you_mean(lab: Lab) -> tuple[bool, str]:
     """"Did you mean" compares every unknown name with every known one: quadratic on files with thousands of names."""
     runs = []
@@ -1011,6 +1066,7 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "deck-imports": ("decks and imports have no cap", deck_and_imports),
     "recorded-bounds": ("a recorded game's log() text makes simulate --log die of a MemoryError", recorded_bounds),
     "replay-streams": ("replay --show loads a whole log into memory", replay_streams),
+    "replay-holds-log": ("plain replay holds the whole log: memory grows with its length", replay_holds_log),
     "did-you-mean": ("did-you-mean is quadratic with thousands of names", did_you_mean),
     "lsp-bounds": ("LSP: traceback on hover over an unopened URI; every edit checked in full before any answer",
                    lsp_bounds),
@@ -1023,7 +1079,8 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
 OPT_IN = {"wheel"}
 ISSUE_31 = ["cache-race", "cache-rename", "cache-clean", "native-manifest", "terminal-escapes", "scenario-rules-line",
             "folder-links", "list-bombs", "option-default", "deck-imports", "recorded-bounds", "replay-streams",
-            "did-you-mean", "lsp-bounds", "compare-nan", "raw-tracebacks", "agent-control-flow", "cli-sweep"]
+            "replay-holds-log", "did-you-mean", "lsp-bounds", "compare-nan", "raw-tracebacks", "agent-control-flow",
+            "cli-sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:
