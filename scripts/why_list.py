@@ -943,6 +943,48 @@ def lsp_bounds(lab: Lab) -> tuple[bool, str]:
     return fixed, r.show() + "\n  (fixed: hover answers null; a request after 11 quick edits is answered in < 5 s)"
 
 
+LSP_CANCEL = r"""
+import json, sys, time
+from pathlib import Path
+from sgsdsl.lsp import analysis as an
+n = int(sys.argv[2])
+def enormous(tag):  # one rule of N statements, an unknown name in the last
+    body = "".join(f"    draw(event.player, {i % 3 + 1})\n" for i in range(n))
+    return f"# {tag}\nrule 测 big {{\n  on turn_start {{\n{body}    draw(nobody_here, 1)\n  }}\n}}\n"
+path = Path(sys.argv[1])
+out = {}
+start = time.process_time()
+whole = an.analyze(path, enormous("whole"), lambda: False)
+out["whole_cpu_s"] = round(time.process_time() - start, 2)
+out["whole_diagnostics"] = len(whole.diagnostics)
+asked = []
+def cancelled():  # the next edit arrives at the third question
+    asked.append(1)
+    return len(asked) >= 3
+start = time.process_time()
+try:
+    an.analyze(path, enormous("edited"), cancelled)
+    out["stopped"] = False
+except Exception as err:
+    out["stopped"] = type(err).__name__
+out["cut_cpu_s"] = round(time.process_time() - start, 2)
+out["questions"] = len(asked)
+print(json.dumps(out))
+"""
+
+
+def lsp_cancel(lab: Lab) -> tuple[bool, str]:
+    """The language server abandons a stale check only between definitions: one enormous definition (a rule of
+    thousands of statements) is parsed and checked to its end after the next edit has made it stale."""
+    r = lab.py(LSP_CANCEL, "lsp_cancel", str(lab.work / "enormous.sgs"), "8000", timeout=180)
+    j = r.json()
+    whole, cut = j.get("whole_cpu_s"), j.get("cut_cpu_s")
+    fixed = r.code == 0 and j.get("stopped") == "CheckCancelled" and whole is not None and cut is not None \
+        and cut < whole / 4
+    return fixed, r.show() + "\n  (fixed: the stale check stops at the question after the edit, in under a " \
+        "quarter of the whole check's CPU)"
+
+
 def compare_nan(lab: Lab) -> tuple[bool, str]:
     """`compare --until-ci nan` passes the range check and never stops doubling."""
     r = lab.cli("compare", "--rules", "standard", "--a-option", "two_renegades=true", "--players", "8", "--games",
@@ -1070,6 +1112,7 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "did-you-mean": ("did-you-mean is quadratic with thousands of names", did_you_mean),
     "lsp-bounds": ("LSP: traceback on hover over an unopened URI; every edit checked in full before any answer",
                    lsp_bounds),
+    "lsp-cancel": ("LSP: a stale check of one enormous definition runs to its end", lsp_cancel),
     "compare-nan": ("compare --until-ci nan never stops", compare_nan),
     "raw-tracebacks": ("simulate --log rule error, symlink loop, over-long names and SGSDSL_CACHE: tracebacks",
                        raw_tracebacks),
@@ -1079,8 +1122,8 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
 OPT_IN = {"wheel"}
 ISSUE_31 = ["cache-race", "cache-rename", "cache-clean", "native-manifest", "terminal-escapes", "scenario-rules-line",
             "folder-links", "list-bombs", "option-default", "deck-imports", "recorded-bounds", "replay-streams",
-            "replay-holds-log", "did-you-mean", "lsp-bounds", "compare-nan", "raw-tracebacks", "agent-control-flow",
-            "cli-sweep"]
+            "replay-holds-log", "did-you-mean", "lsp-bounds", "lsp-cancel", "compare-nan", "raw-tracebacks",
+            "agent-control-flow", "cli-sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:
