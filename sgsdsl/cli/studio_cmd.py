@@ -90,8 +90,11 @@ def studio_cmd(rules, rule_names, port, mode, players, seat, seed, general, pool
         webbrowser.open(url)
     try:
         served.server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn stopped for Ctrl-C, then raised it again: stopping is what Ctrl-C is for here
     finally:
         served.stop()
+    click.echo("sgsdsl studio stopped")
 
 
 COMMANDS = [studio_cmd]
