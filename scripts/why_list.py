@@ -1043,16 +1043,20 @@ def agent_control_flow(lab: Lab) -> tuple[bool, str]:
     return "AgentMisbehaved" in err and "rogue" in err, r.show()
 
 
+# commands whose defaults are real work, not a hang: with no arguments `compare` plays its 1000 paired games of 8
+# players (an A/A check: about a minute on a loaded machine), so that one run gets a longer limit
+LONG_DEFAULTS = {"compare": 300.0}
 SWEEP_ARGS = [[], ["--help"], ["no-such-file.sgs"], ["."], ["/dev/null"], [""], ["--players", "-1"],
               ["--players", "99999999999999999999"], ["--seed", "x"], ["--games", "0"], ["-o", "x"], ["--zzz"]]
 
 
 def cli_sweep(lab: Lab) -> tuple[bool, str]:
     """Every subcommand with bad arguments: no traceback, no hang."""
-    names = ["cache", "check", "compare", "compile", "docs", "explain", "fmt", "league", "native", "play", "replay",
-             "simulate", "test", "vocab", "lsp"]
+    names = ["balance", "cache", "check", "compare", "compile", "docs", "explain", "fmt", "league", "native", "play",
+             "replay", "simulate", "test", "vocab", "lsp", "studio"]
     runs = 0
-    broken = []
+    broken: list[str] = []
+    notes: list[str] = []
     here = lab.work / "sweep"  # a folder of its own: "." names one small rules file, not the scratch folder
     shutil.rmtree(here, ignore_errors=True)
     here.mkdir()
@@ -1061,14 +1065,20 @@ def cli_sweep(lab: Lab) -> tuple[bool, str]:
         for args in SWEEP_ARGS:
             if name == "lsp" and args in ([], ["."], ["-o", "x"], [""]):
                 continue  # the server itself: reads a protocol on stdin (covered by lsp-bounds)
-            r = lab.cli(name, *args, timeout=60, stdin="", cwd=here)
+            if name == "studio" and args in ([], ["."]):
+                continue  # the server itself, on good rules: runs until Ctrl-C (tests/test_studio_shutdown.py)
+            limit = LONG_DEFAULTS.get(name, 60.0) if not args else 60.0
+            r = lab.cli(name, *args, timeout=limit, stdin="", cwd=here)
             runs += 1
+            if limit > 60:
+                notes.append(f"sgsdsl {name} (its default work, limit {limit:.0f} s): exit {r.code}, "
+                             f"{r.secs:.0f} s wall")
             # `explain` lists every code, SGS-E000's "internal error" among them: only a real traceback counts
             real = "Traceback (most recent call last)" in r.out or "MemoryError" in r.out
             if (real if name == "explain" else r.traceback) or r.code is None:
                 broken.append(f"sgsdsl {name} {' '.join(args)}: " + ("hang" if r.code is None else r.tail(1)))
     return not broken, f"  {runs} runs, {len(broken)} with a traceback or a hang" + \
-        "".join(f"\n  {b[:200]}" for b in broken)
+        "".join(f"\n  {b[:200]}" for b in broken) + "".join(f"\n  ({n})" for n in notes)
 
 
 ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {

@@ -3,9 +3,10 @@ workers ran them or where: one process, a process pool (concurrent.futures), or 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from ..engine import collector
 from .records import GameRecord, play_record
@@ -55,11 +56,23 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     parts = chunks(tasks, jobs)
     done: dict[int, list[GameRecord]] = {}
     finished = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(play_tasks, part): i for i, part in enumerate(parts)}
-        for fut in as_completed(futures):
-            done[futures[fut]] = fut.result()
-            finished += len(done[futures[fut]])
+    # a Pool, not a ProcessPoolExecutor: leaving it (done, an error or Ctrl-C) terminates its workers at once, so an
+    # interrupted run does not play every queued game first, and nothing is left to fail at exit
+    with multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c) as pool:
+        for i, records in pool.imap_unordered(_play_part, enumerate(parts)):
+            done[i] = records
+            finished += len(records)
             if progress:
                 progress(finished)
     return [r for i in range(len(parts)) for r in done[i]]
+
+
+def _play_part(item: tuple[int, list[tuple[Variant, int]]]) -> tuple[int, list[GameRecord]]:
+    index, part = item
+    return index, play_tasks(part)
+
+
+def _ignore_ctrl_c() -> None:
+    """In each worker: Ctrl-C reaches the whole process group, and a worker interrupted while it waits for work
+    prints a traceback of its own; the parent ends the workers instead (leaving the Pool terminates them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
