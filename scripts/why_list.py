@@ -1065,7 +1065,7 @@ def cli_sweep(lab: Lab) -> tuple[bool, str]:
         for args in SWEEP_ARGS:
             if name == "lsp" and args in ([], ["."], ["-o", "x"], [""]):
                 continue  # the server itself: reads a protocol on stdin (covered by lsp-bounds)
-            if name == "studio" and args in ([], ["."]):
+            if name == "studio" and args in ([], ["."], [""]):
                 continue  # the server itself, on good rules: runs until Ctrl-C (tests/test_studio_shutdown.py)
             limit = LONG_DEFAULTS.get(name, 60.0) if not args else 60.0
             r = lab.cli(name, *args, timeout=limit, stdin="", cwd=here)
