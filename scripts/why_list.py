@@ -21,10 +21,12 @@ import json
 import os
 import resource
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -1043,6 +1045,77 @@ def agent_control_flow(lab: Lab) -> tuple[bool, str]:
     return "AgentMisbehaved" in err and "rogue" in err, r.show()
 
 
+def _interrupt(lab: Lab, args: list[str], ready: Callable[[subprocess.Popen], bool], shown: str) -> Run:
+    """Run the CLI with ARGS in a session of its own, send Ctrl-C to the whole group (as a terminal does) once
+    READY holds, and see how it ends (killed at 60 s after the signal: a hang)."""
+    p = subprocess.Popen([sys.executable, "-c", CLI, *args], cwd=lab.work, env=lab.env(), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    start = time.monotonic()
+    while p.poll() is None and not ready(p) and time.monotonic() - start < 120:
+        time.sleep(0.1)
+    signalled = time.monotonic()
+    code: int | None
+    try:
+        os.killpg(p.pid, signal.SIGINT)
+        out, _ = p.communicate(timeout=60)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        code = None
+    except ProcessLookupError:
+        out, _ = p.communicate()
+        code = p.returncode
+    return Run(shown, code, out.decode("utf-8", "replace"), time.monotonic() - signalled, 0.0)
+
+
+def _workers_up(p: subprocess.Popen) -> bool:
+    try:
+        return len(Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()) >= 2
+    except OSError:
+        return False
+
+
+def ctrl_c(lab: Lab) -> tuple[bool, str]:
+    """Ctrl-C during `simulate` on worker processes waits for every queued game (a hang) while each worker prints a
+    KeyboardInterrupt traceback; Ctrl-C on `sgsdsl studio` with a page's stream open prints uvicorn's 'Exception in
+    ASGI application' (a CancelledError traceback) or ends in 'Aborted!' after the stream's wait."""
+    runs = [_interrupt(lab, ["simulate", str(lab.mini), "--players", "4", "--games", "200000", "--jobs", "2"],
+                       _workers_up, "sgsdsl simulate mini.sgs --games 200000 --jobs 2, then Ctrl-C")]
+    stream: dict[str, str] = {}
+
+    def page_open(p: subprocess.Popen) -> bool:  # the studio's address printed: open its event stream once
+        if "thread" not in stream and p.stdout is not None:
+            line = p.stdout.readline().decode("utf-8", "replace")
+            stream["first"] = line
+            found = __import__("re").search(r"(http://127\.0\.0\.1:\d+)/\?t=(\S+)", line)
+            if not found:
+                return True
+            url = f"{found.group(1)}/api/events?t={found.group(2)}"
+            stream["thread"] = "started"
+            threading.Thread(target=_read_stream, args=(url, stream), daemon=True).start()
+        return stream.get("read") == "yes"
+
+    runs.append(_interrupt(lab, ["studio", str(lab.mini), "--no-browser", "--log-dir", "studio-logs"], page_open,
+                           "sgsdsl studio mini.sgs --no-browser, a page's event stream open, then Ctrl-C"))
+    runs[-1].out = stream.get("first", "") + runs[-1].out
+    bad = [r for r in runs if r.code is None or "Traceback" in r.out or "Exception in ASGI" in r.out
+           or "Aborted" in r.out]
+    return not bad, "\n".join(r.show() for r in runs) + \
+        f"\n  the page's event stream: {stream.get('ended', 'ended cleanly') if 'thread' in stream else 'not opened'}"
+
+
+def _read_stream(url: str, note: dict[str, str]) -> None:
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            for line in r:
+                if line.startswith(b"event: state"):
+                    note["read"] = "yes"
+    except Exception as err:  # the report says how the page's stream ended
+        note["ended"] = f"{type(err).__name__}"
+
+
 # commands whose defaults are real work, not a hang: with no arguments `compare` plays its 1000 paired games of 8
 # players (an A/A check: about a minute on a loaded machine), so that one run gets a longer limit
 LONG_DEFAULTS = {"compare": 300.0}
@@ -1127,13 +1200,15 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "raw-tracebacks": ("simulate --log rule error, symlink loop, over-long names and SGSDSL_CACHE: tracebacks",
                        raw_tracebacks),
     "agent-control-flow": ("an agent raising GameOver wins silently", agent_control_flow),
+    "ctrl-c": ("Ctrl-C: simulate on workers hangs with worker tracebacks; the studio prints an ASGI traceback",
+               ctrl_c),
     "cli-sweep": ("every subcommand with bad arguments: tracebacks or hangs", cli_sweep),
 }
 OPT_IN = {"wheel"}
 ISSUE_31 = ["cache-race", "cache-rename", "cache-clean", "native-manifest", "terminal-escapes", "scenario-rules-line",
             "folder-links", "list-bombs", "option-default", "deck-imports", "recorded-bounds", "replay-streams",
             "replay-holds-log", "did-you-mean", "lsp-bounds", "lsp-cancel", "compare-nan", "raw-tracebacks",
-            "agent-control-flow", "cli-sweep"]
+            "agent-control-flow", "ctrl-c", "cli-sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:
