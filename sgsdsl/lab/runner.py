@@ -4,6 +4,7 @@ workers ran them or where: one process, a process pool (concurrent.futures), or 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 from collections.abc import Callable, Sequence
@@ -58,13 +59,31 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     finished = 0
     # a Pool, not a ProcessPoolExecutor: leaving it (done, an error or Ctrl-C) terminates its workers at once, so an
     # interrupted run does not play every queued game first, and nothing is left to fail at exit
-    with multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c) as pool:
-        for i, records in pool.imap_unordered(_play_part, enumerate(parts)):
+    with _pool(jobs) as pool:
+        results = pool.imap_unordered(_play_part, enumerate(parts))
+        while len(done) < len(parts):
+            try:
+                i, records = results.next(timeout=0.5)  # (waking now and then: a Ctrl-C is acted on at once)
+            except multiprocessing.TimeoutError:
+                continue
             done[i] = records
             finished += len(records)
             if progress:
                 progress(finished)
     return [r for i in range(len(parts)) for r in done[i]]
+
+
+def _pool(jobs: int) -> multiprocessing.pool.Pool:
+    """Worker processes that never see Ctrl-C: SIGINT is blocked while the pool starts, so its workers and its own
+    threads (which fork replacement workers) inherit the block, the workers then ignore it, and the signal goes to
+    the main thread, which ends the pool."""
+    masking = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else set()
+    try:
+        return multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+    finally:
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _play_part(item: tuple[int, list[tuple[Variant, int]]]) -> tuple[int, list[GameRecord]]:
@@ -76,3 +95,5 @@ def _ignore_ctrl_c() -> None:
     """In each worker: Ctrl-C reaches the whole process group, and a worker interrupted while it waits for work
     prints a traceback of its own; the parent ends the workers instead (leaving the Pool terminates them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # a Ctrl-C held back while it started is dropped now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
