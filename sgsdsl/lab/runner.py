@@ -6,7 +6,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from ..engine import collector
 from .records import GameRecord, play_record
@@ -58,7 +59,9 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     finished = 0
     # a Pool, not a ProcessPoolExecutor: leaving it (done, an error or Ctrl-C) terminates its workers at once, so an
     # interrupted run does not play every queued game first, and nothing is left to fail at exit
-    with multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c) as pool:
+    with _ctrl_c_held():  # a Ctrl-C while the workers fork would be swallowed by the fork's hooks: held till after
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+    with pool:
         for i, records in pool.imap_unordered(_play_part, enumerate(parts)):
             done[i] = records
             finished += len(records)
@@ -76,3 +79,19 @@ def _ignore_ctrl_c() -> None:
     """In each worker: Ctrl-C reaches the whole process group, and a worker interrupted while it waits for work
     prints a traceback of its own; the parent ends the workers instead (leaving the Pool terminates them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # forked while the parent held it
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C is held back while the block runs and delivered when it ends: a KeyboardInterrupt raised inside
+    os.fork's after-fork hooks is printed and dropped ("Exception ignored"), and the run would go on."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
