@@ -4,10 +4,10 @@ workers ran them or where: one process, a process pool (concurrent.futures), or 
 from __future__ import annotations
 
 import multiprocessing
-import multiprocessing.pool
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from ..engine import collector
 from .records import GameRecord, play_record
@@ -59,7 +59,9 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     finished = 0
     # a Pool, not a ProcessPoolExecutor: leaving it (done, an error or Ctrl-C) terminates its workers at once, so an
     # interrupted run does not play every queued game first, and nothing is left to fail at exit
-    with _pool(jobs) as pool:
+    with _ctrl_c_held():  # a Ctrl-C while the workers fork would be swallowed by the fork's hooks: held till after
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+    with pool:
         results = pool.imap_unordered(_play_part, enumerate(parts))
         while len(done) < len(parts):
             try:
@@ -73,19 +75,6 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     return [r for i in range(len(parts)) for r in done[i]]
 
 
-def _pool(jobs: int) -> multiprocessing.pool.Pool:
-    """Worker processes that never see Ctrl-C: SIGINT is blocked while the pool starts, so its workers and its own
-    threads (which fork replacement workers) inherit the block, the workers then ignore it, and the signal goes to
-    the main thread, which ends the pool."""
-    masking = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else set()
-    try:
-        return multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
-    finally:
-        if masking:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
 def _play_part(item: tuple[int, list[tuple[Variant, int]]]) -> tuple[int, list[GameRecord]]:
     index, part = item
     return index, play_tasks(part)
@@ -95,5 +84,19 @@ def _ignore_ctrl_c() -> None:
     """In each worker: Ctrl-C reaches the whole process group, and a worker interrupted while it waits for work
     prints a traceback of its own; the parent ends the workers instead (leaving the Pool terminates them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # a Ctrl-C held back while it started is dropped now
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # forked while the parent held it
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C is held back while the block runs and delivered when it ends: a KeyboardInterrupt raised inside
+    os.fork's after-fork hooks is printed and dropped ("Exception ignored"), and the run would go on."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
