@@ -101,6 +101,8 @@ class GameState(CardHome):
         self.emit_depth = 0  # how deep events, values and nullify windows nest right now
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
         self._places: tuple[list[Player], int, dict[int, int], int] | None = None  # see alive_places
+        # distances while the distance chain holds only constant modifiers: (chain, players, deaths, table, usable)
+        self.distance_memo: tuple[Any, list[Player], int, dict[int, int], bool] | None = None  # Dispatch.distance
         self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self.granting: set[int] = set()  # seats with a skill that grants others an action (never iterated)
@@ -128,6 +130,12 @@ class GameState(CardHome):
         # the timings some seat's skill (trigger_seats) or some rule listens to, kept by Dispatch.refresh_skills:
         # asked before every event, so one set lookup answers it
         self.heard: set[str] = set(self.global_triggers)
+        # timing -> (F, texts) when every listener's condition requires the event's field F to be one of those texts
+        # (compiled rules: `TriggerRule.field_guard`): an event whose F is other text is not dispatched (kept by
+        # Dispatch.refresh_skills; a timing absent has no such guard)
+        self.timing_guards: dict[str, tuple[str, frozenset[str]]] = {}
+        for name in self.global_triggers:
+            self.guard_timing(name)
         # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
         self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
         self.pool = None if pool is None else frozenset(pool)
@@ -186,6 +194,29 @@ class GameState(CardHome):
             return self.seat_order(first, include_dead)
         out = self.seat_order(first, include_dead=True)
         return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
+
+    def timing_guard(self, timing: str) -> tuple[str, frozenset[str]] | None:
+        """(F, texts) when every trigger listening to TIMING now (the listening seats' and the game's own) carries a
+        field guard on the same field F, the texts they accept; else None (see `timing_guards`)."""
+        field: str | None = None
+        texts: set[str] = set()
+        seats = self.trigger_seats.get(timing) or ()
+        triggers = [t for seat in sorted(seats) for _, t in self.players[seat].triggers.get(timing, ())]
+        for t in [*triggers, *self.global_triggers.get(timing, ())]:
+            guard = t.field_guard
+            if guard is None or (field is not None and guard[0] != field):
+                return None
+            field = guard[0]
+            texts.add(guard[1])
+        return None if field is None else (field, frozenset(texts))
+
+    def guard_timing(self, timing: str) -> None:
+        """Make `timing_guards`' entry for TIMING anew from the triggers listening to it now."""
+        guard = self.timing_guard(timing)
+        if guard is None:
+            self.timing_guards.pop(timing, None)
+        else:
+            self.timing_guards[timing] = guard
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
