@@ -195,13 +195,11 @@ class Dispatch:
         if self.game.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"{self._listener_line(timing)}events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): "
                             "a trigger keeps firing its own timing")
-        guard = self.game.timing_guards.get(timing)
-        if guard is not None:  # every listener requires the field to be one of some texts (compiled rules)
-            got = ev.__dict__.get(guard[0])
-            if type(got) is str and got not in guard[1]:  # so none of them fires: as if nobody listened
-                if self.game.zero_hp:
-                    self.zero_hp_recheck()
-                return ev
+        guards = self.game.timing_guards.get(timing)
+        if guards is not None and not self._could_fire(guards, ev.__dict__):  # (compiled rules)
+            if self.game.zero_hp:  # no listener's condition could hold: as if nobody listened
+                self.zero_hp_recheck()
+            return ev
         self.game.emit_depth += 1
         try:
             self._dispatch(timing, ev, victim)
@@ -210,6 +208,21 @@ class Dispatch:
         if self.game.zero_hp:
             self.zero_hp_recheck()
         return ev
+
+    def _could_fire(self, guards: tuple[tuple[int, str | None, tuple[str, str] | None], ...],
+                    fields: dict[str, Any]) -> bool:
+        """Whether some listener's guards let its condition hold for an event with these fields: its owner field
+        names its own character (or is absent), and its field guard's field holds its text (or is not text)."""
+        players = self.game.players
+        for seat, owner, text in guards:
+            if owner is not None and owner in fields and fields[owner] is not players[seat]:
+                continue  # (the first test of its condition, event.F == owner, is false)
+            if text is not None:
+                got = fields.get(text[0])
+                if type(got) is str and got != text[1]:
+                    continue  # (one of its leading tests, event.F == text, is false)
+            return True
+        return False
 
     def zero_hp_recheck(self) -> None:
         """Re-check those kept alive at 0 HP or less (alive_at_zero): after every event and card move."""

@@ -130,10 +130,11 @@ class GameState(CardHome):
         # the timings some seat's skill (trigger_seats) or some rule listens to, kept by Dispatch.refresh_skills:
         # asked before every event, so one set lookup answers it
         self.heard: set[str] = set(self.global_triggers)
-        # timing -> (F, texts) when every listener's condition requires the event's field F to be one of those texts
-        # (compiled rules: `TriggerRule.field_guard`): an event whose F is other text is not dispatched (kept by
-        # Dispatch.refresh_skills; a timing absent has no such guard)
-        self.timing_guards: dict[str, tuple[str, frozenset[str]]] = {}
+        # timing -> (seat, owner field, field guard) of every trigger listening to it, when each of them can be ruled
+        # out from the event's fields alone (compiled rules: `TriggerRule.field_guard`, and an `owner_field` with a
+        # direct condition): an event none of them could fire on is not dispatched (kept by Dispatch.refresh_skills;
+        # a timing absent has a listener that cannot be ruled out so)
+        self.timing_guards: dict[str, tuple[tuple[int, str | None, tuple[str, str] | None], ...]] = {}
         for name in self.global_triggers:
             self.guard_timing(name)
         # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
@@ -195,20 +196,19 @@ class GameState(CardHome):
         out = self.seat_order(first, include_dead=True)
         return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
 
-    def timing_guard(self, timing: str) -> tuple[str, frozenset[str]] | None:
-        """(F, texts) when every trigger listening to TIMING now (the listening seats' and the game's own) carries a
-        field guard on the same field F, the texts they accept; else None (see `timing_guards`)."""
-        field: str | None = None
-        texts: set[str] = set()
+    def timing_guard(self, timing: str) -> tuple[tuple[int, str | None, tuple[str, str] | None], ...] | None:
+        """(seat, owner field, field guard) of each trigger listening to TIMING now, the listening seats' in seat
+        order then the game's own (seat -1), when every one of them has a guard the engine may read instead of its
+        condition; else None (see `timing_guards`). A trigger with a limit has none (its limit is read first)."""
+        out: list[tuple[int, str | None, tuple[str, str] | None]] = []
         seats = self.trigger_seats.get(timing) or ()
-        triggers = [t for seat in sorted(seats) for _, t in self.players[seat].triggers.get(timing, ())]
-        for t in [*triggers, *self.global_triggers.get(timing, ())]:
-            guard = t.field_guard
-            if guard is None or (field is not None and guard[0] != field):
+        listeners = [(seat, t) for seat in sorted(seats) for _, t in self.players[seat].triggers.get(timing, ())]
+        for seat, t in [*listeners, *((-1, t) for t in self.global_triggers.get(timing, ()))]:
+            owner = t.owner_field if t.condition_direct is not None and seat >= 0 else None
+            if t.limit is not None or (owner is None and t.field_guard is None):
                 return None
-            field = guard[0]
-            texts.add(guard[1])
-        return None if field is None else (field, frozenset(texts))
+            out.append((seat, owner, t.field_guard))
+        return tuple(out) if out else None
 
     def guard_timing(self, timing: str) -> None:
         """Make `timing_guards`' entry for TIMING anew from the triggers listening to it now."""
