@@ -31,6 +31,9 @@ HELPFUL = frozenset({"heal", "draw", "help"})
 # on fair evidence, and the two kept apart (0.6 for hidden targets) made the lord's side slower to read the table:
 # 8-player heuristic games, 300 seeds, lord's side 62 wins with 0.6, 86 with 0.85
 FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.85
+# damage says less than an aimed act: a card that reaches everyone, a duel lost, a skill striking back all damage
+# seats their source did not choose (the aimed acts are read from the act history at full weight)
+FIT_DAMAGE = 0.65
 # affinity of a seat that plays alone (a solo role, or a side of one seat) towards a seat of a shown role it must
 # keep alive until last (the renegade and the lord): between friend (1) and foe (0)
 ALONE_TOWARDS_SHOWN = 0.55
@@ -59,7 +62,7 @@ class RoleBelief:
         self.hypotheses: list[tuple[str, ...]] = []  # roles of the hidden seats, in `hidden` order
         self.logw: list[float] = []
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
-        self._lik: dict[tuple[int, bool], dict[tuple[str, str], float]] = {}
+        self._lik: dict[tuple[int, bool, bool], dict[tuple[str, str], float]] = {}
         self._marginals: dict[int, dict[str, float]] | None = None
         self._index: list[dict[str, list[int]]] | None = None
         self._reset(view)
@@ -118,8 +121,8 @@ class RoleBelief:
             return ALONE_TOWARDS_SHOWN  # alone, it keeps the shown seats alive while others live
         return 0.0
 
-    def _likelihood(self, actor: str, target: str, sign: int, target_shown: bool) -> float:
-        fit = FIT_PUBLIC if target_shown else FIT_HIDDEN
+    def _likelihood(self, actor: str, target: str, sign: int, target_shown: bool, weak: bool = False) -> float:
+        fit = FIT_DAMAGE if weak else FIT_PUBLIC if target_shown else FIT_HIDDEN
         a = self.affinity(actor, target, target_shown)
         friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
         return friendly if sign > 0 else 1.0 - friendly
@@ -131,16 +134,16 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
-        for key, sign_of in (("damage_history", _harm), ("recover_history", _help), ("act_history", _act_sign)):
+        for key, sign_of, weak in _HISTORIES:
             items = view.get(key, ())
             start = self._read[key]
             if len(items) < start:  # (a view of another game: nothing in it continues what was read)
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
             for item in items[start:]:
-                self._update(item[0], item[1], sign_of(item))
+                self._update(item[0], item[1], sign_of(item), weak)
             self._read[key] = len(items)
 
-    def _update(self, actor: int | None, target: int, sign: int) -> None:
+    def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
         # know the others' roles either)
         if sign == 0 or actor is None or actor == target or actor in self.known:
@@ -148,7 +151,7 @@ class RoleBelief:
         ai = self.hidden.index(actor)
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
         shown = target in self.known and (target != self.seat or self.role_shown)
-        table = self._table(sign, shown)
+        table = self._table(sign, shown, weak)
         if target in self.known:
             role = self.known[target]
             self.logw = [w + table[h[ai], role] for w, h in zip(self.logw, self.hypotheses, strict=True)]
@@ -157,12 +160,12 @@ class RoleBelief:
             self.logw = [w + table[h[ai], h[ti]] for w, h in zip(self.logw, self.hypotheses, strict=True)]
         self._marginals = None
 
-    def _table(self, sign: int, shown: bool) -> dict[tuple[str, str], float]:
+    def _table(self, sign: int, shown: bool, weak: bool = False) -> dict[tuple[str, str], float]:
         """log P(act | actor's role, target's role) for every pair of roles dealt, made once per belief for each
         kind of act (helpful or harmful, towards a shown or a hidden seat)."""
-        got = self._lik.get((sign, shown))
+        got = self._lik.get((sign, shown, weak))
         if got is None:
-            got = self._lik[(sign, shown)] = {(r, t): math.log(self._likelihood(r, t, sign, shown))
+            got = self._lik[(sign, shown, weak)] = {(r, t): math.log(self._likelihood(r, t, sign, shown, weak))
                                               for r in self.dealt for t in self.dealt}
         return got
 
@@ -228,3 +231,7 @@ def _act_sign(item: tuple) -> int:
     if t & HELPFUL:
         return 1
     return 0
+
+
+# each public history: how its entries read (harmful or helpful), and whether as weak evidence (see FIT_DAMAGE)
+_HISTORIES = (("damage_history", _harm, True), ("recover_history", _help, False), ("act_history", _act_sign, False))

@@ -24,6 +24,10 @@ from .beliefs import RoleBelief
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
+# the stance above which a seat is a sure friend: the only seats a helpful act chosen by the agent goes to
+FRIEND = 0.5
+# the rounds a hidden seat holds off harming a shown foe nobody has harmed yet (`HeuristicAgent._aiming`)
+HIDE_ROUNDS = 1
 
 
 @lru_cache(maxsize=1024)
@@ -252,6 +256,9 @@ class HeuristicAgent(Agent):
         me = view["seat"]
         if "risk" in t and not self._healthy(view):
             return 0.0
+        players = view["players"]
+        if "help" in t and not any(v > FRIEND for s, v in stance.items() if s != me and players[s].get("alive", True)):
+            return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess)
         if "heal" in t and (wounded or ("help" in t and _friends_hurt(view, stance, me))):
             return 3.0
         if "draw" in t:
@@ -259,7 +266,7 @@ class HeuristicAgent(Agent):
         if t & {"attack", "control"}:
             return 1.6 if any(v < -0.3 for s, v in stance.items() if s != me) else 0.0
         if "help" in t:
-            return 1.0 if any(v > 0.3 for s, v in stance.items() if s != me) else 0.0
+            return 1.0
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
 
     @staticmethod
@@ -301,7 +308,7 @@ class HeuristicAgent(Agent):
     def _best_play(self, r: Request, view: Any) -> int:
         me = self._me(view)
         wounded = me["hp"] < me["max_hp"]
-        stance = self._stance_now(view)
+        stance = self._aiming(view, self._stance_now(view))
         # attack on evidence, not on the odds alone: a seat counts as a foe once it is fairly surely one
         has_foe = self._has_sure_foe(stance, view["seat"])
         best, best_score = len(r.options) - 1, 0.0
@@ -327,6 +334,8 @@ class HeuristicAgent(Agent):
                     score = 0.0  # only sure friends are within reach (open camps, team-mates)
                 elif has_foe and (reach is None or any(stance.get(s, 0.0) < -0.6 for s in reach)):
                     score = 1.5
+                elif view.get("role_shown") and not self._alone(view):
+                    score = 0.0  # a shown leader does not probe: a hidden seat may be a friend who cannot show it yet
                 else:
                     score = 0.6 if self.rng.random() < 0.5 else 0.0  # probe when unsure
             elif kind == "recast":
@@ -340,6 +349,30 @@ class HeuristicAgent(Agent):
             if score > best_score:
                 best, best_score = i, score
         return best
+
+    def _aiming(self, view: Any, stance: dict[int, float]) -> dict[int, float]:
+        """The stance harmful acts are aimed by. A hidden seat hides early: in the first HIDE_ROUNDS rounds it does
+        not harm a shown foe (the lord) that nobody has harmed yet and that is unhurt, since the first seat to do so
+        names itself to the shown seat's side, who then know their target, while one hit does not kill; once the
+        shown seat is harmed (its foes have shown themselves) or wounded, or the early rounds are over, it joins in.
+        A held seat counts as neither friend nor foe."""
+        if view.get("role_shown") or view.get("round", HIDE_ROUNDS + 1) > HIDE_ROUNDS:
+            return stance
+        me = view["seat"]
+        held = [q["seat"] for q in view["players"]
+                if q["seat"] != me and q["role"] != "hidden" and q.get("alive", True) and q["hp"] >= q["max_hp"]
+                and stance.get(q["seat"], 0.0) < -0.6]
+        if not held:
+            return stance
+        harmed = {t for _, t, _ in view.get("damage_history", ())}
+        harmed.update(t for _, t, hints in view.get("act_history", ()) if set(hints) & HARMFUL)
+        held = [s for s in held if s not in harmed]
+        if not held:
+            return stance
+        out = dict(stance)
+        for seat in held:
+            out[seat] = 0.0
+        return out
 
     def _has_sure_foe(self, stance: dict[int, float], me: int) -> bool:
         """Whether another seat is fairly surely a foe (below -0.6): read once per stance worked out (the stance
@@ -355,7 +388,10 @@ class HeuristicAgent(Agent):
         attacks instead of all piling on one seat; helpful ones favour sure friends, then wounded ones."""
         q = view["players"][seat]
         hurt = 1.0 - q["hp"] / max(1, q["max_hp"])
-        return sign * stance.get(seat, 0.0) + self.focus * hurt + self.rng.random() * 0.3
+        lean = sign * stance.get(seat, 0.0)
+        # a wound draws the act only towards a seat it fits (a wounded friend is not a target, a wounded foe is
+        # no one to heal): weighed by how sure the fit is
+        return lean + self.focus * hurt * max(0.0, lean) + self.rng.random() * 0.3
 
     def on_choose(self, r: Request, view: Any) -> list[int] | None:
         n = len(r.options)
@@ -364,6 +400,8 @@ class HeuristicAgent(Agent):
             about = set(r.about)
             helpful = bool(about & HELPFUL) and not about & HARMFUL
             sign = 1.0 if helpful else -1.0
+            if not helpful:
+                stance = self._aiming(view, stance)
             seats = r.option_seats
 
             def weight(i: int) -> float:
@@ -373,7 +411,8 @@ class HeuristicAgent(Agent):
             ranked = sorted(range(n), key=lambda i: (-weight(i), i))
             # a seat whose role is public (the lord) hurts a hidden seat only on fair evidence: it may be a friend
             # who cannot show it yet
-            bar = self.lord_bar if sign < 0 and view.get("role_shown") and not self._alone(view) else 0.15
+            # (and a helpful act goes to sure friends only)
+            bar = FRIEND if sign > 0 else self.lord_bar if view.get("role_shown") and not self._alone(view) else 0.15
             wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > bar]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
