@@ -8,6 +8,7 @@ from typing import Any
 
 from helpers import STANDARD, program
 from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief
+from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.engine.agents import Agent, RandomAgent, Request
 from sgsdsl.engine.game import Game
 
@@ -149,3 +150,9 @@ def test_a_belief_never_reads_a_hidden_role() -> None:
     assert informed(first_view)
     assert repr(first.marginals()) == repr(second.marginals())
     assert [first.sample(random.Random(s)) for s in range(20)] == [second.sample(random.Random(s)) for s in range(20)]
+    # the heuristic agent's role play reads the same public facts (the round, for hiding early; who harmed whom):
+    # its stance and its aim are the same in both
+    assert "round" in first_view
+    a, b = HeuristicAgent(3), HeuristicAgent(3)
+    assert a.stance(first_view) == b.stance(second_view)
+    assert a._aiming(first_view, a.stance(first_view)) == b._aiming(second_view, b.stance(second_view))
