@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ..engine.agents import Agent, Request, uniform_below
@@ -51,6 +52,8 @@ _PLAY_KINDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("conversion", frozenset({"conversion"})),
 )
 
+# what a seat's state is, for telling whether a pick changed the table (`HeuristicAgent._table_key`)
+_SEAT_STATE = itemgetter("hp", "max_hp", "hand", "alive", "face_down")
 # the play-menu kinds whose worth depends on the stance
 _STANCE_KINDS = frozenset({"skill", "area", "harm", "conversion"})
 
@@ -300,9 +303,14 @@ class HeuristicAgent(Agent):
     @staticmethod
     def _table_key(view: Any) -> tuple:
         """What my view says of the table, in short: what a play-menu pick that did anything would change."""
-        return (tuple((q["hp"], q["max_hp"], q.get("hand"), q.get("alive", True), q.get("face_down", False))
-                      for q in view["players"]),
-                view.get("draw_pile"), len(view.get("damage_history", ())), len(view.get("recover_history", ())))
+        players = view["players"]
+        try:  # (the engine's views carry every field: read in C)
+            seats = tuple(map(_SEAT_STATE, players))
+        except KeyError:  # (a hand-made view may leave some out)
+            seats = tuple((q["hp"], q["max_hp"], q.get("hand"), q.get("alive", True), q.get("face_down", False))
+                          for q in players)
+        return (seats, view.get("draw_pile"), len(view.get("damage_history", ())),
+                len(view.get("recover_history", ())))
 
     def _remember_futile(self, r: Request, view: Any) -> Any:
         """A pick that found nobody to answer it (a leader's call no one heeds) leaves the table as it was: from
