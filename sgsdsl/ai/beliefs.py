@@ -91,7 +91,7 @@ class RoleBelief:
         pool = sorted(left.elements())
         if len(pool) != len(self.hidden):
             raise ValueError(f"view of seat {self.seat}: {len(pool)} roles left for {len(self.hidden)} hidden seats")
-        self.hypotheses = sorted(set(permutations(pool))) if pool else [()]
+        self.hypotheses = list(_deals(tuple(pool)))
         if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
             self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
         self.weights = [1.0] * len(self.hypotheses)
@@ -235,6 +235,13 @@ def _likelihood(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: 
     a = _affinity(sides, solo, dealt, actor, target, target_shown)
     friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
     return friendly if sign > 0 else 1.0 - friendly
+
+
+@lru_cache(maxsize=256)
+def _deals(pool: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct order of a sorted multiset of roles, sorted: made once per multiset (every belief of every
+    game of a mode starts from the same few; 7! orders of 8-player roles give 105 distinct deals)."""
+    return tuple(sorted(set(permutations(pool)))) if pool else ((),)
 
 
 @lru_cache(maxsize=64)
