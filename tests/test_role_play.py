@@ -73,7 +73,10 @@ def test_a_rebel_hides_in_the_first_round() -> None:
     assert HIDE_ROUNDS == 1
     early = view(3, round_=1)
     assert picks(menu((0,)), early) == {1}  # it does not play a 杀 that can only reach the lord
+    assert picks(menu((0, 4, 5)), early) == {1}  # nor strike a hidden seat blindly instead (half are its mates)
     assert 0 not in picks(targets((0, 4, 5)), early)  # made to choose, it does not choose the lord
+    five = ["lord", "loyalist", "rebel", "rebel", "renegade"]  # two rebels: too few to hide among (HIDE_AMONG)
+    assert picks(menu((0,)), view(3, five, round_=1)) == {0}
 
 
 def test_a_rebel_joins_in_once_the_lord_is_hit_or_the_first_round_is_over() -> None:
@@ -85,6 +88,22 @@ def test_a_rebel_joins_in_once_the_lord_is_hit_or_the_first_round_is_over() -> N
     assert picks(targets((0, 4, 6)), shown_by_another) == {0}
     wounded = view(3, round_=1, hp={0: 3})
     assert picks(targets((0, 4, 5)), wounded) == {0}
+
+
+def test_no_seat_strikes_blindly_where_half_the_hidden_seats_are_its_mates() -> None:
+    """A harmful card at a hidden seat with no evidence only where the odds say foe: a loyalist at 8 players (five
+    foes among six hidden seats: -0.67 each) strikes, a rebel (three mates among six) never."""
+    assert picks(menu((4, 5)), view(3)) == {1}
+    assert picks(menu((4, 5)), view(1)) == {0}
+
+
+def test_a_loyalist_keeps_its_heal_for_the_lord_in_danger() -> None:
+    """A wounded loyalist heals itself in its play phase, unless the lord is at 2 HP or less: then the heal is kept
+    to save the lord (unless the loyalist is at 1 HP itself)."""
+    heal = (("use a heal", ("heal", "basic")),)
+    assert picks(menu(None, heal), view(1, hp={1: 2})) == {0}
+    assert picks(menu(None, heal), view(1, hp={1: 2, 0: 2})) == {1}
+    assert picks(menu(None, heal), view(1, hp={1: 1, 0: 2})) == {0}
 
 
 # ------------------------------------------------------------------ the lord spares likely loyalists
