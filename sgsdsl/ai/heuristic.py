@@ -3,8 +3,13 @@
 It knows no card, skill or role by name. Allegiance comes from the mode's `win` lines (roles that win
 together are allies; a `solo` role has none, not even another seat of its own role), the public role table
 and public behaviour, read by a role belief (sgsdsl/ai/beliefs.py): who damaged, healed or used what on whom, who
-answered a leader's call. A side of one seat (the renegade) keeps the sides even: it props up the lord while the
-others are stronger and hits the leading side. What an option does comes from the `tags` written
+answered a leader's call. It plays its role with it (docs/balance.md, "Role inference and role play"; one small
+position each in tests/test_role_play.py): it finishes wounded foes first and aims at the seats that struck its
+shown friends; a shown seat (the lord) attacks a hidden seat only on evidence; a hidden seat of a side of three or
+more hides in the first round (it does not strike an unhurt shown foe nobody has struck); nobody strikes a hidden
+seat blindly where it is as likely a mate; a heal is kept while a shown friend is in danger; whatever helps its
+target goes to sure friends only. A side of one seat (the renegade) keeps the sides even: it props up the lord
+while the others are stronger and hits the leading side. What an option does comes from the `tags` written
 next to each card and skill (attack, control, heal, draw, help, defence, risk, passive) and its category. It
 decides from its seat's view and the request only, like every agent: the view is a plain mapping, never the
 game.
