@@ -168,17 +168,18 @@ def _timed_child(args: list[str], env: dict, cwd: Path) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cold_starts(code: Path, repeats: int = 3) -> dict:
-    """Fresh `python -m sgsdsl check rules/` and `compile rules/ -o TMP`: best of REPEATS with the cache warm, and
-    once with an empty cache. Wall and CPU seconds of the child."""
+def cold_starts(code: Path, repeats: int = 3, rules: str = "rules/") -> dict:
+    """Fresh `python -m sgsdsl check RULES` and `compile RULES -o TMP` (RULES: the checkout's own rules/ unless
+    another folder is named): best of REPEATS with the cache warm, and once with an empty cache. Wall and CPU
+    seconds of the child."""
     out: dict = {}
     with tempfile.TemporaryDirectory(prefix="sgsdsl-bench-") as tmp:
         # as an installed package runs: with its bytecode cached (pip writes .pyc files on install), here under
         # TMP so that the checkout stays clean, whatever PYTHONDONTWRITEBYTECODE the calling shell has
         env = {**os.environ, "PYTHONPATH": str(code), "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pyc")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        commands = {"check": [sys.executable, "-m", "sgsdsl", "check", "rules/"],
-                    "compile": [sys.executable, "-m", "sgsdsl", "compile", "rules/", "-o", str(Path(tmp) / "gen")]}
+        commands = {"check": [sys.executable, "-m", "sgsdsl", "check", rules],
+                    "compile": [sys.executable, "-m", "sgsdsl", "compile", rules, "-o", str(Path(tmp) / "gen")]}
         for name, cmd in commands.items():
             empty = {**env, "SGSDSL_CACHE": str(Path(tmp) / f"empty-{name}")}
             wall_empty, cpu_empty = _timed_child(cmd, empty, code)

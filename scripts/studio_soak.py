@@ -6,7 +6,8 @@ It serves a studio on loopback in this process, follows its event stream the way
 reading every update), and starts a new watched game (no delay) whenever the last one has ended. Every
 `--every` seconds it prints the games played, the updates read and the process's resident memory; at the end
 the first and last thirds of the samples are compared. Exit 1 when memory grew by more than `--max-growth`
-(default 15 %) from the first third to the last (after a warm-up), or when a game stopped on an error.
+(default 15 %) from the first third to the last (after a warm-up), when a game stopped on an error, or when the
+event stream broke (or outlived the studio: stopping it ends the stream cleanly).
 """
 
 from __future__ import annotations
@@ -33,14 +34,22 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def follow_events(url: str, stop: threading.Event, counter: list[int]) -> None:
-    """Read the event stream as a page would, counting the updates."""
-    with httpx.Client(timeout=None) as client, client.stream("GET", url) as response:
-        for line in response.iter_lines():
-            if line.startswith("event: state"):
-                counter[0] += 1
-            if stop.is_set():
-                return
+def follow_events(url: str, stop: threading.Event, counter: list[int], problems: list[str]) -> None:
+    """Read the event stream as a page would, counting the updates. The studio ends the stream when it stops (the
+    end of the soak); a stream that breaks before is a problem."""
+    try:
+        with httpx.Client(timeout=None) as client, client.stream("GET", url) as response:
+            for line in response.iter_lines():
+                if line.startswith("event: state"):
+                    counter[0] += 1
+                if stop.is_set():
+                    return
+    except httpx.HTTPError as err:
+        if not stop.is_set():
+            problems.append(f"the event stream broke: {type(err).__name__}: {err}")
+        return
+    if not stop.is_set():
+        problems.append("the event stream ended while the studio was running")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     base = f"http://127.0.0.1:{studio.port}"
     stop = threading.Event()
     updates = [0]
-    reader = threading.Thread(target=follow_events, args=(f"{base}/api/events?t={studio.token}", stop, updates),
-                              daemon=True)
+    problems: list[str] = []
+    reader = threading.Thread(target=follow_events, daemon=True,
+                              args=(f"{base}/api/events?t={studio.token}", stop, updates, problems))
     reader.start()
     client = httpx.Client(base_url=base, headers={"X-Studio-Token": studio.token}, timeout=60)
     games, errors, seed = 0, 0, 0
@@ -98,7 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop.set()
         client.close()
-        served.stop()
+        served.stop()  # ends the event stream first (the reader sees its end), then the server
+        reader.join(10)
+    if reader.is_alive():
+        problems.append("the event stream was still open after the studio stopped")
+    for problem in problems:
+        print(problem, file=sys.stderr)
     if not samples:
         samples.append(rss_mib())
     third = max(1, len(samples) // 3)
@@ -106,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     growth = late / early - 1
     print(f"played {games} games ({errors} stopped on errors), {updates[0]} updates read; memory "
           f"{early:.1f} MiB in the first third, {late:.1f} MiB in the last ({growth:+.1%}), peak {max(samples):.1f}")
-    return 1 if errors or growth > args.max_growth else 0
+    return 1 if errors or problems or growth > args.max_growth else 0
 
 
 if __name__ == "__main__":

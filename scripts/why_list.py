@@ -21,10 +21,12 @@ import json
 import os
 import resource
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -811,6 +813,61 @@ def replay_streams(lab: Lab) -> tuple[bool, str]:
         "\n".join(r.show().splitlines()[:2]) + f"\n  notes told: {r.out.count('note: text=')}"
 
 
+# a mode where nobody is ever hurt: every game is a draw at its round cap, so the log's length is the cap's
+CALM = """\
+card 闪 shan : basic { copies ♥2 ♥3 ♥4 ♥5 ♦2 ♦3 ♦4 ♦5 ♠2 ♠3 ♠4 ♠5 ♣2 ♣3 ♣4 ♣5 }
+general 刘备 liubei : 蜀 male 4 { }
+general 孙权 sunquan : 吴 male 4 { }
+mode 静 calm {
+  players 2..2
+  roles 2 { lord rebel }
+  leader lord
+  setup { deal_roles()  for p in players() { set_general(p, choose(p, random_generals(1)))  draw(p, 4) } }
+  win lord when count(players()) == 0
+}
+"""
+
+REPLAY_PEAKS = r"""
+import json, sys, time, tracemalloc
+from pathlib import Path
+from sgsdsl.replay import replay_file
+logs = [Path(a) for a in sys.argv[1:]]
+replay_file(logs[0], "compiled")  # the rules loaded and cached: what is measured next is the replay
+out = {}
+for log in logs:
+    tracemalloc.start()
+    start = time.process_time()
+    replay_file(log, "compiled")
+    peak = tracemalloc.get_traced_memory()[1]
+    out[log.name] = {"lines": sum(1 for _ in open(log, "rb")), "peak_mb": round(peak / 2**20, 2),
+                     "cpu_s": round(time.process_time() - start, 1)}
+    tracemalloc.stop()
+print(json.dumps(out))
+"""
+
+
+def replay_holds_log(lab: Lab) -> tuple[bool, str]:
+    """Plain `replay LOG` (not --show) holds the whole log and the game's whole log to compare them at the end: its
+    memory grows with the log's length (on dc021c9 the read alone peaks at the 256 MB limit, whatever the log)."""
+    rules = lab.work / "calm.sgs"
+    rules.write_text(CALM, encoding="utf-8")
+    logs = []
+    for cap in (200, 2000):
+        log = lab.work / f"calm{cap}.jsonl"
+        log.unlink(missing_ok=True)
+        lab.cli("simulate", rules.name, "--mode", "calm", "--players", "2", "--games", "1", "--round-cap", str(cap),
+                "--log", log.name, timeout=120)
+        logs.append(log)
+    if not all(log.exists() for log in logs):
+        return False, "  could not record the logs"
+    r = lab.py(REPLAY_PEAKS, "replay_peaks", *map(str, logs), timeout=240)
+    j = r.json()
+    peaks = [j.get(log.name, {}).get("peak_mb") for log in logs]
+    fixed = r.code == 0 and None not in peaks and peaks[1] < min(2 * peaks[0], 32)
+    return fixed, r.show() + "\n  (fixed: the peak for ten times the entries stays below twice the small one's, " \
+        "and below 32 MB)"
+
+
 def did_you_mean(lab: Lab) -> tuple[bool, str]:
     """"Did you mean" compares every unknown name with every known one: quadratic on files with thousands of names."""
     runs = []
@@ -888,6 +945,48 @@ def lsp_bounds(lab: Lab) -> tuple[bool, str]:
     return fixed, r.show() + "\n  (fixed: hover answers null; a request after 11 quick edits is answered in < 5 s)"
 
 
+LSP_CANCEL = r"""
+import json, sys, time
+from pathlib import Path
+from sgsdsl.lsp import analysis as an
+n = int(sys.argv[2])
+def enormous(tag):  # one rule of N statements, an unknown name in the last
+    body = "".join(f"    draw(event.player, {i % 3 + 1})\n" for i in range(n))
+    return f"# {tag}\nrule 测 big {{\n  on turn_start {{\n{body}    draw(nobody_here, 1)\n  }}\n}}\n"
+path = Path(sys.argv[1])
+out = {}
+start = time.process_time()
+whole = an.analyze(path, enormous("whole"), lambda: False)
+out["whole_cpu_s"] = round(time.process_time() - start, 2)
+out["whole_diagnostics"] = len(whole.diagnostics)
+asked = []
+def cancelled():  # the next edit arrives at the third question
+    asked.append(1)
+    return len(asked) >= 3
+start = time.process_time()
+try:
+    an.analyze(path, enormous("edited"), cancelled)
+    out["stopped"] = False
+except Exception as err:
+    out["stopped"] = type(err).__name__
+out["cut_cpu_s"] = round(time.process_time() - start, 2)
+out["questions"] = len(asked)
+print(json.dumps(out))
+"""
+
+
+def lsp_cancel(lab: Lab) -> tuple[bool, str]:
+    """The language server abandons a stale check only between definitions: one enormous definition (a rule of
+    thousands of statements) is parsed and checked to its end after the next edit has made it stale."""
+    r = lab.py(LSP_CANCEL, "lsp_cancel", str(lab.work / "enormous.sgs"), "8000", timeout=180)
+    j = r.json()
+    whole, cut = j.get("whole_cpu_s"), j.get("cut_cpu_s")
+    fixed = r.code == 0 and j.get("stopped") == "CheckCancelled" and whole is not None and cut is not None \
+        and cut < whole / 4
+    return fixed, r.show() + "\n  (fixed: the stale check stops at the question after the edit, in under a " \
+        "quarter of the whole check's CPU)"
+
+
 def compare_nan(lab: Lab) -> tuple[bool, str]:
     """`compare --until-ci nan` passes the range check and never stops doubling."""
     r = lab.cli("compare", "--rules", "standard", "--a-option", "two_renegades=true", "--players", "8", "--games",
@@ -946,16 +1045,91 @@ def agent_control_flow(lab: Lab) -> tuple[bool, str]:
     return "AgentMisbehaved" in err and "rogue" in err, r.show()
 
 
+def _interrupt(lab: Lab, args: list[str], ready: Callable[[subprocess.Popen], bool], shown: str) -> Run:
+    """Run the CLI with ARGS in a session of its own, send Ctrl-C to the whole group (as a terminal does) once
+    READY holds, and see how it ends (killed at 60 s after the signal: a hang)."""
+    p = subprocess.Popen([sys.executable, "-c", CLI, *args], cwd=lab.work, env=lab.env(), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    start = time.monotonic()
+    while p.poll() is None and not ready(p) and time.monotonic() - start < 120:
+        time.sleep(0.1)
+    signalled = time.monotonic()
+    code: int | None
+    try:
+        os.killpg(p.pid, signal.SIGINT)
+        out, _ = p.communicate(timeout=60)
+        code = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        code = None
+    except ProcessLookupError:
+        out, _ = p.communicate()
+        code = p.returncode
+    return Run(shown, code, out.decode("utf-8", "replace"), time.monotonic() - signalled, 0.0)
+
+
+def _workers_up(p: subprocess.Popen) -> bool:
+    try:
+        return len(Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()) >= 2
+    except OSError:
+        return False
+
+
+def ctrl_c(lab: Lab) -> tuple[bool, str]:
+    """Ctrl-C during `simulate` on worker processes waits for every queued game (a hang) while each worker prints a
+    KeyboardInterrupt traceback; Ctrl-C on `sgsdsl studio` with a page's stream open prints uvicorn's 'Exception in
+    ASGI application' (a CancelledError traceback) or ends in 'Aborted!' after the stream's wait."""
+    runs = [_interrupt(lab, ["simulate", str(lab.mini), "--players", "4", "--games", "200000", "--jobs", "2"],
+                       _workers_up, "sgsdsl simulate mini.sgs --games 200000 --jobs 2, then Ctrl-C")]
+    stream: dict[str, str] = {}
+
+    def page_open(p: subprocess.Popen) -> bool:  # the studio's address printed: open its event stream once
+        if "thread" not in stream and p.stdout is not None:
+            line = p.stdout.readline().decode("utf-8", "replace")
+            stream["first"] = line
+            found = __import__("re").search(r"(http://127\.0\.0\.1:\d+)/\?t=(\S+)", line)
+            if not found:
+                return True
+            url = f"{found.group(1)}/api/events?t={found.group(2)}"
+            stream["thread"] = "started"
+            threading.Thread(target=_read_stream, args=(url, stream), daemon=True).start()
+        return stream.get("read") == "yes"
+
+    runs.append(_interrupt(lab, ["studio", str(lab.mini), "--no-browser", "--log-dir", "studio-logs"], page_open,
+                           "sgsdsl studio mini.sgs --no-browser, a page's event stream open, then Ctrl-C"))
+    runs[-1].out = stream.get("first", "") + runs[-1].out
+    bad = [r for r in runs if r.code is None or "Traceback" in r.out or "Exception in ASGI" in r.out
+           or "Aborted" in r.out]
+    return not bad, "\n".join(r.show() for r in runs) + \
+        f"\n  the page's event stream: {stream.get('ended', 'ended cleanly') if 'thread' in stream else 'not opened'}"
+
+
+def _read_stream(url: str, note: dict[str, str]) -> None:
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            for line in r:
+                if line.startswith(b"event: state"):
+                    note["read"] = "yes"
+    except Exception as err:  # the report says how the page's stream ended
+        note["ended"] = f"{type(err).__name__}"
+
+
+# commands whose defaults are real work, not a hang: with no arguments `compare` plays its 1000 paired games of 8
+# players (an A/A check: about a minute on a loaded machine), so that one run gets a longer limit
+LONG_DEFAULTS = {"compare": 300.0}
 SWEEP_ARGS = [[], ["--help"], ["no-such-file.sgs"], ["."], ["/dev/null"], [""], ["--players", "-1"],
               ["--players", "99999999999999999999"], ["--seed", "x"], ["--games", "0"], ["-o", "x"], ["--zzz"]]
 
 
 def cli_sweep(lab: Lab) -> tuple[bool, str]:
     """Every subcommand with bad arguments: no traceback, no hang."""
-    names = ["cache", "check", "compare", "compile", "docs", "explain", "fmt", "league", "native", "play", "replay",
-             "simulate", "test", "vocab", "lsp"]
+    names = ["balance", "cache", "check", "compare", "compile", "docs", "explain", "fmt", "league", "native", "play",
+             "replay", "simulate", "test", "vocab", "lsp", "studio"]
     runs = 0
-    broken = []
+    broken: list[str] = []
+    notes: list[str] = []
     here = lab.work / "sweep"  # a folder of its own: "." names one small rules file, not the scratch folder
     shutil.rmtree(here, ignore_errors=True)
     here.mkdir()
@@ -964,14 +1138,20 @@ def cli_sweep(lab: Lab) -> tuple[bool, str]:
         for args in SWEEP_ARGS:
             if name == "lsp" and args in ([], ["."], ["-o", "x"], [""]):
                 continue  # the server itself: reads a protocol on stdin (covered by lsp-bounds)
-            r = lab.cli(name, *args, timeout=60, stdin="", cwd=here)
+            if name == "studio" and args in ([], ["."], [""]):
+                continue  # the server itself, on good rules: runs until Ctrl-C (tests/test_studio_shutdown.py)
+            limit = LONG_DEFAULTS.get(name, 60.0) if not args else 60.0
+            r = lab.cli(name, *args, timeout=limit, stdin="", cwd=here)
             runs += 1
+            if limit > 60:
+                notes.append(f"sgsdsl {name} (its default work, limit {limit:.0f} s): exit {r.code}, "
+                             f"{r.secs:.0f} s wall")
             # `explain` lists every code, SGS-E000's "internal error" among them: only a real traceback counts
             real = "Traceback (most recent call last)" in r.out or "MemoryError" in r.out
             if (real if name == "explain" else r.traceback) or r.code is None:
                 broken.append(f"sgsdsl {name} {' '.join(args)}: " + ("hang" if r.code is None else r.tail(1)))
     return not broken, f"  {runs} runs, {len(broken)} with a traceback or a hang" + \
-        "".join(f"\n  {b[:200]}" for b in broken)
+        "".join(f"\n  {b[:200]}" for b in broken) + "".join(f"\n  ({n})" for n in notes)
 
 
 ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
@@ -1011,19 +1191,24 @@ ATTACKS: dict[str, tuple[str, Callable[[Lab], tuple[bool, str]]]] = {
     "deck-imports": ("decks and imports have no cap", deck_and_imports),
     "recorded-bounds": ("a recorded game's log() text makes simulate --log die of a MemoryError", recorded_bounds),
     "replay-streams": ("replay --show loads a whole log into memory", replay_streams),
+    "replay-holds-log": ("plain replay holds the whole log: memory grows with its length", replay_holds_log),
     "did-you-mean": ("did-you-mean is quadratic with thousands of names", did_you_mean),
     "lsp-bounds": ("LSP: traceback on hover over an unopened URI; every edit checked in full before any answer",
                    lsp_bounds),
+    "lsp-cancel": ("LSP: a stale check of one enormous definition runs to its end", lsp_cancel),
     "compare-nan": ("compare --until-ci nan never stops", compare_nan),
     "raw-tracebacks": ("simulate --log rule error, symlink loop, over-long names and SGSDSL_CACHE: tracebacks",
                        raw_tracebacks),
     "agent-control-flow": ("an agent raising GameOver wins silently", agent_control_flow),
+    "ctrl-c": ("Ctrl-C: simulate on workers hangs with worker tracebacks; the studio prints an ASGI traceback",
+               ctrl_c),
     "cli-sweep": ("every subcommand with bad arguments: tracebacks or hangs", cli_sweep),
 }
 OPT_IN = {"wheel"}
 ISSUE_31 = ["cache-race", "cache-rename", "cache-clean", "native-manifest", "terminal-escapes", "scenario-rules-line",
             "folder-links", "list-bombs", "option-default", "deck-imports", "recorded-bounds", "replay-streams",
-            "did-you-mean", "lsp-bounds", "compare-nan", "raw-tracebacks", "agent-control-flow", "cli-sweep"]
+            "replay-holds-log", "did-you-mean", "lsp-bounds", "lsp-cancel", "compare-nan", "raw-tracebacks",
+            "agent-control-flow", "ctrl-c", "cli-sweep"]
 
 
 def main(argv: list[str] | None = None) -> int:

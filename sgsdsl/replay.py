@@ -15,7 +15,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,15 +90,21 @@ def write_log(game: Game, path: Path, header: dict[str, Any]) -> None:
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header (as written) and entries of a log, every field checked; `LogError` says what is wrong and
-    where. `parse_header` gives the header's typed form."""
+    where. `parse_header` gives the header's typed form. (This holds the whole log: `replay` and `replay --show`
+    read it as they go, with `iter_log`.)"""
     lines = iter_log(path)
     header = next(lines)
     return header, list(lines)
 
 
-def iter_log(path: Path) -> Iterator[dict[str, Any]]:
-    """The header (checked), then each entry of a log (checked), read from the file as they are needed: `replay
-    --show` prints a log of any size in little memory. `LogError` says what is wrong and where."""
+def iter_log(path: Path) -> Generator[dict[str, Any], None, None]:
+    """The header (checked), then each entry of a log (checked), read from the file as they are needed: `replay`
+    and `replay --show` go through a log of any size in little memory. `LogError` says what is wrong and where."""
+    return (obj for _, obj in numbered_log(path))
+
+
+def numbered_log(path: Path) -> Generator[tuple[int, dict[str, Any]], None, None]:
+    """`iter_log` with each entry's line number in the file (for messages that say where a log differs)."""
     first = True
     try:
         for no, line in enumerate(regular_text_lines(path, MAX_LOG_BYTES), 1):
@@ -118,7 +124,7 @@ def iter_log(path: Path) -> Iterator[dict[str, Any]]:
                 first = False
             elif "ask" in obj:
                 _decision(path, no, obj)
-            yield obj
+            yield no, obj
     except ValueError as err:
         raise LogError(str(err)) from None
     if first:
@@ -185,47 +191,126 @@ def _short(value: Any) -> str:
 
 
 class ReplayDiverged(GameAborted):
-    """Raised by the replaying agent at the first decision that differs from the log."""
+    """Raised by the replaying agent (from inside the game, which lets only its control flow through) when the
+    replay stops: ERROR is what to report, a ReplayMismatch or a LogError of a line read on the way."""
+
+    def __init__(self, error: ReplayMismatch):
+        super().__init__(str(error))
+        self.error = error
 
 
 class CheckingReplayAgent(Agent):
-    """Answers with the recorded answers, first checking that the game asks what the log says it asked,
-    in the same state (hash), so a divergence is reported at the decision where it happens."""
+    """Answers with the recorded answers, read from the log as the game asks for them. At each decision it first
+    checks that the game asks what the log says it asked, in the same state (hash), so a divergence is reported at
+    the decision where it happens; then that every event the game logged since the previous decision is the
+    log's. Only the entries between two decisions are held: unless KEEP_LOG, the game's own log is emptied as it
+    is compared, so a replay's memory does not grow with the length of the log (what the studio keeps per frame,
+    it keeps itself)."""
 
     name = "replay"
 
-    def __init__(self, asks: list[dict[str, Any]]):
-        self.asks = asks
-        self.pos = 0
+    def __init__(self, path: Path, keep_log: bool = False):
+        self.path = path
+        self.keep_log = keep_log
+        self.entries = numbered_log(path)
+        next(self.entries)  # the header: prepare_replay read it already
+        self.pending: list[tuple[int, dict[str, Any]]] = []  # read from the log, not yet compared with the game's
+        self.compared = 0  # entries of the game's log found equal to the log's so far
+        self.seen = 0  # how much of game.log is compared (it is emptied as it goes unless keep_log)
+        self.pos = 0  # decisions answered
+        self.log_ended = False  # the log is read to its end (where the game asked one more: an abandoned game)
+        self.want: dict[str, Any] = {}  # the last decision answered, as the log has it
         self.game: Game | None = None
 
     def decide(self, request: Request, view: Any) -> list[int]:
+        try:
+            return self._decide(request)
+        except ReplayMismatch as err:  # (the game turns any other exception raised in a rule into a rule error)
+            raise ReplayDiverged(err) from None
+
+    def _decide(self, request: Request) -> list[int]:
         k = self.pos
-        if k >= len(self.asks):
-            raise ReplayDiverged(f"decision {k + 1}: the replay asks seat {request.seat} ({request.kind}) but the "
-                                 f"log ends after {len(self.asks)} decisions")
-        want = self.asks[k]
+        assert self.game is not None
+        fresh = len(self.game.log) - self.seen  # the log has as many entries before this decision, or differs
+        nxt = self._read_to_decision(fresh + 1)
+        if nxt is None and self.log_ended:
+            raise ReplayMismatch(f"decision {k + 1}: the replay asks seat {request.seat} ({request.kind}) but the "
+                                 f"log ends after {k} decisions")
+        if nxt is None:  # more events than the game's before its next decision: read no further
+            raise ReplayMismatch(f"event {self.compared + fresh + 1} (log line {self.pending[fresh][0]}) differs "
+                                 "from the log")
+        want = nxt[1]
         head = f"decision {k + 1} (seat {want['ask']}, {want['kind']})"
         if (request.seat, request.kind, list(request.options)) != (want["ask"], want["kind"], want["options"]):
-            raise ReplayDiverged(f"{head}: the replay asks seat {request.seat} ({request.kind}) with options "
+            raise ReplayMismatch(f"{head}: the replay asks seat {request.seat} ({request.kind}) with options "
                                  f"{list(request.options)[:6]}, the log {want['options'][:6]}")
-        if self.game is not None:
-            got = self.game.choices.state_hash()
-            if got != want["hash"]:
-                raise ReplayDiverged(f"{head}: recorded state hash {want['hash']}, replayed {got}")
+        got = self.game.choices.state_hash()
+        if got != want["hash"]:
+            raise ReplayMismatch(f"{head}: recorded state hash {want['hash']}, replayed {got}")
+        self.compare(upto=len(self.pending) - 1)  # the events before it (the decision itself: next time)
         self.pos += 1
+        self.want = want
         return list(want["answer"])
+
+    def _read_to_decision(self, limit: int) -> tuple[int, dict[str, Any]] | None:
+        """Read the log on to its next decision, which ends `pending`; None if the log ends first (`log_ended`) or
+        `pending` reaches LIMIT entries first (the game made fewer: a tampered log is not read on and held)."""
+        while len(self.pending) < limit:
+            item = next(self.entries, None)
+            if item is None:
+                self.log_ended = True
+                return None
+            self.pending.append(item)
+            if "ask" in item[1]:
+                return item
+        return None
+
+    def compare(self, upto: int) -> None:
+        """Compare what the game logged since the last time with the first UPTO pending entries of the log (all of
+        them must be matched); ReplayMismatch at the first entry that differs."""
+        assert self.game is not None
+        log = self.game.log
+        fresh = log[self.seen:]
+        for i in range(max(len(fresh), upto)):
+            mine = _as_json(fresh[i]) if i < len(fresh) else None
+            theirs = self.pending[i][1] if i < upto else None
+            if mine != theirs:
+                at = self.pending[i] if i < upto else self.pending[upto] if upto < len(self.pending) else None
+                where = f" (log line {at[0]})" if at else " (after the log's last line)"
+                raise ReplayMismatch(f"event {self.compared + i + 1}{where} differs from the log")
+        self.compared += upto
+        del self.pending[:upto]
+        if self.keep_log:
+            self.seen = len(log)
+        else:  # nothing reads these back during a replay: the engine only appends to them
+            log.clear()
+            self.game.hashes.clear()
+            self.game.answers.clear()
+
+    def finish(self) -> None:
+        """The game is over (or, in the log of an abandoned game, stopped where the log does): the rest of the log
+        must be the events the game logged since the last decision, and no more decisions."""
+        assert self.game is not None
+        if not self.log_ended and self._read_to_decision(len(self.game.log) - self.seen + 1) is not None:
+            more = 1 + sum(1 for _, e in self.entries if "ask" in e)  # (counted as read, not held)
+            raise ReplayMismatch(f"the log has {self.pos + more} decisions, the replay made {self.pos}")
+        self.compare(upto=len(self.pending))
+
+
+def _as_json(entry: dict[str, Any]) -> Any:
+    """An entry of the game's log as it reads back from a log file."""
+    return json.loads(json.dumps(entry, ensure_ascii=False, sort_keys=True))
 
 
 @dataclass
 class ReplaySetup:
-    """A log made ready to re-run: its header, its rules' program (the digest checked), options and decisions."""
+    """A log made ready to re-run: where it is, its header, and its rules' program (the digest checked) and
+    options. Its entries stay in the file until the replay reads them."""
 
+    path: Path
     header: LogHeader
     program: Any
     options: dict[str, Any]
-    entries: list[dict[str, Any]]
-    asks: list[dict[str, Any]]
 
     def game(self, agent: CheckingReplayAgent) -> Game:
         """The logged game, set up again with AGENT answering for every seat (and watching the state hash)."""
@@ -237,9 +322,13 @@ class ReplaySetup:
 
 
 def prepare_replay(path: Path, engine: str) -> ReplaySetup:
-    """Read the log at PATH and load the rules it names; LogError / ReplayMismatch say what does not fit."""
-    raw, entries = read_log(path)
-    header = parse_header(path, raw)
+    """Read the header of the log at PATH and load the rules it names; LogError / ReplayMismatch say what does not
+    fit."""
+    lines = iter_log(path)
+    try:
+        header = parse_header(path, next(lines))
+    finally:
+        lines.close()
     loaded = check_paths(_rule_files(path, header))
     if not loaded.ok:
         raise ReplayMismatch("the log's rules files no longer check cleanly (run `sgsdsl check` on them)")
@@ -257,40 +346,36 @@ def prepare_replay(path: Path, engine: str) -> ReplaySetup:
         raise LogError(f"{path}:1: the log names general {unknown[0]!r}, which its rules do not define")
     if any(seat >= header.players for seat in header.pinned):
         raise LogError(f"{path}:1: the log pins a general to a seat beyond its {header.players} players")
-    return ReplaySetup(header, program, options, entries, [e for e in entries if "ask" in e])
+    return ReplaySetup(path, header, program, options)
 
 
 def run_replay(setup: ReplaySetup, agent: CheckingReplayAgent) -> Game:
-    """Re-play the logged answers through AGENT; ReplayMismatch at the first decision that differs. The log of an
-    abandoned game (its header says `abandoned`) replays up to where it stops, and every event logged until then
-    must match."""
+    """Re-play the logged answers through AGENT, reading the log as the game goes; ReplayMismatch (or LogError, for
+    a line that is not a log's) at the first decision or event that differs. The log of an abandoned game (its
+    header says `abandoned`) replays up to where it stops, and every event logged until then must match."""
     game = setup.game(agent)
     try:
-        game.run()
-    except ReplayDiverged as err:
-        # an abandoned game's log ends at the decision it was left on: running out of answers there is its end
-        if not (setup.header.abandoned and agent.pos == len(setup.asks)):
-            raise ReplayMismatch(str(err)) from None
-    except EngineError as err:
-        raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {one_line(err)}") from None
-    if agent.pos != len(setup.asks):
-        raise ReplayMismatch(f"the log has {len(setup.asks)} decisions, the replay made {agent.pos}")
+        try:
+            game.run()
+        except ReplayDiverged as err:
+            # an abandoned game's log ends at the decision it was left on: running out of answers there is its end
+            if not (setup.header.abandoned and agent.log_ended):
+                raise err.error from None
+        except EngineError as err:
+            raise ReplayMismatch(f"decision {agent.pos}: the replay failed: {one_line(err)}") from None
+        agent.finish()
+    finally:
+        agent.entries.close()  # (the file, at once)
     return game
 
 
 def replay_file(path: Path, engine: str) -> tuple[int, str]:
-    """Replay the log at PATH; the number of decisions verified and the state hash at the last one (what the
-    studio's replay shows there). Raises LogError or ReplayMismatch."""
+    """Replay the log at PATH, reading it entry by entry; the number of decisions verified and the state hash at
+    the last one (what the studio's replay shows there). Raises LogError or ReplayMismatch."""
     setup = prepare_replay(path, engine)
-    game = run_replay(setup, CheckingReplayAgent(setup.asks))
-    entries = setup.entries
-    json_log = [json.loads(json.dumps(e, ensure_ascii=False, sort_keys=True)) for e in game.log]
-    first = next((i for i, (a, b) in enumerate(zip(json_log, entries, strict=False)) if a != b), None)
-    if first is None and len(json_log) != len(entries):
-        first = min(len(json_log), len(entries))
-    if first is not None:
-        raise ReplayMismatch(f"event {first + 1} (log line {first + 2}) differs from the log")
-    return len(setup.asks), str(setup.asks[-1]["hash"]) if setup.asks else ""
+    agent = CheckingReplayAgent(path)
+    run_replay(setup, agent)
+    return agent.pos, str(agent.want.get("hash", ""))
 
 
 def _rule_files(path: Path, header: LogHeader) -> list[str]:

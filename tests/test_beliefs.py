@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from helpers import STANDARD, program
-from sgsdsl.ai.beliefs import RoleBelief
+from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief
+from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.engine.agents import Agent, RandomAgent, Request
 from sgsdsl.engine.game import Game
 
@@ -35,9 +36,15 @@ def test_the_prior_is_uniform_over_the_hidden_deals() -> None:
 
 def test_hurting_the_shown_lord_reads_as_a_rebel() -> None:
     m = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)])).marginals()
-    # P(hurt the lord) 0.85 for a rebel, 0.465 for a renegade, who keeps the lord alive while others live
-    assert abs(m[2]["renegade"] - 0.465 / (0.465 + 2 * 0.85)) < 1e-9
+    # damage is weak evidence (FIT_DAMAGE): P(hurt the lord) is FIT_DAMAGE for a rebel, and for the renegade, who
+    # keeps the lord alive while others live, 1 - (FIT_DAMAGE * a + (1 - FIT_DAMAGE) * (1 - a))
+    a = ALONE_TOWARDS_SHOWN
+    renegade = 1 - (FIT_DAMAGE * a + (1 - FIT_DAMAGE) * (1 - a))
+    assert abs(m[2]["renegade"] - renegade / (renegade + 2 * FIT_DAMAGE)) < 1e-9
     assert m[3]["renegade"] > 1 / 3 and m[4]["renegade"] > 1 / 3
+    # an aimed harmful card says more than damage (which may come from a card that reaches everyone)
+    aimed = RoleBelief(view(1, FIVE, acts=[(2, 0, ("attack", "basic"))])).marginals()
+    assert aimed[2]["rebel"] > m[2]["rebel"]
 
 
 def test_the_lord_reads_loyalists_from_who_protects_it() -> None:
@@ -47,7 +54,7 @@ def test_the_lord_reads_loyalists_from_who_protects_it() -> None:
     acts = [(3, 0, ("behalf",))]  # seat 3 answered my lord skill: gave a card on my behalf
     after = RoleBelief(view(0, FIVE, recover=[(3, 0, 1)], acts=acts)).marginals()  # and healed me
     assert after[3]["loyalist"] > 0.6
-    hit = RoleBelief(view(0, FIVE, damage=[(2, 0, 1), (2, 0, 1)])).marginals()
+    hit = RoleBelief(view(0, FIVE, damage=[(2, 0, 1), (2, 0, 1)], acts=[(2, 0, ("attack", "basic"))])).marginals()
     assert hit[2]["loyalist"] < 0.05 and hit[2]["rebel"] > 0.7
     # a card hinted harmful used on me counts against the user, one hinted helpful for it
     slashed = RoleBelief(view(0, FIVE, acts=[(4, 0, ("attack", "basic"))])).marginals()
@@ -143,3 +150,9 @@ def test_a_belief_never_reads_a_hidden_role() -> None:
     assert informed(first_view)
     assert repr(first.marginals()) == repr(second.marginals())
     assert [first.sample(random.Random(s)) for s in range(20)] == [second.sample(random.Random(s)) for s in range(20)]
+    # the heuristic agent's role play reads the same public facts (the round, for hiding early; who harmed whom):
+    # its stance and its aim are the same in both
+    assert "round" in first_view
+    a, b = HeuristicAgent(3), HeuristicAgent(3)
+    assert a.stance(first_view) == b.stance(second_view)
+    assert a._aiming(first_view, a.stance(first_view)) == b._aiming(second_view, b.stance(second_view))

@@ -21,8 +21,9 @@ def shape(o: Any, path: str, out: list[tuple[str, Any]], seen: dict[int, str]) -
         seen[id(o)] = path
         for f in dataclasses.fields(o):
             # (`*_direct`: the compiler's second form of a rule function, absent from interpreted programs; a
-            # modifier's owner constant is likewise worked out for compiled programs only)
-            if f.name not in ("source_hash", "owner_constant", "constant") and not f.name.endswith("_direct"):
+            # modifier's owner constant and a trigger's field guard are likewise worked out for compiled programs only)
+            if f.name not in ("source_hash", "owner_constant", "constant", "field_guard") \
+                    and not f.name.endswith("_direct"):
                 shape(getattr(o, f.name), f"{path}.{f.name}", out, seen)
     elif isinstance(o, dict):
         out.append((path, f"<dict {list(o)}>"))
@@ -67,3 +68,23 @@ def test_only_the_compiled_program_has_direct_functions() -> None:
     assert any(t.condition_direct is not None for t in triggers)
     assert all(v.base_direct is not None for v in compiled.values.values())
     assert all(v.base_direct is None for v in interpreted.values.values())
+
+
+def test_field_guards_are_compiled_only_and_read_the_leading_tests() -> None:
+    """A trigger whose condition starts with event-field tests, one of them `event.F == text`, carries (F, text) in
+    compiled programs only (the engine then skips dispatching an event none of a timing's listeners accepts); a
+    condition whose text test comes after another kind of test carries none."""
+    got = load_pair("standard")
+    if isinstance(got, str):
+        pytest.skip(got)
+    compiled, interpreted = got
+
+    def guards(program: Any) -> dict[str, list[Any]]:
+        return {s.ident: [t.field_guard for t in s.triggers]
+                for g in program.generals.values() for s in g.skills}
+
+    got_c, got_i = guards(compiled), guards(interpreted)
+    assert got_c["luoshen"] == [("phase", "prepare")]  # event.player == owner and event.phase == prepare
+    assert got_c["biyue"] == [("phase", "finish")]
+    assert got_c["keji"][0] is None  # event.user == owner and event.card is 杀 and …: no text test in front
+    assert all(g is None for gs in got_i.values() for g in gs)

@@ -85,3 +85,30 @@ def test_distance_fast_path_gives_what_the_reference_gives() -> None:
     table = _table("compiled", False)
     assert table[0][1] == 1 and table[1][2] == 2 and table[3][1] == 1  # 马术; 的卢 +1; 赤兔 -1
     assert _table("compiled", True)[1][3] == 1 and table[1][3] == 2  # 屯田's pile of two
+
+
+def test_an_event_no_guarded_listener_accepts_is_not_dispatched() -> None:
+    """洛神 (event.player == owner and event.phase == prepare) is the only listener of phase_start: in compiled
+    rules its guards rule out another's phase and its owner's other phases without calling its condition; the
+    interpreter keeps no guards and dispatches every event heard."""
+    from sgsdsl.engine.agents import RandomAgent
+    from sgsdsl.engine.game import Game
+
+    for engine in ("compiled", "interpreted"):
+        prog = program(str(ROOT / "rules" / "standard.sgs"), engine)
+        g = Game(prog, "identity", 4, 1, [RandomAgent(i) for i in range(4)])
+        for p in g.players:
+            g.set_general(p, prog.generals["zhaoyun" if p.seat else "zhenji"])
+        owner, other = g.players[0], g.players[1]
+        guards = g.timing_guards.get("phase_start")
+        if engine == "interpreted":
+            assert guards is None
+            continue
+        assert guards == ((0, "player", ("phase", "prepare")),)
+        could = g.dispatch._could_fire
+        assert could(guards, {"player": owner, "phase": "prepare"})
+        assert not could(guards, {"player": owner, "phase": "draw"})
+        assert not could(guards, {"player": other, "phase": "prepare"})
+        assert could(guards, {"phase": "prepare"})  # (a field absent: the condition decides)
+        g.set_general(owner, prog.generals["zhaoyun"])  # nobody listens any more
+        assert "phase_start" not in g.timing_guards

@@ -277,9 +277,23 @@ class _PeekingSearch(SearchAgent):
     determinizer = staticmethod(keep_world)
 
 
+class _ProbingPolicy(HeuristicAgent):
+    """The heuristic agent as it was when these positions were made: the lord attacks a hidden seat with no
+    evidence now and then (it no longer does since issue 30's role play), so that the search has a 杀 to aim and
+    the positions a choice whose best answer depends on the hidden roles."""
+
+    shown_probes = True
+
+
+def _searcher(cls: type[SearchAgent], seed: int) -> SearchAgent:
+    agent = cls(seed, budget=8)
+    agent.policy = _ProbingPolicy(seed)
+    return agent
+
+
 def _answers(program: Any, cls: type[SearchAgent], seed: int) -> tuple[list, list, Any, Any]:
-    seen_a, truth_a = _position(program, A, cls(seed, budget=8))
-    seen_b, truth_b = _position(program, B, cls(seed, budget=8))
+    seen_a, truth_a = _position(program, A, _searcher(cls, seed))
+    seen_b, truth_b = _position(program, B, _searcher(cls, seed))
     return seen_a, seen_b, truth_a, truth_b
 
 

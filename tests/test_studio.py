@@ -181,6 +181,7 @@ def test_broken_rules_at_start_are_shown_not_fatal(tmp_path: Path) -> None:
     (["--opponents", "gods"], "no agent kind"),
     (["nosuch.sgs"], "nosuch.sgs"),
     (["--log", "nosuch.jsonl"], "no such file"),
+    (["/dev/null"], "not a regular file"),  # no save could fix it: refused, not served
     (["--general", "x", "--seat", "9"], "--seat 9"),
 ])
 def test_cli_usage_errors(args: list[str], message: str) -> None:

@@ -15,5 +15,6 @@ def test_studio_soak_script_smoke() -> None:
                         "--max-growth", "10"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "0 stopped on errors" in r.stdout and "updates read" in r.stdout
+    assert "Traceback" not in r.stderr and "Exception in ASGI" not in r.stderr and not r.stderr.strip(), r.stderr
     games = int(r.stdout.split("played ")[1].split()[0])
     assert games >= 1

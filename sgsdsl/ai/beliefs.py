@@ -16,11 +16,12 @@ seat is a side alone); the role a seat of a shown role serves is read from the r
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from itertools import permutations
+from operator import mul
 from typing import Any
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -31,12 +32,19 @@ HELPFUL = frozenset({"heal", "draw", "help"})
 # on fair evidence, and the two kept apart (0.6 for hidden targets) made the lord's side slower to read the table:
 # 8-player heuristic games, 300 seeds, lord's side 62 wins with 0.6, 86 with 0.85
 FIT_PUBLIC, FIT_HIDDEN = 0.85, 0.85
+# damage says less than an aimed act: a card that reaches everyone, a duel lost, a skill striking back all damage
+# seats their source did not choose (the aimed acts are read from the act history at full weight)
+FIT_DAMAGE = 0.65
 # affinity of a seat that plays alone (a solo role, or a side of one seat) towards a seat of a shown role it must
 # keep alive until last (the renegade and the lord): between friend (1) and foe (0)
 ALONE_TOWARDS_SHOWN = 0.55
 # at most this many hypotheses are kept exactly; beyond, the belief keeps a uniform random subset (never reached
 # by the bundled modes: 10 players with two renegades give 1,260 at most)
 MAX_HYPOTHESES = 20_000
+# the weights are kept as products, not logs (one multiplication per hypothesis and event, in C); every this many
+# events they are scaled back so that the largest is 1, long before a product could underflow (each factor is at
+# least 1 - FIT_PUBLIC)
+RESCALE_EVERY = 64
 
 
 class RoleBelief:
@@ -57,9 +65,13 @@ class RoleBelief:
         self.known: dict[int, str] = {}  # seats whose role this seat knows: its own, the shown ones
         self.hidden: tuple[int, ...] = ()
         self.hypotheses: list[tuple[str, ...]] = []  # roles of the hidden seats, in `hidden` order
-        self.logw: list[float] = []
+        self.weights: list[float] = []  # per hypothesis, up to a common factor
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
-        self._lik: dict[tuple[int, bool], dict[tuple[str, str], float]] = {}
+        self._lik = _tables(self.sides, self.solo, tuple(sorted(self.dealt.items())))
+        # per kind of act, actor and target (a hidden seat's index, or a known role): the factor of each hypothesis,
+        # made once for the hypotheses as they stand (acts repeat: the same seat hits the same seat)
+        self._factors: dict[tuple[Any, ...], list[float]] = {}
+        self._since_rescale = 0
         self._marginals: dict[int, dict[str, float]] | None = None
         self._index: list[dict[str, list[int]]] | None = None
         self._reset(view)
@@ -79,14 +91,18 @@ class RoleBelief:
         pool = sorted(left.elements())
         if len(pool) != len(self.hidden):
             raise ValueError(f"view of seat {self.seat}: {len(pool)} roles left for {len(self.hidden)} hidden seats")
-        self.hypotheses = sorted(set(permutations(pool))) if pool else [()]
+        self.hypotheses = list(_deals(tuple(pool)))
         if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
             self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
-        self.logw = [0.0] * len(self.hypotheses)
+        self.weights = [1.0] * len(self.hypotheses)
+        self._factors = {}
         self._marginals = self._index = None
 
     def _reveal(self, view: Mapping[str, Any]) -> None:
         """Roles shown since (a death reveals one): drop the assignments that disagree."""
+        players = view["players"]
+        if sum(1 for q in players if q["role"] != "hidden") == len(self.known):  # (my own role is in my view)
+            return  # (no role shown since: the common case, checked without building the table of shown roles)
         shown = self._shown(view)
         new = {s: r for s, r in shown.items() if s not in self.known}
         if not new:
@@ -96,33 +112,18 @@ class RoleBelief:
         rest = tuple(s for s in self.hidden if s not in new)
         idx = [where[s] for s in rest]
         self.hypotheses = [tuple(self.hypotheses[i][j] for j in idx) for i in keep]
-        self.logw = [self.logw[i] for i in keep]
+        self.weights = [self.weights[i] for i in keep]
         self.hidden = rest
         self.known.update(new)
+        self._factors = {}
         self._marginals = self._index = None
         if not self.hypotheses:  # (only if the acts were impossible: start again from what is shown)
             self._reset(view)
 
     # ------------------------------------------------------------ allegiance
-    def _alone(self, role: str) -> bool:
-        """Whether a seat of this role has no friend: a solo role, or a role whose side has one seat dealt."""
-        if role in self.solo:
-            return True
-        return sum(n for r, n in self.dealt.items() if r == role or any(role in s and r in s for s in self.sides)) <= 1
-
     def affinity(self, actor: str, target: str, target_shown: bool) -> float:
         """How much a seat of role ACTOR wants a seat of role TARGET to do well, from 0 (foe) to 1 (friend)."""
-        if actor not in self.solo and any(actor in s and target in s for s in self.sides):
-            return 1.0
-        if self._alone(actor) and target_shown and target not in self.solo:
-            return ALONE_TOWARDS_SHOWN  # alone, it keeps the shown seats alive while others live
-        return 0.0
-
-    def _likelihood(self, actor: str, target: str, sign: int, target_shown: bool) -> float:
-        fit = FIT_PUBLIC if target_shown else FIT_HIDDEN
-        a = self.affinity(actor, target, target_shown)
-        friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
-        return friendly if sign > 0 else 1.0 - friendly
+        return _affinity(self.sides, self.solo, self.dealt, actor, target, target_shown)
 
     # ------------------------------------------------------------ evidence
     def observe(self, view: Mapping[str, Any]) -> None:
@@ -131,16 +132,16 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
-        for key, sign_of in (("damage_history", _harm), ("recover_history", _help), ("act_history", _act_sign)):
+        for key, sign_of, weak in _HISTORIES:
             items = view.get(key, ())
             start = self._read[key]
             if len(items) < start:  # (a view of another game: nothing in it continues what was read)
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
             for item in items[start:]:
-                self._update(item[0], item[1], sign_of(item))
+                self._update(item[0], item[1], sign_of(item), weak)
             self._read[key] = len(items)
 
-    def _update(self, actor: int | None, target: int, sign: int) -> None:
+    def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
         # know the others' roles either)
         if sign == 0 or actor is None or actor == target or actor in self.known:
@@ -148,36 +149,32 @@ class RoleBelief:
         ai = self.hidden.index(actor)
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
         shown = target in self.known and (target != self.seat or self.role_shown)
-        table = self._table(sign, shown)
-        if target in self.known:
-            role = self.known[target]
-            self.logw = [w + table[h[ai], role] for w, h in zip(self.logw, self.hypotheses, strict=True)]
-        else:
-            ti = self.hidden.index(target)
-            self.logw = [w + table[h[ai], h[ti]] for w, h in zip(self.logw, self.hypotheses, strict=True)]
+        towards: Any = ("role", self.known[target]) if target in self.known else self.hidden.index(target)
+        key = (sign, shown, weak, ai, towards)
+        factors = self._factors.get(key)
+        if factors is None:
+            table = self._lik[(sign, shown, weak)]
+            if isinstance(towards, int):
+                factors = [table[h[ai], h[towards]] for h in self.hypotheses]
+            else:
+                role = towards[1]
+                factors = [table[h[ai], role] for h in self.hypotheses]
+            self._factors[key] = factors
+        self.weights = list(map(mul, self.weights, factors))
+        self._since_rescale += 1
+        if self._since_rescale >= RESCALE_EVERY:
+            self._since_rescale = 0
+            top = max(self.weights)
+            if top > 0:
+                self.weights = [w / top for w in self.weights]
         self._marginals = None
 
-    def _table(self, sign: int, shown: bool) -> dict[tuple[str, str], float]:
-        """log P(act | actor's role, target's role) for every pair of roles dealt, made once per belief for each
-        kind of act (helpful or harmful, towards a shown or a hidden seat)."""
-        got = self._lik.get((sign, shown))
-        if got is None:
-            got = self._lik[(sign, shown)] = {(r, t): math.log(self._likelihood(r, t, sign, shown))
-                                              for r in self.dealt for t in self.dealt}
-        return got
-
     # ------------------------------------------------------------ answers
-    def _weights(self) -> list[float]:
-        top = max(self.logw)
-        w = [math.exp(x - top) for x in self.logw]
-        total = sum(w)
-        return [x / total for x in w]
-
-    def marginals(self) -> dict[int, dict[str, float]]:
-        """seat -> role -> probability, for every seat whose role is hidden from this seat (a fresh copy; worked
-        out once per state of the belief)."""
+    def shared_marginals(self) -> dict[int, dict[str, float]]:
+        """`marginals()` as the belief keeps it, not a copy: for callers that only read it (the heuristic agent,
+        once per state of the belief)."""
         if self._marginals is None:
-            w = self._weights()
+            total = sum(self.weights)
             out: dict[int, dict[str, float]] = {}
             if self._index is None:  # per hidden seat, per role: the hypotheses giving it that role, in order
                 self._index = []
@@ -186,15 +183,20 @@ class RoleBelief:
                     for k, h in enumerate(self.hypotheses):
                         where.setdefault(h[i], []).append(k)
                     self._index.append(dict(sorted(where.items())))
-            at = w.__getitem__
+            at = self.weights.__getitem__
             for seat, where in zip(self.hidden, self._index, strict=True):
-                out[seat] = {role: sum(map(at, ks)) for role, ks in where.items()}
+                out[seat] = {role: sum(map(at, ks)) / total for role, ks in where.items()}
             self._marginals = out
-        return {seat: dict(probs) for seat, probs in self._marginals.items()}
+        return self._marginals
+
+    def marginals(self) -> dict[int, dict[str, float]]:
+        """seat -> role -> probability, for every seat whose role is hidden from this seat (a fresh copy; worked
+        out once per state of the belief)."""
+        return {seat: dict(probs) for seat, probs in self.shared_marginals().items()}
 
     def sample(self, rng: random.Random) -> dict[int, str]:
         """One full assignment (every seat), drawn from the posterior: the shown roles as they are."""
-        h = rng.choices(self.hypotheses, weights=self._weights(), k=1)[0]
+        h = rng.choices(self.hypotheses, weights=self.weights, k=1)[0]
         out = dict(self.known)
         out.update(zip(self.hidden, h, strict=True))
         return dict(sorted(out.items()))
@@ -205,7 +207,53 @@ class RoleBelief:
             return 1.0
         if seat in self.known:
             return 1.0 if self.affinity(self.role, self.known[seat], True) == 1.0 else 0.0
-        return sum(p for role, p in self.marginals()[seat].items() if self.affinity(self.role, role, False) == 1.0)
+        probs = self.shared_marginals()[seat]
+        return sum(p for role, p in probs.items() if self.affinity(self.role, role, False) == 1.0)
+
+
+def _alone(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: Mapping[str, int], role: str) -> bool:
+    """Whether a seat of this role has no friend: a solo role, or a role whose side has one seat dealt."""
+    if role in solo:
+        return True
+    return sum(n for r, n in dealt.items() if r == role or any(role in s and r in s for s in sides)) <= 1
+
+
+def _affinity(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: Mapping[str, int], actor: str,
+              target: str, target_shown: bool) -> float:
+    """How much a seat of role ACTOR wants a seat of role TARGET to do well, from 0 (foe) to 1 (friend)."""
+    if actor not in solo and any(actor in s and target in s for s in sides):
+        return 1.0
+    if _alone(sides, solo, dealt, actor) and target_shown and target not in solo:
+        return ALONE_TOWARDS_SHOWN  # alone, it keeps the shown seats alive while others live
+    return 0.0
+
+
+def _likelihood(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: Mapping[str, int], actor: str,
+                target: str, sign: int, target_shown: bool, weak: bool) -> float:
+    """P(an act of this sign | the actor's role, the target's role): likely when it fits the actor's side."""
+    fit = FIT_DAMAGE if weak else FIT_PUBLIC if target_shown else FIT_HIDDEN
+    a = _affinity(sides, solo, dealt, actor, target, target_shown)
+    friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
+    return friendly if sign > 0 else 1.0 - friendly
+
+
+@lru_cache(maxsize=256)
+def _deals(pool: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct order of a sorted multiset of roles, sorted: made once per multiset (every belief of every
+    game of a mode starts from the same few; 7! orders of 8-player roles give 105 distinct deals)."""
+    return tuple(sorted(set(permutations(pool)))) if pool else ((),)
+
+
+@lru_cache(maxsize=64)
+def _tables(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: tuple[tuple[str, int], ...]) -> dict[
+        tuple[int, bool, bool], dict[tuple[str, str], float]]:
+    """P(act | actor's role, target's role) for every pair of roles dealt and every kind of act (harmful or
+    helpful, towards a shown or a hidden seat, weak or not): made once per mode and deal of roles, shared by every
+    belief of every seat and game."""
+    counts = dict(dealt)
+    return {(sign, shown, weak): {(r, t): _likelihood(sides, solo, counts, r, t, sign, shown, weak)
+                                  for r in counts for t in counts}
+            for sign in (-1, 1) for shown in (False, True) for weak in (False, True)}
 
 
 def _harm(item: tuple) -> int:
@@ -228,3 +276,7 @@ def _act_sign(item: tuple) -> int:
     if t & HELPFUL:
         return 1
     return 0
+
+
+# each public history: how its entries read (harmful or helpful), and whether as weak evidence (see FIT_DAMAGE)
+_HISTORIES = (("damage_history", _harm, True), ("recover_history", _help, False), ("act_history", _act_sign, False))

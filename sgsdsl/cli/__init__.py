@@ -33,6 +33,18 @@ class _LazyGroup(click.Group):
             cmd = super().get_command(ctx, cmd_name)
         return cmd
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Ctrl-C ends any command with one short line and the shell's exit code for it (130), never a traceback
+        (click's own answer is 'Aborted!' and exit 1, the code of a failed check)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted (Ctrl-C)", err=True)
+            raise SystemExit(INTERRUPTED) from None
+
+
+INTERRUPTED = 128 + 2  # killed by SIGINT, as shells report it
+
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sgsdsl")

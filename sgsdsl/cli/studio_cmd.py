@@ -48,6 +48,9 @@ def studio_cmd(rules, rule_names, port, mode, players, seat, seed, general, pool
                                f"{install_extra('studio')}") from None
 
     require_paths(list(rules))
+    for r in rules:  # the studio starts on broken rules (save a fix, the page follows), but not on what no save fixes
+        if not (Path(r).is_file() or Path(r).is_dir()):
+            raise click.UsageError(f"{r} is not a rules file or folder (not a regular file)")
     if opponents not in AGENT_KINDS:
         raise click.UsageError(f"--opponents: no agent kind {opponents!r} (choose from {', '.join(AGENT_KINDS)})")
     for log in logs:
@@ -90,8 +93,11 @@ def studio_cmd(rules, rule_names, port, mode, players, seat, seed, general, pool
         webbrowser.open(url)
     try:
         served.server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn stopped for Ctrl-C, then raised it again: stopping is what Ctrl-C is for here
     finally:
         served.stop()
+    click.echo("sgsdsl studio stopped")
 
 
 COMMANDS = [studio_cmd]

@@ -129,7 +129,7 @@ class Decisions:
                 seat["piles"] = pile_view(q, p) if q.piles else {}
             players.append(seat)
         out: dict[str, Any] = {"seat": p.seat, "role": p.role, "role_shown": p.role_revealed, "players": players,
-                               "draw_pile": len(self.game.draw_pile)}
+                               "draw_pile": len(self.game.draw_pile), "round": self.game.round}
         if cards:
             out["hand"] = [c.label() for c in p.hand]
             out["discard_top"] = [c.label() for c in self.game.discard_pile[-5:]]

@@ -101,6 +101,8 @@ class Dispatch:
         for name in trig:
             listening.setdefault(name, set()).add(p.seat)
             heard.add(name)
+        for name in {**old_trig, **trig}:  # (in a fixed order: the tables' own)
+            self.game.guard_timing(name)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
         self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name")) \
             or self.game.used_face_kept
@@ -193,6 +195,11 @@ class Dispatch:
         if self.game.emit_depth >= MAX_EVENT_DEPTH:
             raise RuleError(f"{self._listener_line(timing)}events nest more than {MAX_EVENT_DEPTH} deep (at {timing}): "
                             "a trigger keeps firing its own timing")
+        guards = self.game.timing_guards.get(timing)
+        if guards is not None and not self._could_fire(guards, ev.__dict__):  # (compiled rules)
+            if self.game.zero_hp:  # no listener's condition could hold: as if nobody listened
+                self.zero_hp_recheck()
+            return ev
         self.game.emit_depth += 1
         try:
             self._dispatch(timing, ev, victim)
@@ -201,6 +208,21 @@ class Dispatch:
         if self.game.zero_hp:
             self.zero_hp_recheck()
         return ev
+
+    def _could_fire(self, guards: tuple[tuple[int, str | None, tuple[str, str] | None], ...],
+                    fields: dict[str, Any]) -> bool:
+        """Whether some listener's guards let its condition hold for an event with these fields: its owner field
+        names its own character (or is absent), and its field guard's field holds its text (or is not text)."""
+        players = self.game.players
+        for seat, owner, text in guards:
+            if owner is not None and owner in fields and fields[owner] is not players[seat]:
+                continue  # (the first test of its condition, event.F == owner, is false)
+            if text is not None:
+                got = fields.get(text[0])
+                if type(got) is str and got != text[1]:
+                    continue  # (one of its leading tests, event.F == text, is false)
+            return True
+        return False
 
     def zero_hp_recheck(self) -> None:
         """Re-check those kept alive at 0 HP or less (alive_at_zero): after every event and card move."""
@@ -434,28 +456,43 @@ class Dispatch:
         if a is b:
             return 0
         g = self.game
-        chain = g.value_chains.get("distance")
         if "distance" in g.program.values or a is None or b is None or g.emit_depth >= MAX_EVENT_DEPTH:
             return max(1, self.value("distance", a, b))  # (the whole way: a rule's base and bounds, or an error)
+        # Unmodified, or modified only by constants for their owners (horses and the like, compiled): a distance is
+        # then a function of the seats, the living and the chain alone, kept in a table until one of them changes
+        # (a death, a reseating, a chain made anew by refresh_skills); any other modifier takes value()'s way.
+        chain = g.value_chains.get("distance")
+        memo = g.distance_memo
+        if memo is None or memo[0] is not chain or memo[1] is not g.players or memo[2] != len(g.deaths):
+            memo = g.distance_memo = (chain, g.players, len(g.deaths), {}, constant_chain(chain))
+        if not memo[4]:
+            return max(1, self.value("distance", a, b))
+        if chain:  # (counted as value() counts a modified value)
+            if g.steps < g.step_budget:
+                g.steps += 1
+            else:
+                spend(g, "value distance")
+        table = memo[3]
+        key = a.seat * 1024 + b.seat
+        got = table.get(key)
+        if got is None:
+            got = table[key] = self._constant_distance(a, b, chain)
+        return got
+
+    def _constant_distance(self, a: Player, b: Player, chain: list[tuple[Player, SkillRule, ModifierRule]] | None
+                           ) -> int:
+        """The distance from a to b under a chain of constant owner modifiers (`constant_chain`), or none."""
+        total = self.seat_distance(a, b)
         if not chain:
-            return max(1, self.seat_distance(a, b))  # (what value() gives unmodified: the clamped seat distance)
-        # (compiled) a chain of modifiers that each add or set a constant for their owner (horses and the like)
-        # is walked here without a call; any other modifier takes value()'s way
+            return max(1, total)  # (what value() gives unmodified: the clamped seat distance)
         pair = (a, b)
-        total, override = self.seat_distance(a, b), None
+        override: Any = None
         for p, _, m in chain:
-            at = m.owner_arg
-            if not m.owner_constant or at is None or len(m.params) != 2:
-                return max(1, self.value("distance", a, b))
-            if p.alive and pair[at] is p:
+            if p.alive and pair[m.owner_arg or 0] is p:
                 if m.op == "to":
                     override = m.constant
                 else:
                     total += m.constant
-        if g.steps < g.step_budget:  # (counted as value() counts a modified value)
-            g.steps += 1
-        else:
-            spend(g, "value distance")
         return max(1, override if override is not None else total)
 
     # ------------------------------------------------------------ marks
@@ -483,6 +520,12 @@ def skill_tables(skills: Sequence[SkillRule]) -> tuple[dict[str, list[tuple[Skil
         for m in s.modifiers:
             mods.setdefault(m.quantity, []).append((s, m))
     return trig, mods
+
+
+def constant_chain(chain: list[tuple[Player, SkillRule, ModifierRule]] | None) -> bool:
+    """Whether every modifier of a distance chain adds or sets a constant for its owner, one of the two characters
+    (compiled rules mark them: `ModifierRule.owner_constant`), so that the distance follows from the seats alone."""
+    return all(m.owner_constant and m.owner_arg is not None and len(m.params) == 2 for _, _, m in chain or ())
 
 
 def _same_pairs(new: list[tuple[SkillRule, ModifierRule]], old: list[tuple[SkillRule, ModifierRule]] | None) -> bool:

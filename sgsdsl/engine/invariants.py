@@ -99,6 +99,10 @@ def check_skill_tables(game: Game) -> None:
         listening = {p.seat for p in players if name in p.triggers}
         if game.trigger_seats.get(name, set()) != listening:
             raise InvariantViolation(f"timing {name}: heard by seats {game.trigger_seats.get(name)}, not {listening}")
+    for name in timings | set(game.global_triggers) | set(game.timing_guards):
+        if game.timing_guards.get(name) != game.timing_guard(name):
+            raise InvariantViolation(f"timing {name}: guarded by {game.timing_guards.get(name)}, not "
+                                     f"{game.timing_guard(name)}")
     heard = set(game.global_triggers) | {name for name in timings if any(name in p.triggers for p in players)}
     if game.heard != heard:
         raise InvariantViolation(f"timings heard: {sorted(game.heard ^ heard)} differ from the skills in play")

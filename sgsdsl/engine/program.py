@@ -73,6 +73,9 @@ class TriggerRule:
     # Compiled rules only: the condition as a direct function, f(frame, owner, event, skill) for a skill's
     # trigger and f(frame, owner, event) for the game's and the mode's, the frame carrying only the game
     condition_direct: Callable[..., Any] | None = None
+    # Compiled rules only: (F, V) when the condition starts with tests of event fields, one `event.F == V` for a text
+    # V, so it is false for an event whose F is other text (see interp.build.field_guard, GameState.timing_guards)
+    field_guard: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

@@ -101,6 +101,8 @@ class GameState(CardHome):
         self.emit_depth = 0  # how deep events, values and nullify windows nest right now
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it
         self._places: tuple[list[Player], int, dict[int, int], int] | None = None  # see alive_places
+        # distances while the distance chain holds only constant modifiers: (chain, players, deaths, table, usable)
+        self.distance_memo: tuple[Any, list[Player], int, dict[int, int], bool] | None = None  # Dispatch.distance
         self.request_context: tuple[Any, Any, bool] = (None, None, False)  # (against, against_user, play)
         self.trigger_seats: dict[str, set[int]] = {}  # timing -> seats with a trigger for it (never iterated)
         self.granting: set[int] = set()  # seats with a skill that grants others an action (never iterated)
@@ -128,6 +130,13 @@ class GameState(CardHome):
         # the timings some seat's skill (trigger_seats) or some rule listens to, kept by Dispatch.refresh_skills:
         # asked before every event, so one set lookup answers it
         self.heard: set[str] = set(self.global_triggers)
+        # timing -> (seat, owner field, field guard) of every trigger listening to it, when each of them can be ruled
+        # out from the event's fields alone (compiled rules: `TriggerRule.field_guard`, and an `owner_field` with a
+        # direct condition): an event none of them could fire on is not dispatched (kept by Dispatch.refresh_skills;
+        # a timing absent has a listener that cannot be ruled out so)
+        self.timing_guards: dict[str, tuple[tuple[int, str | None, tuple[str, str] | None], ...]] = {}
+        for name in self.global_triggers:
+            self.guard_timing(name)
         # balance runs: a general fixed to a seat (seat -> general ident) and the generals on offer (idents)
         self.pinned = {seat: program.generals[ident] for seat, ident in (pinned or {}).items()}
         self.pool = None if pool is None else frozenset(pool)
@@ -186,6 +195,28 @@ class GameState(CardHome):
             return self.seat_order(first, include_dead)
         out = self.seat_order(first, include_dead=True)
         return [p for p in out[:1] + out[:0:-1] if include_dead or p.alive]
+
+    def timing_guard(self, timing: str) -> tuple[tuple[int, str | None, tuple[str, str] | None], ...] | None:
+        """(seat, owner field, field guard) of each trigger listening to TIMING now, the listening seats' in seat
+        order then the game's own (seat -1), when every one of them has a guard the engine may read instead of its
+        condition; else None (see `timing_guards`). A trigger with a limit has none (its limit is read first)."""
+        out: list[tuple[int, str | None, tuple[str, str] | None]] = []
+        seats = self.trigger_seats.get(timing) or ()
+        listeners = [(seat, t) for seat in sorted(seats) for _, t in self.players[seat].triggers.get(timing, ())]
+        for seat, t in [*listeners, *((-1, t) for t in self.global_triggers.get(timing, ()))]:
+            owner = t.owner_field if t.condition_direct is not None and seat >= 0 else None
+            if t.limit is not None or (owner is None and t.field_guard is None):
+                return None
+            out.append((seat, owner, t.field_guard))
+        return tuple(out) if out else None
+
+    def guard_timing(self, timing: str) -> None:
+        """Make `timing_guards`' entry for TIMING anew from the triggers listening to it now."""
+        guard = self.timing_guard(timing)
+        if guard is None:
+            self.timing_guards.pop(timing, None)
+        else:
+            self.timing_guards[timing] = guard
 
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]

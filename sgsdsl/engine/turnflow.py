@@ -196,6 +196,9 @@ class TurnFlow:
         # the same position gives nothing new); any change brings them back.
         futile: list[tuple] = []
         futile_at: tuple | None = None
+        # the table as the last action left it: nothing changes it until the next action runs (the menu and the
+        # agent's answer only read), so it is also the table before that action, and is taken once per action
+        now: tuple | None = None
         for _ in range(MAX_PLAY_ACTIONS):
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
@@ -203,7 +206,7 @@ class TurnFlow:
             shows_reach = not blind and getattr(self.game.agents[p.seat], "reads_view", True)
             options = self.use.play_options(p, labelled=not blind, reach=shows_reach)
             if futile:
-                if self.table_mark(p) == futile_at:
+                if now == futile_at:
                     options = [o for o in options if option_key(o[1]) not in futile]
                 else:
                     futile, futile_at = [], None
@@ -217,9 +220,10 @@ class TurnFlow:
                                         option_reach=reach)[0]
             if pick == len(options):
                 return
-            before = self.table_mark(p)
+            before = now if now is not None else self.table_mark(p)
             self.use.run_play_option(p, options[pick][1])
-            if self.table_mark(p) == before:
+            now = self.table_mark(p)
+            if now == before:
                 futile.append(option_key(options[pick][1]))
                 futile_at = before
 

@@ -236,7 +236,7 @@ class CardUse:
             return False
         if use.other and t is p:
             return False
-        if card.category == "delayed" and any(j.family == card.family for j in t.judge):
+        if t.judge and card.category == "delayed" and any(j.family == card.family for j in t.judge):
             return False
         direct = use.filter_direct
         if direct is not None:

@@ -129,6 +129,46 @@ def owner_field(where: ast.Expr | None) -> str | None:
     return None
 
 
+def field_guard(where: ast.Expr | None) -> tuple[str, str] | None:
+    """(F, V) when a trigger's condition starts with tests of the event's fields alone, one of them `event.F == V`
+    for a name or text V (`event.phase == prepare`), the others `event.G == owner`: the condition is false for an
+    event whose F holds other text, whoever owns the trigger, so a timing none of whose listeners accepts that text
+    need not be dispatched at all (`GameState.timing_guards`). Only the leading tests count: a later one is not
+    reached when an earlier conjunct fails or raises."""
+    conjuncts: list[ast.Expr] = []
+    e = where
+    while isinstance(e, ast.BinOp) and e.op == "and":
+        conjuncts.append(e.right)
+        e = e.left
+    if e is None:
+        return None
+    conjuncts.append(e)
+    for c in reversed(conjuncts):  # (in the order they are evaluated)
+        if not (isinstance(c, ast.BinOp) and c.op == "=="):
+            return None
+        for attr, other in ((c.left, c.right), (c.right, c.left)):
+            if not (isinstance(attr, ast.Attr) and _is_local(attr.obj, "event")
+                    and attr.name.text in event_fields()):
+                continue
+            if _is_local(other, "owner"):
+                break
+            text = _text_value(other)
+            if text is not None:
+                return attr.name.text, text
+        else:
+            return None
+    return None
+
+
+def _text_value(e: ast.Expr) -> str | None:
+    """The text a literal or named constant always is (`"x"`, `prepare`), else None."""
+    if isinstance(e, ast.Lit) and e.kind == "str" and type(e.value) is str:
+        return e.value
+    if isinstance(e, ast.Name) and e.ref is not None and e.ref[0] == "const" and type(e.ref[1]) is str:
+        return e.ref[1]
+    return None
+
+
 # What the engine binds in a card's effects (CardUse.use_card, recast, resolve_delayed), never none: the card, and
 # the list of targets, always; the user and owner wherever a character uses the card (every use but a delayed
 # trick's judgement, which has no user); the use record in a use (a recast has none); the target where each
@@ -243,7 +283,10 @@ class StructureBuilder:
                            t.limit.scope.text if t.limit else None, index,
                            owner_field(t.where) if scope == "trigger" else None,
                            self.direct(t.where, owner, slot + "_where", scope,
-                                       ("owner", "event", "skill") if scope == "trigger" else ("owner", "event")))
+                                       ("owner", "event", "skill") if scope == "trigger" else ("owner", "event")),
+                           # (compiled rules only, like the direct functions: the interpreter dispatches every
+                           # event its listeners hear, so the cross-check tests the shortcut)
+                           field_guard(t.where) if self.make_direct is not None else None)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -3,9 +3,11 @@ workers ran them or where: one process, a process pool (concurrent.futures), or 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from ..engine import collector
 from .records import GameRecord, play_record
@@ -55,11 +57,46 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     parts = chunks(tasks, jobs)
     done: dict[int, list[GameRecord]] = {}
     finished = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(play_tasks, part): i for i, part in enumerate(parts)}
-        for fut in as_completed(futures):
-            done[futures[fut]] = fut.result()
-            finished += len(done[futures[fut]])
+    # a Pool, not a ProcessPoolExecutor: leaving it (done, an error or Ctrl-C) terminates its workers at once, so an
+    # interrupted run does not play every queued game first, and nothing is left to fail at exit
+    with _ctrl_c_held():  # a Ctrl-C while the workers fork would be swallowed by the fork's hooks: held till after
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+    with pool:
+        results = pool.imap_unordered(_play_part, enumerate(parts))
+        while len(done) < len(parts):
+            try:
+                i, records = results.next(timeout=0.5)  # (waking now and then: a Ctrl-C is acted on at once)
+            except multiprocessing.TimeoutError:
+                continue
+            done[i] = records
+            finished += len(records)
             if progress:
                 progress(finished)
     return [r for i in range(len(parts)) for r in done[i]]
+
+
+def _play_part(item: tuple[int, list[tuple[Variant, int]]]) -> tuple[int, list[GameRecord]]:
+    index, part = item
+    return index, play_tasks(part)
+
+
+def _ignore_ctrl_c() -> None:
+    """In each worker: Ctrl-C reaches the whole process group, and a worker interrupted while it waits for work
+    prints a traceback of its own; the parent ends the workers instead (leaving the Pool terminates them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # forked while the parent held it
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C is held back while the block runs and delivered when it ends: a KeyboardInterrupt raised inside
+    os.fork's after-fork hooks is printed and dropped ("Exception ignored"), and the run would go on."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..engine import registry as reg
 from . import ast
+from .cancel import tick
 from .check_base import CheckerBase
 from .diagnostics import Span, did_you_mean
 from .scope import Symbols, _Scope
@@ -19,6 +20,7 @@ class BodyChecker(CheckerBase):
             self.stmt(s, scope)
 
     def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
+        tick()  # (a check the editor's next edit made stale stops inside one long definition too)
         if isinstance(s, ast.Let):
             t = self.expr(s.value, scope)
             scope.names[s.name.text] = t or "any"
@@ -115,6 +117,7 @@ class BodyChecker(CheckerBase):
 
     def expr(self, e: ast.Expr, scope: _Scope) -> str | None:
         """Resolve names in e; return its type when known."""
+        tick()
         if isinstance(e, ast.Lit):
             return {"int": "int", "str": "str", "bool": "bool", "none": "none", "suit": "suit",
                     "face": "face"}.get(e.kind)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import registry as reg
-from . import ast
+from . import ast, cancel
+from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
@@ -28,11 +29,9 @@ class Checker(BodyChecker):
     """Definitions, modes and the program as a whole (rule bodies: `BodyChecker`)."""
 
     # ------------------------------------------------------------ entry
-    cancelled: Callable[[], bool] | None = None  # polled between definitions: an editor's newer text
-
     def poll(self) -> None:
-        if self.cancelled is not None and self.cancelled():
-            raise CheckCancelled
+        """Between definitions: stop if the work was cancelled (`cancel`; statements and expressions tick too)."""
+        cancel.poll()
 
     def run(self) -> CheckedProgram:
         self.collect()
@@ -662,16 +661,16 @@ def _calls_in(node: object) -> list[ast.Call]:
     return out
 
 
-class CheckCancelled(Exception):
-    """The check was abandoned (its `cancelled` said so): the language server's text changed meanwhile."""
-
-
 def check(modules: list[ast.Module], cancelled: Callable[[], bool] | None = None) -> CheckedProgram:
-    """Check a loaded program. CANCELLED, polled between definitions, abandons the check (CheckCancelled)."""
+    """Check a loaded program. CANCELLED, polled as the check goes (`cancel`: between definitions and every few
+    hundred statements and expressions), abandons it (CheckCancelled); so does the `cancel.cancellable` the check
+    may already run under."""
     reset_suggestions()
-    checker = Checker(modules)
-    checker.cancelled = cancelled
-    return checker.run()
+    if cancelled is None:
+        return Checker(modules).run()
+    with cancel.cancellable(cancelled):
+        return Checker(modules).run()
+
 
 
 def _constant(e: ast.Expr) -> bool:

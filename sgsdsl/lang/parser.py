@@ -10,7 +10,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..engine.runtime import INT_MAX as MAX_INT  # the language's numbers: -MAX_INT..MAX_INT (docs/language.md)
-from . import ast
+from . import ast, cancel
 from .diagnostics import Diagnostic, Span
 from .syntax_hints import CHAR_HINTS, Opener, familiar, keyword_hint, unclosed_opener
 
@@ -179,7 +179,7 @@ def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic
     while True:
         budget -= len(work)
         try:
-            tree = _parser().parse(work)
+            tree = _parse_tree(work)
         except UnexpectedInput as err:
             d = _syntax_diagnostic(err, file, text)
             if diags and (d.span.line, d.span.col) <= (diags[-1].span.line, diags[-1].span.col):
@@ -210,6 +210,23 @@ def parse_text(text: str, file: str) -> tuple[ast.Module | None, list[Diagnostic
             raise
         return None, [_too_deep(file)]
     return module, []
+
+
+def _parse_tree(text: str) -> Tree:
+    """Lark's parse of TEXT; under a `cancel.cancellable` (the language server), token by token, so that a newer
+    edit stops the parse of a large document midway (the same tree and the same errors either way)."""
+    canceller = cancel.current()
+    if canceller is None:
+        return _parser().parse(text)
+    steps = _parser().parse_interactive(text)
+    token = None
+    try:
+        for token in steps.iter_parse():  # noqa: B007 - the last one places the end of the file
+            canceller.tick()
+        return steps.feed_eof(token)
+    except UnexpectedInput as err:
+        err.interactive_parser = steps  # (what `parse` gives its errors: the tokens the parser would accept)
+        raise
 
 
 def _too_deep(file: str) -> Diagnostic:
@@ -378,6 +395,10 @@ class _ToAst(Transformer):
     def __init__(self, file: str):
         super().__init__()
         self.file = file
+
+    def _call_userfunc(self, tree: Tree, new_children: list | None = None) -> object:  # Lark's hook, per node
+        cancel.tick()  # (before Lark's wrapper, which would turn CheckCancelled into a VisitError)
+        return super()._call_userfunc(tree, new_children)
 
     # helpers
     def sp(self, meta) -> Span:

@@ -12,6 +12,8 @@ from typing import cast
 
 from ..engine import registry as reg
 from ..lang import ast
+from ..lang.cancel import cancellable
+from ..lang.cancel import poll as cancel_poll
 from ..lang.checker import check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.docs import comment_above, faces
@@ -44,13 +46,21 @@ class Analysis:
 
 
 def analyze(path: Path, text: str, cancelled: Callable[[], bool] | None = None) -> Analysis:
-    """Load and check `path` with `text` standing for its (possibly unsaved) contents. CANCELLED: see
-    `checker.check` (raises CheckCancelled)."""
+    """Load and check `path` with `text` standing for its (possibly unsaved) contents. CANCELLED, asked every few
+    hundred tokens, tree nodes, statements and expressions, abandons the work (CheckCancelled; see `cancel`)."""
+    if cancelled is None:
+        return _analyze(path, text)
+    with cancellable(cancelled):
+        return _analyze(path, text)
+
+
+def _analyze(path: Path, text: str) -> Analysis:
     shown = display_path(path)
     result = load([path], overlay={path.resolve(): text})
     diags = list(result.diagnostics)
     if result.modules:
-        diags += check(result.modules, cancelled).diagnostics
+        cancel_poll()
+        diags += check(result.modules).diagnostics
     diags.sort(key=lambda d: d.sort_key)
     a = Analysis(shown, text, diags, result.modules, result.sources)
     for m in result.modules:

@@ -3,7 +3,9 @@
 Documents are re-checked on open and after edits (full text sync), with the unsaved text standing in for the
 file, so the diagnostics are exactly those `sgsdsl check` would print for that text. A check waits for a pause in
 typing (DEBOUNCE), runs off the event loop (one at a time, so the server keeps answering hovers and completions on
-a large document), and is abandoned between definitions as soon as a newer edit arrives. Only documents the
+a large document), and is abandoned as soon as a newer edit arrives: the parser, the tree conversion and the checker
+ask every few hundred tokens, nodes, statements or expressions (`lang.cancel`), so even one enormous definition
+stops within a bounded amount of work and the worker is free for the newer text. Only documents the
 editor opened are analysed: a request about any other URI gets an empty answer, and nothing is read from disk
 for it.
 """
@@ -19,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..fmt import format_text
-from ..lang.checker import CheckCancelled
+from ..lang.cancel import CheckCancelled
 from ..lang.diagnostics import Diagnostic, Span
 from . import analysis as an
 

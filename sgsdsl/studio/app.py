@@ -316,13 +316,19 @@ def create_app(studio: Studio) -> Starlette:
             return refusal(err)
 
         async def stream() -> Any:
-            seen = -1
-            while True:
-                version, state = studio.hub.snapshot()
-                if version != seen:
-                    seen = version
-                    yield {"event": "state", "data": json.dumps(state, ensure_ascii=False)}
-                await anyio.to_thread.run_sync(studio.hub.wait_newer, seen, 10.0, abandon_on_cancel=True)
+            # ends when the studio stops (`Hub.close`): the response is then finished, not cut off by the server
+            hub = studio.hub
+            hub.stream_opened()
+            try:
+                seen = -1
+                while not hub.closed:
+                    version, state = hub.snapshot()
+                    if version != seen:
+                        seen = version
+                        yield {"event": "state", "data": json.dumps(state, ensure_ascii=False)}
+                    await anyio.to_thread.run_sync(hub.wait_newer, seen, 10.0, abandon_on_cancel=True)
+            finally:
+                hub.stream_closed()
 
         return EventSourceResponse(stream(), ping=15, headers=_SECURITY_HEADERS)
 

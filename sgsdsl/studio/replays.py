@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.agents import Request
 from ..narrate import narrate, transcript
-from ..replay import CheckingReplayAgent, LogError, prepare_replay, run_replay
+from ..replay import CheckingReplayAgent, LogError, ReplayDiverged, prepare_replay, run_replay
 from .table import table_state
 
 # a replay keeps one table per decision: a log with more decisions than this is refused, not loaded
@@ -46,37 +46,36 @@ class Replay:
 
 
 class _FramingAgent(CheckingReplayAgent):
-    """`replay`'s checking agent that also keeps the table as it stood at each decision."""
+    """`replay`'s checking agent that also keeps the table as it stood at each decision (and so the game's log)."""
 
-    def __init__(self, asks: list[dict[str, Any]], frames: list[Frame]):
-        super().__init__(asks)
+    def __init__(self, path: Path, frames: list[Frame]):
+        super().__init__(path, keep_log=True)
         self.frames = frames
         self.read = 0
 
     def decide(self, request: Request, view: Any) -> list[int]:
-        answer = super().decide(request, view)  # checks the seat, the options and the state hash first
+        if self.pos >= MAX_FRAMES:  # a frame per decision is kept: a longer log is refused, not loaded
+            raise ReplayDiverged(LogError(f"{self.path}: more decisions than the studio steps through ({MAX_FRAMES})"))
+        answer = super().decide(request, view)  # checks the seat, the options, the state hash and the events first
         assert self.game is not None
-        want = self.asks[self.pos - 1]
         fresh = self.game.log[self.read:]
         self.read = len(self.game.log)
         self.frames.append(Frame(table_state(self.game, None), transcript(fresh, None, decisions=False),
-                                 narrate(want, None) or "", want["hash"]))
+                                 narrate(self.want, None) or "", self.want["hash"]))
         return answer
 
 
 def open_log(path: Path, name: str) -> Replay:
     """Re-run the log at PATH, keeping a frame per decision; LogError / ReplayMismatch say what is wrong."""
     setup = prepare_replay(path, "compiled")
-    if len(setup.asks) > MAX_FRAMES:
-        raise LogError(f"{path}: {len(setup.asks)} decisions is more than the studio steps through ({MAX_FRAMES})")
     frames: list[Frame] = []
-    agent = _FramingAgent(setup.asks, frames)
+    agent = _FramingAgent(path, frames)
     game = run_replay(setup, agent)
     frames.append(Frame(table_state(game, None), transcript(game.log[agent.read:], None, decisions=False),
                         "", game.choices.state_hash()))
     h = setup.header
     result = f" — {', '.join(game.result[0]) or 'a draw'}" if game.result else ""
-    return Replay(name, f"{h.mode}, {h.players} players, seed {h.seed}, {len(setup.asks)} decisions{result}", frames)
+    return Replay(name, f"{h.mode}, {h.players} players, seed {h.seed}, {agent.pos} decisions{result}", frames)
 
 
 def log_lines(header: dict[str, Any], log: list[dict[str, Any]]) -> str:

@@ -11,12 +11,14 @@ import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import uvicorn
 
 from ..sim import make_agents
 from .app import Studio, create_app
+from .session import Hub
 from .workspace import Watcher, Workspace
 
 
@@ -28,11 +30,31 @@ class Served:
     thread: threading.Thread | None = None
 
     def stop(self) -> None:
+        """End the event streams first (each finishes its response), then the server: uvicorn's graceful shutdown
+        then has nothing to cancel, so it prints no traceback."""
+        self.studio.hub.close(STREAMS_END)
         self.server.should_exit = True
         self.watcher.stop.set()
         self.studio.sessions.stop_current()
         if self.thread is not None:
             self.thread.join(10)
+
+
+class StudioServer(uvicorn.Server):
+    """uvicorn's server, whose Ctrl-C (or SIGTERM) ends the studio's event streams before the server stops."""
+
+    def __init__(self, config: uvicorn.Config, hub: Hub):
+        super().__init__(config)
+        self.hub = hub
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if not self.should_exit:  # (the first signal; from a signal handler: wake the streams, do not wait)
+            threading.Thread(target=self.hub.close, args=(0,), daemon=True).start()
+        super().handle_exit(sig, frame)
+
+
+# seconds Served.stop waits for the open event streams to finish (each ends at once: it is woken)
+STREAMS_END = 2.0
 
 
 def _agents(kind: str, players: int, seed: int) -> list[Any]:
@@ -58,7 +80,7 @@ def start_studio(workspace: Workspace, rule_args: list[str], rule_names: str, lo
     studio = Studio(workspace, _agents, rule_args, rule_names, logs, log_dir, defaults, actual, token)
     app = create_app(studio)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    server = StudioServer(config, studio.hub)
     watcher = Watcher(workspace, studio.publish_rules)
     watcher.start()
     studio.publish_rules()

@@ -53,12 +53,15 @@ class GameSetup:
 
 
 class Hub:
-    """The latest state for each topic, and a version counter the page's event stream waits on."""
+    """The latest state for each topic, and a version counter the page's event streams wait on. Closing it (the
+    studio stopping) wakes every stream and tells it to end, so the server never has a stream to cut off."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self.version = 0
         self.state: dict[str, Any] = {}
+        self.closed = False
+        self.streams = 0  # event streams open now
 
     def publish(self, **parts: Any) -> None:
         with self._cond:
@@ -71,10 +74,27 @@ class Hub:
             return self.version, dict(self.state)
 
     def wait_newer(self, seen: int, timeout: float) -> int:
-        """Block until the version passes SEEN (or TIMEOUT seconds pass); the current version."""
+        """Block until the version passes SEEN, the hub closes, or TIMEOUT seconds pass; the current version."""
         with self._cond:
-            self._cond.wait_for(lambda: self.version > seen, timeout=timeout)
+            self._cond.wait_for(lambda: self.version > seen or self.closed, timeout=timeout)
             return self.version
+
+    def stream_opened(self) -> None:
+        with self._cond:
+            self.streams += 1
+
+    def stream_closed(self) -> None:
+        with self._cond:
+            self.streams -= 1
+            self._cond.notify_all()
+
+    def close(self, wait: float) -> bool:
+        """End every event stream: wake them, and wait up to WAIT seconds for them to finish their responses.
+        Whether none is left open."""
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+            return self._cond.wait_for(lambda: self.streams == 0, timeout=wait)
 
 
 class _Followed:

@@ -266,4 +266,23 @@ def charged(name: str, params: tuple[Any, ...], fn: Callable[..., Any]) -> Calla
             spend_items(f, n, f"{name}()")
         return fn(f, *args, **kwargs)
 
-    return run
+    return run if len(positions) != 1 else _charged_one(name, positions[0], fn, run)
+
+
+def _charged_one(name: str, at: int, fn: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
+    """`charged` for a primitive with one list parameter (count, first …), at position AT: a call without keywords
+    is charged the same without the loops (these are called thousands of times a game, in filters and conditions);
+    one with keywords goes the GENERAL way. (Its own function: the native build compiles a closure that calls a
+    sibling closure wrongly.)"""
+
+    @wraps(fn)
+    def run_one(f: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            return general(f, *args, **kwargs)
+        if at < len(args):
+            v = args[at]
+            if type(v) in _SIZED and len(v) >= ITEMS_PER_STEP:
+                spend_items(f, len(v), f"{name}()")
+        return fn(f, *args)
+
+    return run_one

@@ -1,0 +1,154 @@
+"""The heuristic agent plays its role (issue 30): small positions, a seat's view and one request each, with the
+answer the role calls for. Each is asked of many agent seeds, since the agent breaks ties with a little noise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sgsdsl.ai.heuristic import HIDE_ROUNDS, HeuristicAgent
+from sgsdsl.engine.agents import Request
+
+EIGHT = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade"]
+SEEDS = range(1, 41)
+SLASH = ("attack", "basic")
+
+
+def view(me: int, roles: list[str] = EIGHT, *, shown: dict[int, str] | None = None, hp: dict[int, int] | None = None,
+         dead: tuple[int, ...] = (), damage=(), recover=(), acts=(), round_: int = 3) -> dict[str, Any]:
+    """Seat ME's view as the engine makes it for an agent that reads the table (no cards): the lord (seat 0)
+    shown with 5 HP at most, the others 4, every seat unhurt unless HP says otherwise, the public histories as
+    given."""
+    shown = {0: "lord", **(shown or {})}
+    hp = {0: 5, **(hp or {})}
+    return {"seat": me, "role": roles[me], "role_shown": me in shown, "sides": [["lord", "loyalist"], ["rebel"]],
+            "solo": ["renegade"], "roles_in_play": sorted(roles), "draw_pile": 80, "round": round_,
+            "damage_history": list(damage), "recover_history": list(recover), "act_history": list(acts),
+            "players": [{"seat": i, "role": roles[i] if i == me or i in shown else "hidden", "hp": hp.get(i, 4),
+                         "max_hp": 5 if i == 0 else 4, "alive": i not in dead, "hand": 4} for i in range(len(roles))]}
+
+
+def targets(seats: tuple[int, ...], about: tuple[str, ...] = SLASH, low: int = 1) -> Request:
+    return Request(0, "choose", "targets for a card", tuple(f"P{s}" for s in seats), low, 1, about=about,
+                   option_seats=seats)
+
+
+def menu(reach: tuple[int, ...] | None, extra: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Request:
+    """A play menu: a harmful card that can reach REACH (none if None), EXTRA options, and the end of the phase
+    (last)."""
+    options = ((("use a harmful card", SLASH),) if reach is not None else ()) + extra + (("end play phase", ("end",)),)
+    reaches = ((reach,) if reach is not None else ()) + (None,) * (len(options) - (reach is not None))
+    return Request(0, "play", "choose a card or skill to use", tuple(o for o, _ in options),
+                   option_tags=tuple(t for _, t in options), option_reach=reaches)
+
+
+def picks(request: Request, v: dict[str, Any], seeds: range = SEEDS) -> set[int | None]:
+    """The seats (or options, for a menu) picked over every seed."""
+    out: set[int | None] = set()
+    for seed in seeds:
+        answer = HeuristicAgent(seed).decide(request, v)
+        out.update(request.option_seats[i] if request.option_seats else i for i in answer)
+    return out
+
+
+# ------------------------------------------------------------------ loyalists protect the lord
+def test_a_loyalist_attacks_the_lords_attacker_not_the_wounded_lord() -> None:
+    """The lord is down to 1 HP of 5. Seat 3 struck it three times: loyalist 1, to aim a 杀 at the lord, seat 3 or
+    seat 5, aims it at seat 3 every time. Seat 3's only trace is damage to the lord (weak evidence: it may have
+    come from a card that reaches everyone): the loyalist still aims at it rather than the lord. (A wound used to
+    draw harmful acts whoever bore it: the lord's wounds drew its own loyalists' 杀 about one seed in twenty.)"""
+    v = view(1, hp={0: 1}, damage=[(3, 0, 3)], acts=[(3, 0, SLASH)] * 3)
+    assert picks(targets((0, 3, 5)), v) == {3}
+    weak = view(1, hp={0: 1}, damage=[(3, 0, 1)])
+    assert picks(targets((0, 3)), weak, range(1, 201)) == {3}
+
+
+def test_a_loyalist_does_not_use_a_harmful_card_that_reaches_only_the_lord() -> None:
+    assert picks(menu((0,)), view(1)) == {1}  # the menu's last option: end the phase
+
+
+# ------------------------------------------------------------------ rebels hide early
+def test_a_rebel_hides_in_the_first_round() -> None:
+    """The rule: in the first HIDE_ROUNDS rounds a hidden seat does not harm a shown foe (the lord) that is unhurt
+    and that nobody has harmed yet; its first blow would name it to the lord's side while one blow does not kill."""
+    assert HIDE_ROUNDS == 1
+    early = view(3, round_=1)
+    assert picks(menu((0,)), early) == {1}  # it does not play a 杀 that can only reach the lord
+    assert picks(menu((0, 4, 5)), early) == {1}  # nor strike a hidden seat blindly instead (half are its mates)
+    assert 0 not in picks(targets((0, 4, 5)), early)  # made to choose, it does not choose the lord
+    five = ["lord", "loyalist", "rebel", "rebel", "renegade"]  # two rebels: too few to hide among (HIDE_AMONG)
+    assert picks(menu((0,)), view(3, five, round_=1)) == {0}
+
+
+def test_a_rebel_joins_in_once_the_lord_is_hit_or_the_first_round_is_over() -> None:
+    later = view(3, round_=2)
+    assert picks(menu((0,)), later) == {0}
+    assert picks(targets((0, 4, 5)), later) == {0}
+    shown_by_another = view(3, round_=1, acts=[(5, 0, SLASH)])  # seat 5 has shown itself: focus fire
+    assert picks(menu((0,)), shown_by_another) == {0}
+    assert picks(targets((0, 4, 6)), shown_by_another) == {0}
+    wounded = view(3, round_=1, hp={0: 3})
+    assert picks(targets((0, 4, 5)), wounded) == {0}
+
+
+def test_no_seat_strikes_blindly_where_half_the_hidden_seats_are_its_mates() -> None:
+    """A harmful card at a hidden seat with no evidence only where the odds say foe: a loyalist at 8 players (five
+    foes among six hidden seats: -0.67 each) strikes, a rebel (three mates among six) never."""
+    assert picks(menu((4, 5)), view(3)) == {1}
+    assert picks(menu((4, 5)), view(1)) == {0}
+
+
+def test_a_loyalist_keeps_its_heal_for_the_lord_in_danger() -> None:
+    """A wounded loyalist heals itself in its play phase, unless the lord is at 2 HP or less: then the heal is kept
+    to save the lord (unless the loyalist is at 1 HP itself)."""
+    heal = (("use a heal", ("heal", "basic")),)
+    assert picks(menu(None, heal), view(1, hp={1: 2})) == {0}
+    assert picks(menu(None, heal), view(1, hp={1: 2, 0: 2})) == {1}
+    assert picks(menu(None, heal), view(1, hp={1: 1, 0: 2})) == {0}
+
+
+# ------------------------------------------------------------------ the lord spares likely loyalists
+def test_the_lord_does_not_attack_a_seat_that_protected_it() -> None:
+    """Seat 2 healed the lord and gave it a card on its behalf: mostly a loyalist to the lord. The lord does not
+    play a 杀 that only reaches seat 2, leaves it out of an optional harmful choice, and made to choose between it
+    and a seat that struck it, picks the striker."""
+    protected = view(0, recover=[(2, 0, 1)], acts=[(2, 0, ("behalf",))])
+    assert HeuristicAgent(1).stance(protected)[2] > 0  # the belief: more likely a loyalist than not
+    assert picks(menu((2,)), protected) == {1}
+    assert picks(targets((2,), low=0), protected) == set()
+    struck = view(0, recover=[(2, 0, 1)], acts=[(2, 0, ("behalf",)), (5, 0, SLASH)], damage=[(5, 0, 1)])
+    assert picks(targets((2, 5)), struck) == {5}
+
+
+def test_the_lord_does_not_probe_hidden_seats_without_evidence() -> None:
+    """With no evidence, a hidden seat is a loyalist two times in seven: the lord does not attack one to see."""
+    assert picks(menu((3, 4)), view(0)) == {1}
+    assert picks(targets((3, 4), low=0), view(0)) == set()
+
+
+# ------------------------------------------------------------------ the renegade keeps the sides even
+def test_the_renegade_props_up_the_lord_while_the_rebels_lead() -> None:
+    """Rebels lead (four hidden rebels at full health against a wounded lord): the renegade gives the lord a
+    helpful act and rescues it. Once the rebels are down (three shown dead, the lord's side at full health), the
+    lord's side leads, and the renegade no longer spends a helpful act on the lord."""
+    help_ = ("help", "heal", "skill")
+    rebels_lead = view(7, hp={0: 1})
+    assert picks(targets((0, 3, 4), about=help_, low=0), rebels_lead) == {0}
+    rescue = Request(7, "rescue", "P0 is dying: save?", ("give a peach", "no"), subject=0)
+    assert picks(rescue, rebels_lead) == {0}
+    lord_leads = view(7, shown={3: "rebel", 4: "rebel", 5: "rebel"}, dead=(3, 4, 5))
+    assert picks(targets((0, 1, 6), about=help_, low=0), lord_leads) == set()
+
+
+# ------------------------------------------------------------------ gifts go to friends
+def test_a_give_cards_skill_goes_to_a_friend_never_to_a_foe() -> None:
+    """A skill hinted help (its good goes to the seat it chooses, as a give-cards skill) is used only with a sure
+    friend at the table, and the seat it picks is that friend. Rebel 3 with no evidence has no sure friend: it
+    does not use the skill, even wounded (its heal once made it use it and hand the cards to anyone). Once seats 5
+    and 6 struck the lord, they are its friends: it uses the skill and gives to one of them, never to the lord."""
+    skill = (("skill give cards", ("help", "heal", "skill")),)
+    alone = view(3, hp={3: 2})
+    assert picks(menu(None, skill), alone) == {1}  # end the phase
+    known = view(3, hp={3: 2}, acts=[(5, 0, SLASH), (6, 0, SLASH)] * 2, damage=[(5, 0, 1), (6, 0, 1)])
+    assert picks(menu(None, skill), known) == {0}
+    to_whom = targets((0, 1, 2, 4, 5, 6, 7), about=("heal", "help", "skill"))
+    assert picks(to_whom, known) <= {5, 6}
