@@ -218,7 +218,7 @@ class CheckingReplayAgent(Agent):
         self.compared = 0  # entries of the game's log found equal to the log's so far
         self.seen = 0  # how much of game.log is compared (it is emptied as it goes unless keep_log)
         self.pos = 0  # decisions answered
-        self.log_ended = False  # the log ended where the game asked one more decision
+        self.log_ended = False  # the log is read to its end (where the game asked one more: an abandoned game)
         self.want: dict[str, Any] = {}  # the last decision answered, as the log has it
         self.game: Game | None = None
 
@@ -230,17 +230,20 @@ class CheckingReplayAgent(Agent):
 
     def _decide(self, request: Request) -> list[int]:
         k = self.pos
-        nxt = self._read_to_decision()
-        if nxt is None:
-            self.log_ended = True
+        assert self.game is not None
+        fresh = len(self.game.log) - self.seen  # the log has as many entries before this decision, or differs
+        nxt = self._read_to_decision(fresh + 1)
+        if nxt is None and self.log_ended:
             raise ReplayMismatch(f"decision {k + 1}: the replay asks seat {request.seat} ({request.kind}) but the "
                                  f"log ends after {k} decisions")
+        if nxt is None:  # more events than the game's before its next decision: read no further
+            raise ReplayMismatch(f"event {self.compared + fresh + 1} (log line {self.pending[fresh][0]}) differs "
+                                 "from the log")
         want = nxt[1]
         head = f"decision {k + 1} (seat {want['ask']}, {want['kind']})"
         if (request.seat, request.kind, list(request.options)) != (want["ask"], want["kind"], want["options"]):
             raise ReplayMismatch(f"{head}: the replay asks seat {request.seat} ({request.kind}) with options "
                                  f"{list(request.options)[:6]}, the log {want['options'][:6]}")
-        assert self.game is not None
         got = self.game.choices.state_hash()
         if got != want["hash"]:
             raise ReplayMismatch(f"{head}: recorded state hash {want['hash']}, replayed {got}")
@@ -249,9 +252,14 @@ class CheckingReplayAgent(Agent):
         self.want = want
         return list(want["answer"])
 
-    def _read_to_decision(self) -> tuple[int, dict[str, Any]] | None:
-        """Read the log on to its next decision, which ends `pending`; None if the log ends first."""
-        for item in self.entries:
+    def _read_to_decision(self, limit: int) -> tuple[int, dict[str, Any]] | None:
+        """Read the log on to its next decision, which ends `pending`; None if the log ends first (`log_ended`) or
+        `pending` reaches LIMIT entries first (the game made fewer: a tampered log is not read on and held)."""
+        while len(self.pending) < limit:
+            item = next(self.entries, None)
+            if item is None:
+                self.log_ended = True
+                return None
             self.pending.append(item)
             if "ask" in item[1]:
                 return item
@@ -282,8 +290,9 @@ class CheckingReplayAgent(Agent):
     def finish(self) -> None:
         """The game is over (or, in the log of an abandoned game, stopped where the log does): the rest of the log
         must be the events the game logged since the last decision, and no more decisions."""
-        if not self.log_ended and self._read_to_decision() is not None:
-            more = 1 + sum(1 for _, e in self.entries if "ask" in e)
+        assert self.game is not None
+        if not self.log_ended and self._read_to_decision(len(self.game.log) - self.seen + 1) is not None:
+            more = 1 + sum(1 for _, e in self.entries if "ask" in e)  # (counted as read, not held)
             raise ReplayMismatch(f"the log has {self.pos + more} decisions, the replay made {self.pos}")
         self.compare(upto=len(self.pending))
 

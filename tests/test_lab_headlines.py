@@ -57,10 +57,11 @@ def test_compare_of_identical_games_says_so_and_exits_3() -> None:
     assert r.exit_code == 3
     assert r.stdout.startswith("A and B played identical games")
     assert "┏" not in r.stdout  # no tables of zeros
+    assert "A and B are the same" in r.stderr and "an A/A check of 6 paired games" in r.stderr  # said before playing
     doc = json.loads(invoke("compare", "--players", "5", "--games", "4", "--jobs", "1", "--json").stdout)
     assert doc["identical_games"] is True
     differ = invoke("compare", "--players", "6", "--games", "6", "--b-option", "two_renegades=true", "--jobs", "1")
-    assert differ.exit_code == 0 and "identical" not in differ.stdout
+    assert differ.exit_code == 0 and "identical" not in differ.stdout and "A/A" not in differ.stderr
 
 
 def test_the_designers_general_is_reported_with_no_detail_and_tables_show_names(tmp_path: Path) -> None:

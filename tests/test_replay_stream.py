@@ -131,3 +131,26 @@ def test_a_corrupt_line_deep_in_the_log_is_located(logs: dict[int, Path], tmp_pa
         replay_file(log, "compiled")
     r = run("replay", str(log))
     assert r.exit_code == 1 and f"not a valid log: {log}:{at + 1}: not a JSON line" in r.stderr, r.stderr
+
+
+def test_a_flood_of_events_in_a_log_is_not_read_on(logs: dict[int, Path], tmp_path: Path) -> None:
+    """A log with 20,000 made-up events before a decision: the replay stops at the first one (the game logged fewer
+    before asking), without reading on to the decision and holding them all."""
+    lines = lines_of(logs[60])
+    at = next(i for i, x in enumerate(lines) if '"ask"' in x) + 1
+    flood = [json.dumps({"e": "note", "text": "x" * 200})] * 20_000
+    replay_file(_variant(tmp_path, lines), "compiled")  # rules loaded and cached first
+    peaks = []
+    for flooded in (False, True):
+        log = _variant(tmp_path, [*lines[:at], *flood, *lines[at:]] if flooded else lines)
+        tracemalloc.start()
+        try:
+            if flooded:
+                with pytest.raises(ReplayMismatch, match=rf"^event {at} \(log line {at + 1}\) differs from the log$"):
+                    replay_file(log, "compiled")
+            else:
+                replay_file(log, "compiled")
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < 1.5 * peaks[0], peaks  # (held, the flood is over 4 MB of dicts)

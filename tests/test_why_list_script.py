@@ -18,8 +18,8 @@ def test_why_list_finds_this_checkout_fixed(tmp_path: Path) -> None:
 
 
 def test_why_list_finds_issue_31_items_fixed_here(tmp_path: Path) -> None:
-    items = ["cache-rename", "native-manifest", "compare-nan", "agent-control-flow", "option-default"]
+    items = ["cache-rename", "native-manifest", "compare-nan", "agent-control-flow", "option-default", "ctrl-c"]
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "why_list.py"), str(ROOT), "--only", *items,
                         "--work", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "5 fixed, 0 vulnerable of 5 item(s)" in p.stdout
+    assert "6 fixed, 0 vulnerable of 6 item(s)" in p.stdout

@@ -86,6 +86,10 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
     sides = mode_sides([roles for roles, _ in a.program.modes[mode].wins]
                        + [roles for roles, _ in b.program.modes[mode].wins])
     designer = tuple(sorted(set(a.variant.designer) | set(b.variant.designer)))
+    if a.variant.settings() == b.variant.settings() and a.digest == b.digest and not as_json:
+        # (not an error: an A/A run checks the harness; but a bare `sgsdsl compare` should not leave one waiting)
+        click.echo(f"A and B are the same (no --a-option, --b-option, --a-file, --b-file or --with): an A/A check "
+                   f"of {games} paired games, which should come out identical", err=True)
     start = time.perf_counter()
     ra: list[GameRecord] = []
     rb: list[GameRecord] = []

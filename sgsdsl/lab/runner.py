@@ -62,7 +62,12 @@ def run_tasks(tasks: Sequence[tuple[Variant, int]], jobs: int | None = None,
     with _ctrl_c_held():  # a Ctrl-C while the workers fork would be swallowed by the fork's hooks: held till after
         pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
     with pool:
-        for i, records in pool.imap_unordered(_play_part, enumerate(parts)):
+        results = pool.imap_unordered(_play_part, enumerate(parts))
+        while len(done) < len(parts):
+            try:
+                i, records = results.next(timeout=0.5)  # (waking now and then: a Ctrl-C is acted on at once)
+            except multiprocessing.TimeoutError:
+                continue
             done[i] = records
             finished += len(records)
             if progress:

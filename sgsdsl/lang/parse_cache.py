@@ -31,7 +31,7 @@ from lark import Lark
 
 from .. import cachedata
 from ..cachedir import cache_root, read_entry, usable_dir, write_entry
-from . import ast
+from . import ast, cancel
 from .diagnostics import Diagnostic, Span
 
 MAX_AST_ENTRIES = 200  # on disk; the oldest go first
@@ -161,6 +161,7 @@ def _parse_cached(key: str, text: str, file: str,
     module, diags = parse(text, file)
     if module is None or diags:
         return module, diags
+    cancel.poll()  # (a stale editor check stops before encoding a large module for the memo)
     try:
         blob = cachedata.dumps((key, module), AST_CLASSES)
     except (TypeError, ValueError, RecursionError):
