@@ -251,6 +251,9 @@ class HeuristicAgent(Agent):
         return out, known
 
     # ------------------------------------------------------------ decisions
+    def reads_view_for(self, kind: str) -> bool:
+        return kind in _view_kinds(type(self))
+
     def decide(self, request: Request, view: Any) -> list[int]:
         handler = _handlers(type(self)).get(request.kind)
         answer = handler(self, request, view) if handler is not None else None
@@ -505,6 +508,26 @@ class HeuristicAgent(Agent):
 
 
 _HANDLERS_OF: dict[type, dict[str, Any]] = {}
+_VIEW_KINDS_OF: dict[type, Any] = {}
+
+
+class _Every:
+    """Every request kind (a subclass with its own decide may read the view for any)."""
+
+    def __contains__(self, kind: object) -> bool:
+        return True
+
+
+def _view_kinds(cls: type) -> Any:
+    """The request kinds whose answer may read the view: those with a handler, except answering a demand (always
+    the first offer). The rest fall back to a uniform draw, which reads none, so the engine makes no view for them."""
+    got = _VIEW_KINDS_OF.get(cls)
+    if got is None:
+        own = cls.decide is HeuristicAgent.decide and cls.fallback is HeuristicAgent.fallback  # type: ignore[attr-defined]
+        got = frozenset(kind for kind, handler in _handlers(cls).items()
+                        if handler is not HeuristicAgent.on_respond) if own else _Every()
+        _VIEW_KINDS_OF[cls] = got
+    return got
 
 
 def _handlers(cls: type) -> dict[str, Any]:

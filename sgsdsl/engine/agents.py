@@ -53,6 +53,12 @@ class Agent:
     def bind(self, handle: Any) -> None:
         """Given the game's search handle when the game is made (only for agents that search)."""
 
+    def reads_view_for(self, kind: str) -> bool:
+        """Whether decide() may read its view for a request of this kind (asked only of agents that read views):
+        the engine then gives it the empty view instead of making one. An agent that answers some kinds from the
+        request alone (a uniform draw, always the first option) says so here."""
+        return True
+
     def decide(self, request: Request, view: Any) -> list[int]:
         raise NotImplementedError
 

@@ -39,8 +39,8 @@ class Decisions:
                                             tuple(option_tags), tuple(option_reach)))
         h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
-        view = SeatView(self.view(p, getattr(agent, "view_cards", True))) if getattr(agent, "reads_view", True) \
-            else BLIND
+        view = SeatView(self.view(p, getattr(agent, "view_cards", True))) \
+            if getattr(agent, "reads_view", True) and agent.reads_view_for(kind) else BLIND
         try:
             answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
         except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect

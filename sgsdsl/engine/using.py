@@ -250,9 +250,32 @@ class CardUse:
         return bool(self.dispatch.value("targetable", p, card, t))
 
     def legal_targets(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:
-        cands = (p,) if use.target_kind == "self" else self.game.rotation(p)  # (the dead are never legal)
-        legal = self.legal_target
-        return [t for t in cands if legal(p, card, use, t)]
+        """legal_target over the rotation from p, in its order. The play menu asks this for every aimed card at
+        every decision, so what does not depend on the target (the card's category, the filter function, whether
+        anyone modifies `targetable`) is read once here and the tests are the same, in the same order."""
+        g = self.game
+        if use.target_kind == "self":
+            return [p] if self.legal_target(p, card, use, p) else []
+        other = use.other
+        delayed_family = card.family if card.category == "delayed" else None
+        direct = use.filter_direct
+        if direct is None and use.filter is not None:
+            legal = self.legal_target
+            return [t for t in g.rotation(p) if legal(p, card, use, t)]  # (interpreted: a frame per target)
+        frame = g.bare_frame
+        plain = "targetable" in g.plain_values
+        value = self.dispatch.value
+        out: list[Player] = []
+        for t in g.rotation(p):  # (the dead are never legal)
+            if not t.alive or (other and t is p):
+                continue
+            if delayed_family is not None and t.judge and any(j.family == delayed_family for j in t.judge):
+                continue
+            if direct is not None and not direct(frame, p, card, t, p):
+                continue
+            if plain or value("targetable", p, card, t):
+                out.append(t)
+        return out
 
     def menu_reach(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player]:
         """legal_targets for a card of the play menu, kept until the menu's own decision is answered: the targets
