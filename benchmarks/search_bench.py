@@ -56,6 +56,9 @@ class Timed:
         for attr in ("name", "reads_view", "view_cards", "reads_options", "waits", "searches"):
             setattr(self, attr, getattr(inner, attr, None))
 
+    def __getattr__(self, name: str) -> Any:  # what the game asks of an agent beyond decide (reads_view_for, …)
+        return getattr(self.inner, name)
+
     def bind(self, handle: Any) -> None:
         self.inner.bind(handle)
 
