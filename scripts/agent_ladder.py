@@ -129,6 +129,9 @@ class Timed(Agent):
     def bind(self, handle: Any) -> None:  # (a searching agent gets its handle through the wrapper)
         self.inner.bind(handle)
 
+    def reads_view_for(self, kind: str) -> bool:  # the inner agent's answer: the engine skips views it won't read
+        return self.inner.reads_view_for(kind)
+
     def decide(self, request: Request, view: Any) -> list[int]:
         t = time.process_time()
         answer = self.inner.decide(request, view)
