@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,13 @@ MINI = ROOT / "tests" / "fixtures" / "mini.sgs"
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("SGSDSL_CACHE", str(tmp_path / "cache"))
     parse_cache._memo.clear()
-    return tmp_path / "cache" / "parse" / parse_cache.parser_digest()[:32]
+    yield tmp_path / "cache" / "parse" / parse_cache.parser_digest()[:32]
+    # the in-memory memo outlives the test's cache folder: a parse planted here (an empty module under mini.sgs's
+    # key) would otherwise answer every later load of mini.sgs in this worker
+    parse_cache._memo.clear()
 
 
 def test_parsed_files_come_back_equal_from_the_disk_cache(cache: Path) -> None:
