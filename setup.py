@@ -38,7 +38,7 @@ class BuildWithNative(build_py):
             from sgsdsl import native
         finally:
             sys.path.pop(0)
-        print(f"sgsdsl: compiling {len(native.NATIVE_MODULES)} engine modules with mypyc (a minute or two; "
+        print(f"sgsdsl: compiling {len(native.sources())} engine and agent modules with mypyc (a minute or two; "
               "SGSDSL_NATIVE_BUILD=0 skips it)", file=sys.stderr)
         try:
             native.build_into(target)
