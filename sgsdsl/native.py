@@ -1,17 +1,19 @@
 """The native engine: the engine's hot modules compiled to C extensions with mypyc, on by default where it can be.
 
 A build of `NATIVE_MODULES` of `sgsdsl.engine`, with `AGENT_MODULES` of `sgsdsl.ai` (the role belief and the
-heuristic agent, compiled in the same group so that they call the engine natively), comes from one of two places, tried in this order:
+heuristic agent, compiled in the same group so that they call the engine natively), comes from one of two places,
+tried in this order:
 - **the package**: installing sgsdsl (`pip install .`, `pip install -e .`, a wheel) compiles them with mypyc into
   `sgsdsl/_native/` (`setup.py`); without a C compiler the install goes on without it;
 - **the cache**: `sgsdsl native build` compiles them into `<cache folder>/native/<digest>/`.
-Each build records the digest of what it was compiled from: every source file of `sgsdsl/engine` and `sgsdsl/ai`, the
-module lists and the Python version. A build is used only while that digest is the engine's (an engine edit makes it
-stale, and a stale build is simply never used: the pure-Python engine runs). When one matches (and
-`SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` (or `sgsdsl.ai`) puts the build's folder first on the package's search
-path, so those modules load compiled; everything else (the rules, the interpreter, the compiled rules, the other
-agents) stays Python. Games are the same, byte for byte: only their speed changes (`tests/test_native.py` plays the same
-seeded games both ways). `sgsdsl native status` says which engine runs and why.
+Each build records the digest of what it was compiled from: every source file of `sgsdsl/engine` and `sgsdsl/ai`,
+the module lists and the Python version. A build is used only while that digest is the engine's (an engine edit
+makes it stale, and a stale build is simply never used: the pure-Python engine runs). When one matches (and
+`SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` (or `sgsdsl.ai`) puts the build's folder first on the
+package's search path, so those modules load compiled; everything else (the rules, the interpreter, the compiled
+rules, the other agents) stays Python. Games are the same, byte for byte: only their speed changes
+(`tests/test_native.py` plays the same seeded games both ways). `sgsdsl native status` says which engine runs and
+why.
 
 A cache build is used only when its files and every folder from the cache root down are owned by this user and
 writable by nobody else (`sgsdsl.cachedir`); the package's build is trusted as the package's own Python files are
