@@ -99,7 +99,7 @@ def test_a_view_without_cards_names_none_and_is_read_only() -> None:
     for whole, bare in zip(full["players"], table["players"], strict=True):
         assert set(whole) - set(bare) == {"equips", "judge", "piles"}
         assert all(bare[k] == whole[k] for k in bare)
-    assert HeuristicAgent.view_cards is False and RandomAgent.view_cards is True
+    assert HeuristicAgent(1).view_cards is False and RandomAgent(1).view_cards is True  # (per agent: a native class)
     assert CheckingAgent(HeuristicAgent(1), {}).view_cards is False
     assert ScriptedAgent([], fallback=HeuristicAgent(1)).view_cards is False and ScriptedAgent([]).view_cards
     view = SeatView(full)
