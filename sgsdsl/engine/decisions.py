@@ -31,7 +31,9 @@ class Decisions:
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
-        agent = self.game.agents[p.seat]
+        # (Any, not Agent: compiled, a call of Agent.decide would check its answer against `list[int]` and raise a
+        # TypeError before _validate could say what is wrong with it)
+        agent: Any = self.game.agents[p.seat]
         hints = hints_of(about) if agent.reads_options or self.game.record else ()
         # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
         req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
