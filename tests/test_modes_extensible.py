@@ -136,23 +136,32 @@ def test_turn_order_alternates_camp_actions(seed: int) -> None:
 
 def test_turn_order_keeps_rounds_round_cap_and_round_scopes() -> None:
     prog = program(str(CAMPS))
-    agents = [RandomAgent(agent_seed(7, i)) for i in range(6)]
-    game = Game(prog, "camps", 6, 7, agents, round_cap=3)
-    seen: list[Any] = []
+    holder: dict[str, Any] = {}
+    game = Game(prog, "camps", 6, 7, [_MarkProbe(agent_seed(7, i), holder) for i in range(6)], round_cap=3)
+    holder["game"] = game
     game.dispatch.set_mark(game, "probe", 1, "round")
-    original = game.turnflow.clear_scope
-
-    def clear(scope: str) -> None:
-        if scope == "round":
-            seen.append(game.marks.get("probe"))
-        original(scope)
-
-    game.turnflow.clear_scope = clear  # type: ignore[method-assign]
     game.run()
     assert game.result == ((), "round_cap")
     assert [e["round"] for e in game.log if e.get("e") == "round"] == [1, 2, 3]
-    assert seen[:1] == [1] and seen[1:] == [None, None], "round marks are cleared after each turn_order round"
+    # (read by the agents at every decision, from the choice of generals (round 0) on, not by patching the engine:
+    # the native build's methods cannot be patched)
+    assert holder["seen"] == {0: {1}, 1: {1}, 2: {None}, 3: {None}}, "round marks are cleared after each round"
     assert game.scores is not None and len(game.scores) == 6  # a draw is scored too
+
+
+class _MarkProbe(Agent):
+    """Plays as the random agent and notes, per round, the values the table's mark `probe` had when it was asked."""
+
+    name = "mark-probe"
+
+    def __init__(self, seed: int, holder: dict[str, Any]):
+        self.inner = RandomAgent(seed)
+        self.holder = holder
+
+    def decide(self, request: Request, view: Any) -> list[int]:
+        g = self.holder["game"]
+        self.holder.setdefault("seen", {}).setdefault(g.round, set()).add(g.marks.get("probe"))
+        return self.inner.decide(request, view)
 
 
 class _Probe(Agent):

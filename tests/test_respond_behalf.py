@@ -7,8 +7,7 @@ from pathlib import Path
 
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.engine.agents import Request
-from sgsdsl.engine.decisions import Decisions
-from sgsdsl.scenario.runner import read_scenario, run_scenario
+from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 
 JIJIANG = Path(__file__).resolve().parent / "scenarios" / "skills" / "jijiang.scenario"
 
@@ -16,13 +15,13 @@ JIJIANG = Path(__file__).resolve().parent / "scenarios" / "skills" / "jijiang.sc
 def test_jijiang_asks_on_the_lords_behalf(monkeypatch) -> None:
     """The 蜀 character asked by 激将 gets a `respond_for` request naming the lord (seat 0), on both engines."""
     asked: list[tuple[int, str, int | None]] = []
-    original = Decisions.ask
+    original = ScenarioAgent.decide  # (the agent's side, a Python class: the native engine's cannot be patched)
 
-    def recording(self, p, kind, prompt, labels, *args, **kwargs):
-        asked.append((p.seat, kind, kwargs.get("subject").seat if kwargs.get("subject") is not None else None))
-        return original(self, p, kind, prompt, labels, *args, **kwargs)
+    def recording(self, request, view):
+        asked.append((request.seat, request.kind, request.subject))
+        return original(self, request, view)
 
-    monkeypatch.setattr(Decisions, "ask", recording)
+    monkeypatch.setattr(ScenarioAgent, "decide", recording)
     for engine in ("interpreted", "compiled"):
         asked.clear()
         out = run_scenario(read_scenario(JIJIANG), engine)

@@ -133,7 +133,9 @@ def test_a_copy_holds_its_own_collaborators_only(program: Any) -> None:
     Game(program, "identity", 5, 6, [Probe(i) for i in range(5)], record=False, round_cap=2).run()
     (world,) = worlds
     own = {id(world)} | {id(getattr(world, name)) for name in FRESH if hasattr(world, name)}
-    bound = [(name, v) for name, v in vars(world).items() if hasattr(v, "__self__") and callable(v)]
+    # (every attribute, as `dir` lists them: the native build's Game keeps its fields in slots, without a __dict__)
+    fields = [(name, getattr(world, name, None)) for name in dir(world) if not name.startswith("__")]
+    bound = [(name, v) for name, v in fields if hasattr(v, "__self__") and callable(v)]
     assert [(name, type(v.__self__).__name__) for name, v in bound if id(v.__self__) not in own] == []
     assert any(name == "zero_hp_check" for name, _ in bound)
 
