@@ -6,6 +6,7 @@ the entries."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import pickle
@@ -53,6 +54,27 @@ def test_the_data_format_holds_only_what_the_reader_allows() -> None:
         cachedata.loads(blob, {})  # a class the reader did not allow
     with pytest.raises(ValueError):
         cachedata.loads(pickle.dumps(Span("f", 1, 2, 3, 4)), allowed)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Slotted:
+    a: int
+    b: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen:
+    a: int
+    inner: _Slotted
+
+
+def test_frozen_and_slotted_records_come_back_equal() -> None:
+    """`loads` fills a record's __dict__ in one step where it has one, and sets slots one by one where not: both
+    bypass a frozen class's refusal to be assigned, and neither runs the class's __init__."""
+    allowed = cachedata.registry([_Slotted, _Frozen])
+    value = [_Frozen(1, _Slotted(2, (3, 4))), _Slotted(5, ())]
+    back = cachedata.loads(cachedata.dumps(value, allowed), allowed)
+    assert back == value and type(back[0].inner) is _Slotted and not hasattr(back[1], "__dict__")
 
 
 def test_no_entry_is_a_pickle(root: Path) -> None:
