@@ -38,7 +38,7 @@ from .install_hint import install_extra
 # the engine modules compiled: the game state and its collaborators, the model, the rule records, the runtime the
 # rules call and the primitives (events, agents and the registry's tables keep their dynamic Python classes)
 NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game", "model", "program",
-                  "runtime", "piles", "pindian", "carry", "registry/arguments", "registry/actions",
+                  "runtime", "piles", "pindian", "carry", "draws", "registry/arguments", "registry/actions",
                   "registry/functions", "registry/mechanics", "registry/requests", "registry/setup", "registry/timings")
 MANIFEST = "native.json"
 _ENGINE = Path(__file__).resolve().parent / "engine"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..carry import LEAGUE_KEY, REMEMBERABLE
+from ..draws import shuffle
 from ..errors import RuleError
 from .core import _need, primitive
 
@@ -17,7 +18,7 @@ def _person(player):
 def _shuffle_seats(f):
     g = f.game
     persons = [p.person for p in g.players]
-    g.rng.shuffle(persons)
+    shuffle(g.rng, persons)
     for p, person in zip(g.players, persons, strict=True):
         p.person = person
     g.emit_log("seats", persons=persons)
