@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..carry import LEAGUE_KEY, REMEMBERABLE
 from ..draws import shuffle
 from ..errors import RuleError
-from .core import _need, primitive
+from .arguments import _need
+from .core import primitive
 
 
 def _person(player):

@@ -6,11 +6,8 @@ from typing import Any
 
 from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .arguments import count_arg, spend_items
-from .core import (
-    _need,
-    primitive,
-)
+from .arguments import _need, count_arg, spend_items
+from .core import primitive
 
 
 # ---------------------------------------------------------------- requests (functions that ask)

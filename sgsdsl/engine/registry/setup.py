@@ -7,11 +7,8 @@ from typing import Any
 from ..draws import shuffle, uniform_below
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..program import Frame, GeneralRule, drop_same
-from .arguments import count_arg
-from .core import (
-    _need,
-    primitive,
-)
+from .arguments import _need, count_arg
+from .core import primitive
 
 
 # ---------------------------------------------------------------- set-up actions
