@@ -4,7 +4,8 @@ The repository keeps the bundled rules and their compiled modules at its top lev
 a wheel ships them as package data inside `sgsdsl/_bundled/`, so an installed sgsdsl finds them and installs
 no top-level `generated` module. `sgsdsl.bundled` looks in both places.
 
-Building the package (a wheel, `pip install .`, `pip install -e .`) also compiles the engine's hot modules with
+Building the package (a wheel, `pip install .`, `pip install -e .`) also writes the parser's LALR tables into
+`sgsdsl/lang/_tables/` (`sgsdsl.lang.parse_cache`), and compiles the engine's hot modules with
 mypyc into `sgsdsl/_native/` (`sgsdsl.native.build_into`; in the checkout itself for an editable install), used
 while they match the engine's sources. Without a C compiler, or with SGSDSL_NATIVE_BUILD=0, the package is
 built without them and runs the pure-Python engine.
@@ -25,20 +26,28 @@ def _wanted() -> bool:
 
 
 class BuildWithNative(build_py):
-    """build_py, then the native engine (a failed native build only leaves the pure-Python engine)."""
+    """build_py, then the parser's tables and the native engine (a failed native build only leaves the pure-Python
+    engine)."""
 
     def run(self) -> None:
         super().run()
-        if not _wanted():
-            return
         editable = getattr(self, "editable_mode", False)
-        target = HERE / "sgsdsl" / "_native" if editable else Path(self.build_lib) / "sgsdsl" / "_native"
+        package = HERE / "sgsdsl" if editable else Path(self.build_lib) / "sgsdsl"
         sys.path.insert(0, str(HERE))
         try:
             from sgsdsl import native
+            try:  # the parser's tables, so that a first `check` loads them instead of building them
+                from sgsdsl.lang import parse_cache
+                parse_cache.write_packaged_tables(package / "lang" / "_tables" / "lark.json")
+            except (ImportError, OSError) as err:
+                print(f"sgsdsl: WARNING: no prebuilt parser tables, the first check builds them: {err}",
+                      file=sys.stderr)
         finally:
             sys.path.pop(0)
-        print(f"sgsdsl: compiling {len(native.NATIVE_MODULES)} engine modules with mypyc (a minute or two; "
+        if not _wanted():
+            return
+        target = package / "_native"
+        print(f"sgsdsl: compiling {len(native.sources())} engine and agent modules with mypyc (a minute or two; "
               "SGSDSL_NATIVE_BUILD=0 skips it)", file=sys.stderr)
         try:
             native.build_into(target)

@@ -7,7 +7,8 @@ Builds the wheel (`pip wheel --no-deps`), installs it into a fresh venv (no syst
 an unrelated folder, with HOME pointing there too, runs: `sgsdsl simulate --players 5 --games 20`, `sgsdsl
 check design.sgs` for a design that does `import "standard"` and adds a general, a simulate of that design
 (compiled into the platform cache), a log and its replay, `python -m sgsdsl cache clean`; and checks that
-no top-level `generated` module was installed. Prints the transcript; exit 0 when every step passed.
+no top-level `generated` module was installed, and that the parser's tables came built in the package.
+Prints the transcript; exit 0 when every step passed.
 
 `--native` builds the wheel with its native engine (mypyc at build time, `setup.py`) and proves the installed
 package runs it: `sgsdsl native status` says so, the engine's modules are C extensions, and seeded games give the
@@ -79,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
               "--json"], 0),
             ([str(bin_ / "python"), "-m", "sgsdsl", "cache", "clean"], 0),
             ([str(bin_ / "python"), "-c", "import generated"], 1),
+            # the parser's tables were built into the package (setup.py), for this grammar: nothing to build
+            ([str(bin_ / "python"), "-c", "import sys; from sgsdsl.lang import parse_cache; "
+              "sys.exit(parse_cache.packaged_tables() is None)"], 0),
         ]
         for cmd, want in checks:
             ok = step(cmd, run, env, want, show=" ".join(Path(cmd[0]).name if i == 0 else c
@@ -95,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 NATIVE_PROBE = """
-import sgsdsl.engine.dispatch as d, sgsdsl.engine.registry.actions as a
+import sgsdsl.engine.dispatch as d, sgsdsl.engine.registry.actions as a, sgsdsl.ai.heuristic as h
 from sgsdsl import native
-print(native.active(), d.__file__.endswith('.so'), a.__file__.endswith('.so'))
+print(native.active(), d.__file__.endswith('.so'), a.__file__.endswith('.so'), h.__file__.endswith('.so'))
 """
 
 
@@ -124,8 +128,8 @@ def _prove_native(bin_: Path, run: Path, env: dict[str, str]) -> bool:
                             text=True).stdout
     probe = subprocess.run([str(bin_ / "python"), "-c", NATIVE_PROBE], cwd=run, env=env, capture_output=True,
                            text=True).stdout.strip()
-    print(f"$ python -c 'native.active(), dispatch and registry.actions are C extensions'\n  {probe}")
-    if not status.startswith("engine: native") or probe != "True True True":
+    print(f"$ python -c 'native.active(), dispatch, registry.actions and ai.heuristic are C extensions'\n  {probe}")
+    if not status.startswith("engine: native") or probe != "True True True True":
         print("  FAILED: the installed package does not run the native engine")
         ok = False
     native_games = _games(bin_, run, env)

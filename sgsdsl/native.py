@@ -1,16 +1,19 @@
 """The native engine: the engine's hot modules compiled to C extensions with mypyc, on by default where it can be.
 
-A build of `NATIVE_MODULES` of `sgsdsl.engine` comes from one of two places, tried in this order:
+A build of `NATIVE_MODULES` of `sgsdsl.engine`, with `AGENT_MODULES` of `sgsdsl.ai` (the role belief and the
+heuristic agent, compiled in the same group so that they call the engine natively), comes from one of two places,
+tried in this order:
 - **the package**: installing sgsdsl (`pip install .`, `pip install -e .`, a wheel) compiles them with mypyc into
   `sgsdsl/_native/` (`setup.py`); without a C compiler the install goes on without it;
 - **the cache**: `sgsdsl native build` compiles them into `<cache folder>/native/<digest>/`.
-Each build records the digest of what it was compiled from: every source file of `sgsdsl/engine`, the module
-list and the Python version. A build is used only while that digest is the engine's (an engine edit makes it
-stale, and a stale build is simply never used: the pure-Python engine runs). When one matches (and
-`SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` puts its folder first on the package's search path, so
-those modules load compiled; everything else (the rules, the interpreter, the compiled rules, the agents) stays
-Python. Games are the same, byte for byte: only their speed changes (`tests/test_native.py` plays the same
-seeded games both ways). `sgsdsl native status` says which engine runs and why.
+Each build records the digest of what it was compiled from: every source file of `sgsdsl/engine` and `sgsdsl/ai`,
+the module lists and the Python version. A build is used only while that digest is the engine's (an engine edit
+makes it stale, and a stale build is simply never used: the pure-Python engine runs). When one matches (and
+`SGSDSL_NATIVE` is not `0`), importing `sgsdsl.engine` (or `sgsdsl.ai`) puts the build's folder first on the
+package's search path, so those modules load compiled; everything else (the rules, the interpreter, the compiled
+rules, the other agents) stays Python. Games are the same, byte for byte: only their speed changes
+(`tests/test_native.py` plays the same seeded games both ways). `sgsdsl native status` says which engine runs and
+why.
 
 A cache build is used only when its files and every folder from the cache root down are owned by this user and
 writable by nobody else (`sgsdsl.cachedir`); the package's build is trusted as the package's own Python files are
@@ -20,6 +23,7 @@ files its manifest lists: a module planted beside the build is never imported in
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -40,8 +44,12 @@ from .install_hint import install_extra
 NATIVE_MODULES = ("state", "dispatch", "using", "zones", "decisions", "turnflow", "health", "game", "model", "program",
                   "runtime", "piles", "pindian", "carry", "draws", "registry/arguments", "registry/actions",
                   "registry/functions", "registry/mechanics", "registry/requests", "registry/setup", "registry/timings")
+# the agents' modules compiled with them (sgsdsl/ai): the role belief and the heuristic agent, a quarter to a half
+# of a heuristic game's time, and the search agent's rollout policy
+AGENT_MODULES = ("beliefs", "heuristic")
 MANIFEST = "native.json"
 _ENGINE = Path(__file__).resolve().parent / "engine"
+_AGENTS = Path(__file__).resolve().parent / "ai"
 PACKAGED = Path(__file__).resolve().parent / "_native"  # the build made when the package was installed (setup.py)
 
 
@@ -49,12 +57,20 @@ class NativeBuildError(Exception):
     """A build that could not be made; the message says why, for the user."""
 
 
+def sources() -> list[str]:
+    """The files a build compiles, relative to the package root: the engine's modules, then the agents'."""
+    return [*(f"sgsdsl/engine/{m}.py" for m in NATIVE_MODULES), *(f"sgsdsl/ai/{m}.py" for m in AGENT_MODULES)]
+
+
 @lru_cache(maxsize=1)
 def engine_digest() -> str:
-    """The identity of what a build was compiled from: every engine source file, the module list and the Python
-    version (worked out once per process: `sgsdsl.engine` and its registry both ask)."""
-    return tree_digest(_ENGINE, (".py",), f"sgsdsl-native 2 {sys.implementation.cache_tag} {sys.platform} "
-                                          f"{NATIVE_MODULES}")
+    """The identity of what a build was compiled from: every source file of the engine and of the agents, the
+    module lists and the Python version (worked out once per process: `sgsdsl.engine`, its registry and
+    `sgsdsl.ai` all ask). A module of either package may import any other, so an edit to either makes the build
+    stale."""
+    salt = f"sgsdsl-native 3 {sys.implementation.cache_tag} {sys.platform} {NATIVE_MODULES} {AGENT_MODULES}"
+    engine, agents = tree_digest(_ENGINE, (".py",), salt), tree_digest(_AGENTS, (".py",), salt)
+    return hashlib.sha256(f"{engine}\n{agents}".encode()).hexdigest() if engine and agents else ""
 
 
 def build_dir() -> Path:
@@ -152,13 +168,14 @@ def choose() -> Choice:
     return Choice(False, None, why)
 
 
-def activate(package_path: list[str], package: str = "") -> bool:
-    """Called first thing by `sgsdsl/engine/__init__.py` (and by each engine subpackage with compiled modules,
-    PACKAGE naming it, e.g. "registry"): when a usable build exists, load its modules in place of the Python ones
-    (its folder first on PACKAGE_PATH, its runtime library registered). True when active. The choice is made once
-    per process, so the engine and its registry always come from the same build."""
+def activate(package_path: list[str], package: str) -> bool:
+    """Called first thing by each package with compiled modules (PACKAGE names it from `sgsdsl/`: "engine",
+    "engine/registry", "ai"): when a usable build exists, load its modules in place of the Python ones (its folder
+    first on PACKAGE_PATH, its runtime library registered). True when active. The choice is made when the engine is
+    imported (or by whichever of these packages comes first) and holds for the process, so the engine, its registry
+    and the agents always come from the same build."""
     global _CHOICE
-    if _CHOICE is None or not package:
+    if _CHOICE is None or package == "engine":
         _CHOICE = choose()
     choice = _CHOICE
     if not choice.native or choice.folder is None:
@@ -180,7 +197,7 @@ def activate(package_path: list[str], package: str = "") -> bool:
             _CHOICE = Choice(False, None, f"the native build in {folder} does not load here ({err})")
             return False
         sys.modules[name] = module
-    package_path.insert(0, str(folder / "sgsdsl" / "engine" / package))
+    package_path.insert(0, str(folder / "sgsdsl" / package))
     return True
 
 
@@ -230,7 +247,7 @@ def build_into(folder: Path, log: Path | None = None) -> None:
         config = Path(tmp) / "mypy.ini"
         config.write_text("[mypy]\ncheck_untyped_defs = True\nignore_missing_imports = True\n", encoding="utf-8")
         script = _BUILD_SCRIPT.format(modules=["--config-file", str(config),
-                                               *(f"sgsdsl/engine/{m}.py" for m in NATIVE_MODULES)],
+                                               *sources()],
                                       out=str(staging), temp=str(Path(tmp) / "build"), c=str(Path(tmp) / "c"))
         done = subprocess.run([sys.executable, "-c", script], cwd=package_root, env=env, capture_output=True,
                               text=True, check=False)
@@ -243,12 +260,12 @@ def build_into(folder: Path, log: Path | None = None) -> None:
             raise NativeBuildError(f"mypyc could not build the engine (exit {done.returncode}):\n{tail}")
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         libraries = [f for f in files if "/" not in f]
-        modules = [f for f in files if f.startswith("sgsdsl/engine/")]
-        if len(modules) != len(NATIVE_MODULES):
-            raise NativeBuildError(f"mypyc built {len(modules)} of {len(NATIVE_MODULES)} engine modules")
+        modules = [f for f in files if f.startswith(("sgsdsl/engine/", "sgsdsl/ai/"))]
+        if len(modules) != len(sources()):
+            raise NativeBuildError(f"mypyc built {len(modules)} of {len(sources())} modules")
         for f in files:
             os.chmod(staging / f, 0o700)
-        manifest = {"digest": engine_digest(), "modules": list(NATIVE_MODULES),
+        manifest = {"digest": engine_digest(), "modules": [*NATIVE_MODULES, *(f"ai/{m}" for m in AGENT_MODULES)],
                     "files": libraries + modules, "libraries": {f.split(".", 1)[0]: f for f in libraries}}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.chmod(staging / MANIFEST, 0o600)

@@ -72,8 +72,9 @@ def test_errors_and_editor_buffers_are_not_cached(cache: Path, tmp_path: Path) -
     assert not list(cache.glob("*.ast"))
 
 
-def test_lark_tables_load_from_the_cache(cache: Path) -> None:
-    options = {"parser": "lalr", "strict": True, "propagate_positions": True, "maybe_placeholders": False}
+def test_lark_tables_load_from_the_cache(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_cache, "PACKAGED_TABLES", tmp_path / "none.json")  # (an install without them)
+    options = parse_cache.LARK_OPTIONS
     built = parse_cache.cached_lark(grammar_text(), **options)
     assert (cache / "lark.json").is_file()
     loaded = parse_cache.cached_lark(grammar_text(), **options)
@@ -81,6 +82,36 @@ def test_lark_tables_load_from_the_cache(cache: Path) -> None:
     assert loaded.parse(text) == built.parse(text) == Lark(grammar_text(), **options).parse(text)
     (cache / "lark.json").write_bytes(b"damaged")
     assert parse_cache.cached_lark(grammar_text(), **options).parse(text) == built.parse(text)
+
+
+def test_the_tables_installed_with_the_package_serve_an_empty_cache(cache: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """setup.py writes the tables into the package: a first check loads them instead of building them, but only
+    while they are this grammar's (the digest they record) and nobody else may write them."""
+    packaged = tmp_path / "pkg" / "_tables" / "lark.json"
+    monkeypatch.setattr(parse_cache, "PACKAGED_TABLES", packaged)
+    parse_cache.write_packaged_tables(packaged)
+    assert packaged.stat().st_mode & 0o777 == 0o644
+    text = MINI.read_text(encoding="utf-8")
+    fresh = Lark(grammar_text(), **parse_cache.LARK_OPTIONS).parse(text)
+    built: list[int] = []
+
+    class Counting(Lark):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            built.append(1)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parse_cache, "Lark", Counting)
+    assert parse_cache.cached_lark(grammar_text(), **parse_cache.LARK_OPTIONS).parse(text) == fresh
+    assert built == [] and not (cache / "lark.json").exists()  # loaded, not built
+    blob = packaged.read_bytes()
+    stale = blob.replace(parse_cache.parser_digest().encode(), b"0" * 64)
+    for data, mode in ((stale, 0o644), (blob, 0o666), (b"damaged", 0o644)):  # other grammar; writable; damaged
+        packaged.write_bytes(data)
+        packaged.chmod(mode)
+        (cache / "lark.json").unlink(missing_ok=True)
+        assert parse_cache.cached_lark(grammar_text(), **parse_cache.LARK_OPTIONS).parse(text) == fresh
+    assert built == [1, 1, 1]  # built anew each time
 
 
 def test_every_command_module_is_registered_lazily() -> None:

@@ -21,7 +21,9 @@ import random
 from collections import Counter
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ..engine.agents import Agent, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
@@ -78,15 +80,16 @@ def _friends_hurt(view: Any, stance: dict[int, float], me: int) -> bool:
                for q in view["players"] if q["seat"] != me)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled in the native build; tests and policies extend it)
 class HeuristicAgent(Agent):
     name = "heuristic"
     # a shown seat (the lord) picks an optional harmful target among hidden seats only when it is a sure foe: the
     # odds alone (a hidden seat is a loyalist 2 times in 7 at 8 players: stance -0.43) are no evidence
-    lord_bar = 0.6
+    lord_bar: ClassVar[float] = 0.6
     # whether a seat of a shown role (the lord) attacks hidden seats with no evidence, as a probe: it does not (8
     # players, seeds 1-400: rebels won 258 games when it did, 229 when it does not)
-    shown_probes = False
-    balance = True
+    shown_probes: ClassVar[bool] = False
+    balance: ClassVar[bool] = True
     view_cards = False  # it reasons from the table (seats, HP, roles, the public history), never from card labels
 
     def __init__(self, seed: int, skill_rate: float = 0.35, focus: float = 2.0):

@@ -19,7 +19,7 @@ def native_group() -> None:
 def native_build() -> None:
     """Compile the engine's hot modules (about a minute; needs mypy, setuptools and a C compiler)."""
     started = time.perf_counter()
-    click.echo(f"compiling {len(native.NATIVE_MODULES)} engine modules with mypyc (about a minute) ...", err=True)
+    click.echo(f"compiling {len(native.sources())} engine and agent modules with mypyc (about a minute) ...", err=True)
     try:
         folder = native.build()
     except native.NativeBuildError as err:
@@ -28,7 +28,7 @@ def native_build() -> None:
     except OSError as err:
         click.echo(f"error: cannot write the native build: {err.strerror or err}", err=True)
         raise SystemExit(1) from None
-    click.echo(f"built {len(native.NATIVE_MODULES)} engine modules into {folder} "
+    click.echo(f"built {len(native.sources())} engine and agent modules into {folder} "
                f"in {time.perf_counter() - started:.0f} s; later runs use them")
 
 

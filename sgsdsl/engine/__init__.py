@@ -3,4 +3,4 @@ they load compiled from it; see `sgsdsl/native.py`."""
 
 from ..native import activate as _activate
 
-_activate(__path__)
+_activate(__path__, "engine")

@@ -6,6 +6,9 @@ cached in `<cache folder>/parse/<digest>/`, where the digest covers the grammar,
 Lark version and the Python version, so a change to any of them starts a fresh folder:
 
 - `lark.json` is Lark's own serialized parser (`Lark.memo_serialize`, what `Lark.save` would pickle), as JSON;
+  installing the package writes the same tables into the package (`sgsdsl/lang/_tables/lark.json`, by
+  `setup.py`), so even a process with an empty cache loads them instead of building them (about 0.2 s of a cold
+  `check`); they are used only while the digest they record is this grammar's, parser's and Lark's;
 - `<sha>.ast` is an `ast.Module` in the cache's JSON format (`sgsdsl.cachedata`), keyed by the file's name and
   text, for files that parsed without any diagnostic (errors are always recomputed). The entry records its key
   too, so a renamed entry never serves one file's parse for another. An editor's unsaved buffers are never
@@ -20,6 +23,8 @@ says, and any problem is a cache miss.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,6 +39,10 @@ from ..cachedir import cache_root, read_entry, usable_dir, write_entry
 from . import ast, cancel
 from .diagnostics import Diagnostic, Span
 
+# how the LALR parser is built (parser.py's `_parser`; the packaged tables are built with the same)
+LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "strict": True, "propagate_positions": True,
+                                "maybe_placeholders": False}
+PACKAGED_TABLES = Path(__file__).resolve().parent / "_tables" / "lark.json"
 MAX_AST_ENTRIES = 200  # on disk; the oldest go first
 _MEMO_ENTRIES = 32  # in process, as entry bytes (a fresh copy per use)
 _memo: OrderedDict[str, bytes] = OrderedDict()
@@ -72,28 +81,72 @@ def _folder() -> Path | None:
 
 
 def cached_lark(grammar: str, **options: Any) -> Lark:
-    """Lark(grammar, **options), its tables loaded from the cache when a trusted entry is there (the data
-    `Lark.save` would pickle, kept as JSON and handed to Lark's loader as a dict). The folder's digest covers the
-    grammar and the options live in parser.py, so an entry always matches what would be built."""
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
-
+    """Lark(grammar, **options), its tables loaded from the cache when a trusted entry is there, else from the ones
+    the package was installed with (the data `Lark.save` would pickle, kept as JSON and handed to Lark's loader as
+    a dict). The folder's digest covers the grammar and the options live here and in parser.py, so an entry always
+    matches what would be built; the packaged tables record that digest and are used only while it holds."""
     folder = _folder()
     path = folder / "lark.json" if folder is not None else None
     blob = read_entry(path) if path is not None else None
-    if blob is not None:
-        try:
-            return Lark.load(cachedata.loads(blob, {}))  # Lark.load takes the dict as well as a file
-        except Exception:  # noqa: BLE001, S110 - a bad entry is rebuilt below
-            pass
+    for entry in (_entry(blob), packaged_tables()):
+        if entry is not None:
+            try:
+                return Lark.load(entry)  # Lark.load takes the dict as well as a file
+            except Exception:  # noqa: BLE001, S112 - a bad entry is rebuilt below
+                continue
     parser = Lark(grammar, **options)
     if path is not None:
         try:
-            data, memo = parser.memo_serialize([TerminalDef, Rule])
-            write_entry(path, cachedata.dumps({"data": data, "memo": memo}, {}))
+            write_entry(path, _tables_blob(parser))
         except (TypeError, ValueError):
             pass
     return parser
+
+
+def _entry(blob: bytes | None) -> Any | None:
+    if blob is None:
+        return None
+    try:
+        return cachedata.loads(blob, {})
+    except ValueError:
+        return None
+
+
+def _tables_blob(parser: Lark, digest: str = "") -> bytes:
+    """PARSER's tables in the cache's JSON format (DIGEST: the grammar's, recorded in the packaged copy)."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    entry: dict[str, Any] = {"data": data, "memo": memo}
+    if digest:
+        entry["digest"] = digest
+    return cachedata.dumps(entry, {})
+
+
+def packaged_tables() -> Any | None:
+    """The tables written into the package when it was installed, if they were built from this grammar, parser
+    and Lark: trusted as the package's own Python files are (a regular file nobody else may write), read as data."""
+    try:
+        st = os.lstat(PACKAGED_TABLES)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022:
+            return None
+        entry = _entry(PACKAGED_TABLES.read_bytes())
+    except OSError:
+        return None
+    if not isinstance(entry, dict) or not parser_digest() or entry.pop("digest", None) != parser_digest():
+        return None
+    return entry
+
+
+def write_packaged_tables(target: Path) -> None:
+    """Build the parser's tables and write them, with the digest they hold for, to TARGET (setup.py: into the
+    package being built). Raises OSError when TARGET cannot be written."""
+    grammar = (Path(__file__).resolve().parent / "sgs.lark").read_text(encoding="utf-8")
+    blob = _tables_blob(Lark(grammar, **LARK_OPTIONS), parser_digest())
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(blob)
+    os.chmod(target, 0o644)
 
 
 class Shared:

@@ -29,11 +29,10 @@ def grammar_text() -> str:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The LALR parser. Building its tables takes about 0.3 s, so a fresh process loads them from Lark's own
-    cache, a private file in the user cache folder (`parse_cache`)."""
-    from .parse_cache import cached_lark
+    cache, a private file in the user cache folder, or from the copy the package was installed with (`parse_cache`)."""
+    from .parse_cache import LARK_OPTIONS, cached_lark
 
-    return cached_lark(grammar_text(), parser="lalr", strict=True, propagate_positions=True,
-                       maybe_placeholders=False)
+    return cached_lark(grammar_text(), **LARK_OPTIONS)
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ import importlib
 
 from ...native import activate as _activate
 
-_activate(__path__, "registry")  # before any of this package's modules is imported: see sgsdsl/native.py
+_activate(__path__, "engine/registry")  # before any of this package's modules is imported: see sgsdsl/native.py
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401, E402 - re-exported for generated code
 from .core import (  # noqa: F401, E402 - the public tables
