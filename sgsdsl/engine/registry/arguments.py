@@ -266,7 +266,22 @@ def charged(name: str, params: tuple[Any, ...], fn: Callable[..., Any]) -> Calla
             spend_items(f, n, f"{name}()")
         return fn(f, *args, **kwargs)
 
+    if positions == (0,) and len(params) == 1 and params[0].name == "items":
+        return _charged_single(name, fn)
     return run if len(positions) != 1 else _charged_one(name, positions[0], fn, run)
+
+
+def _charged_single(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`charged` for a primitive whose one parameter is its list, `items` (count, first …, called in filters and
+    conditions thousands of times a game): a call of two fixed arguments, which makes no tuple or dict of them."""
+
+    @wraps(fn)
+    def run_single(f: Any, items: Any) -> Any:
+        if type(items) in _SIZED and len(items) >= ITEMS_PER_STEP:
+            spend_items(f, len(items), f"{name}()")
+        return fn(f, items)
+
+    return run_single
 
 
 def _charged_one(name: str, at: int, fn: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
