@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from .draws import sample_below, uniform_below
 from .errors import ScriptExhausted
 
 
@@ -90,21 +91,7 @@ class RandomAgent(Agent):
         k = lo if lo == hi else lo + self.below(hi - lo + 1)  # = randint(lo, hi)
         if k == 1:  # the usual answer: sample(range(n), 1) draws exactly this one number (tests/test_agents_fast.py)
             return [self.below(n)]
-        return sorted(self.rng.sample(range(n), k))
-
-
-def uniform_below(bits: Callable[[int], int], n: int) -> int:
-    """A uniform number in 0..n-1 drawn as `Random.randrange(n)` draws it (rejection sampling of n's bit length
-    from BITS, a generator's getrandbits), without randrange's two Python-level calls, a part of every decision
-    that the native build cannot compile away. Spelled out here, the answers also stay the same on a Python whose
-    randrange draws otherwise."""
-    if n < 1:
-        raise ValueError(f"no option to choose from ({n})")
-    k = n.bit_length()
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return r
+        return sorted(sample_below(self.rng, n, k))  # = sorted(rng.sample(range(n), k))
 
 
 class ScriptedAgent(Agent):

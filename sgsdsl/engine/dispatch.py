@@ -102,7 +102,10 @@ class Dispatch:
             listening.setdefault(name, set()).add(p.seat)
             heard.add(name)
         for name in {**old_trig, **trig}:  # (in a fixed order: the tables' own)
-            self.game.guard_timing(name)
+            # a timing's guards follow from its listening seats and their triggers: where p's are the very same
+            # (skill, trigger) pairs as before, p's seat listens there still and nothing of that timing changed
+            if not _same_pairs(trig.get(name), old_trig.get(name)):
+                self.game.guard_timing(name)
         # cards count as printed unless some skill in play says otherwise (a card's suit and rule read this flag)
         self.game.counts_as = bool(index.get("card_suit") or index.get("card_color") or index.get("card_name")) \
             or self.game.used_face_kept
@@ -357,6 +360,11 @@ class Dispatch:
         try:
             plain = g.plain_values.get(name)
             if plain is not None:  # the common case: an engine value nobody modifies is its default, in one call
+                n = len(args)  # (spelled out by count: a call without a tuple made for it)
+                if n == 1:
+                    return plain(g, args[0])
+                if n == 2:
+                    return plain(g, args[0], args[1])
                 return plain(g, *args)
             rule = g.program.values.get(name)
             spec: Any = ENGINE_VALUES.get(name)
@@ -528,7 +536,8 @@ def constant_chain(chain: list[tuple[Player, SkillRule, ModifierRule]] | None) -
     return all(m.owner_constant and m.owner_arg is not None and len(m.params) == 2 for _, _, m in chain or ())
 
 
-def _same_pairs(new: list[tuple[SkillRule, ModifierRule]], old: list[tuple[SkillRule, ModifierRule]] | None) -> bool:
-    """Whether a character's modifiers of one value are the very same (skill, modifier) pairs as before."""
-    return old is not None and len(new) == len(old) and \
+def _same_pairs(new: Sequence[tuple[SkillRule, Any]] | None, old: Sequence[tuple[SkillRule, Any]] | None) -> bool:
+    """Whether a character's modifiers of one value (or triggers of one timing) are the very same (skill, modifier)
+    pairs as before (none before or now: not the same)."""
+    return old is not None and new is not None and len(new) == len(old) and \
         all(a[0] is b[0] and a[1] is b[1] for a, b in zip(new, old, strict=True))

@@ -19,6 +19,7 @@ from .agents import Agent
 from .carry import Carry
 from .decisions import Decisions
 from .dispatch import Dispatch, new_event
+from .draws import shuffle
 from .errors import EngineError, GameOver, RuleError, in_game
 from .events import run_rule
 from .health import Health
@@ -93,11 +94,11 @@ class Game(GameState):
                 self.cards.append(card)
                 cid += 1
         self.draw_pile = list(self.cards)
-        self.rng.shuffle(self.draw_pile)
+        shuffle(self.rng, self.draw_pile)
         taken = {g.ident for g in self.pinned.values()} | {g.ident for _, _, g in self.role_pins}
         self.general_pool = [self.program.generals[k] for k in sorted(self.program.generals)
                              if (self.pool is None or k in self.pool) and k not in taken]
-        self.rng.shuffle(self.general_pool)
+        shuffle(self.rng, self.general_pool)
 
     def _replacements(self) -> dict[str, CardRule | None]:
         """The mode's card replacements for this game: replaced card ident -> the rule its copies take (None: they

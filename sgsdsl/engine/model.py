@@ -294,7 +294,13 @@ class Player:
         return self.general.name if self.general else f"seat{self.seat}"
 
     def all_cards(self) -> list[Card]:
-        return self.hand + [self.equips[s] for s in EQUIP_SLOTS if s in self.equips] + list(self.judge)
+        out = list(self.hand)  # (one list, grown only by areas that hold something: most hold nothing)
+        equips = self.equips
+        if equips:
+            out.extend([equips[s] for s in EQUIP_SLOTS if s in equips])
+        if self.judge:
+            out.extend(self.judge)
+        return out
 
     def label(self) -> str:
         return f"P{self.seat}:{self.name}"

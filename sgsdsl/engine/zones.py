@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .dispatch import Dispatch, new_event
+from .draws import shuffle
 from .errors import EngineError, GameOver, RuleError
 from .model import EQUIP_SLOTS, Card, Player, VirtualCard
 from .state import GameState
@@ -128,7 +129,7 @@ class Zones:
             raise GameOver((), "deck_exhausted")
         pile = self.game.discard_pile
         self.game.discard_pile = []
-        self.game.rng.shuffle(pile)
+        shuffle(self.game.rng, pile)
         for c in pile:
             c.zone = "draw"
             c.used_face = None  # (a judgement result kept the face it was judged with while it lay there)

@@ -8,14 +8,8 @@ from ..errors import BreakLoop, GameOver, RuleError, StopEffect  # noqa: F401 - 
 from ..events import Event
 from ..model import PHASES, Card, Player, UseRecord, VirtualCard
 from ..program import Frame
-from .arguments import alive_arg, count_arg
-from .core import (
-    _cards,
-    _holder,
-    _marks_of,
-    _need,
-    primitive,
-)
+from .arguments import _cards, _holder, _marks_of, _need, alive_arg, count_arg
+from .core import primitive
 
 
 # ---------------------------------------------------------------- actions

@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import RuleError
 from ..events import SCOPES, Event
 from ..model import Card, Player, UseRecord, VirtualCard
-from ..program import GeneralRule, SkillRule
+from ..program import Frame, GeneralRule, SkillRule
 
 INT_LIMIT = 1_000_000_000  # the language's numbers (engine.runtime.INT_MAX; not imported: runtime imports us)
 # The longest list a rule may build or pass. A range `a..b` is lazy (`for` and `count` take any length), but
@@ -266,7 +266,22 @@ def charged(name: str, params: tuple[Any, ...], fn: Callable[..., Any]) -> Calla
             spend_items(f, n, f"{name}()")
         return fn(f, *args, **kwargs)
 
+    if positions == (0,) and len(params) == 1 and params[0].name == "items":
+        return _charged_single(name, fn)
     return run if len(positions) != 1 else _charged_one(name, positions[0], fn, run)
+
+
+def _charged_single(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`charged` for a primitive whose one parameter is its list, `items` (count, first …, called in filters and
+    conditions thousands of times a game): a call of two fixed arguments, which makes no tuple or dict of them."""
+
+    @wraps(fn)
+    def run_single(f: Any, items: Any) -> Any:
+        if type(items) in _SIZED and len(items) >= ITEMS_PER_STEP:
+            spend_items(f, len(items), f"{name}()")
+        return fn(f, items)
+
+    return run_single
 
 
 def _charged_one(name: str, at: int, fn: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
@@ -286,3 +301,39 @@ def _charged_one(name: str, at: int, fn: Callable[..., Any], general: Callable[.
         return fn(f, *args)
 
     return run_one
+
+
+# ---------------------------------------------------------------- helpers the primitives share
+# (here, not in core: compiled in the native build, they are C calls from the primitives, hundreds a game)
+def _cards(x: Any) -> list[Any]:
+    if x is None:
+        return []
+    if isinstance(x, (Card, VirtualCard)):
+        return [x]
+    return list(x)
+
+
+def _need(x: Any, what: str) -> Any:
+    if x is None:
+        raise RuleError(f"{what} is none")
+    return x
+
+
+def _g(f: Frame):
+    return f.game
+
+
+def _holder(f: Frame, holder: Any) -> Any:
+    """What a mark is kept on: a player, a use, an event, or the game (holder none); else a rule error."""
+    if holder is None:
+        return f.game
+    if type(holder) in (Player, UseRecord, Event):
+        return holder
+    raise RuleError(f"marks are kept on a player, a use, an event or the game (none), not on {str(holder)[:40]!r}")
+
+
+def _marks_of(target: Any) -> dict[str, Any]:
+    """The marks of a holder; an event gets its mark table on first use (events live for one timing chain)."""
+    if isinstance(target, Event):
+        return target.__dict__.setdefault("marks", {})
+    return target.marks

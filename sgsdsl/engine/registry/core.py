@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from ..events import UNLIMITED, Event
+from ..events import UNLIMITED
 from ..model import PHASES, Card, Player, UseRecord, VirtualCard
-from ..program import Frame, GeneralRule, SkillRule
-from .arguments import charged, validated
+from ..program import GeneralRule, SkillRule
+from .arguments import _cards, _g, _holder, _marks_of, _need, charged, validated  # noqa: F401 - (helpers: re-exported)
 
 
 # ---------------------------------------------------------------- declarations
@@ -249,38 +249,3 @@ SCOPE_PLACES: dict[str, str] = {
     "turn_order": "a mode's `turn_order { … }`",
     "score": "a mode's `score` lines",
 }
-
-
-# ---------------------------------------------------------------- helpers
-def _cards(x: Any) -> list[Any]:
-    if x is None:
-        return []
-    if isinstance(x, (Card, VirtualCard)):
-        return [x]
-    return list(x)
-
-
-def _need(x: Any, what: str) -> Any:
-    if x is None:
-        raise RuleError(f"{what} is none")
-    return x
-
-
-def _g(f: Frame):
-    return f.game
-
-
-def _holder(f: Frame, holder: Any) -> Any:
-    """What a mark is kept on: a player, a use, an event, or the game (holder none); else a rule error."""
-    if holder is None:
-        return f.game
-    if type(holder) in (Player, UseRecord, Event):
-        return holder
-    raise RuleError(f"marks are kept on a player, a use, an event or the game (none), not on {str(holder)[:40]!r}")
-
-
-def _marks_of(target: Any) -> dict[str, Any]:
-    """The marks of a holder; an event gets its mark table on first use (events live for one timing chain)."""
-    if isinstance(target, Event):
-        return target.__dict__.setdefault("marks", {})
-    return target.marks

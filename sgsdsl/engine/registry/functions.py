@@ -7,15 +7,8 @@ from typing import Any
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..events import Event, truthy
 from ..model import SUITS, Player, color_of
-from .arguments import kind_of, scope_arg
-from .core import (
-    DIRECTIONS,
-    USE_CONTEXTS,
-    _holder,
-    _marks_of,
-    _need,
-    primitive,
-)
+from .arguments import _holder, _marks_of, _need, kind_of, scope_arg
+from .core import DIRECTIONS, USE_CONTEXTS, primitive
 
 
 # ---------------------------------------------------------------- functions (pure)

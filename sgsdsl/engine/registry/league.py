@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from ..carry import LEAGUE_KEY, REMEMBERABLE
+from ..draws import shuffle
 from ..errors import RuleError
-from .core import _need, primitive
+from .arguments import _need
+from .core import primitive
 
 
 def _person(player):
@@ -17,7 +19,7 @@ def _person(player):
 def _shuffle_seats(f):
     g = f.game
     persons = [p.person for p in g.players]
-    g.rng.shuffle(persons)
+    shuffle(g.rng, persons)
     for p, person in zip(g.players, persons, strict=True):
         p.person = person
     g.emit_log("seats", persons=persons)

@@ -4,8 +4,8 @@ and piles on a general."""
 from __future__ import annotations
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .arguments import alive_arg
-from .core import ATTRIBUTES, _need, primitive, timing
+from .arguments import _need, alive_arg
+from .core import ATTRIBUTES, primitive, timing
 
 ATTRIBUTES["player"]["face_down"] = ("bool", False)
 

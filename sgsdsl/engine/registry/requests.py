@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
-from .arguments import count_arg, spend_items
-from .core import (
-    _need,
-    primitive,
-)
+from .arguments import _need, count_arg, spend_items
+from .core import primitive
 
 
 # ---------------------------------------------------------------- requests (functions that ask)
@@ -75,6 +73,6 @@ def _choose_card_from(f, chooser, owner, areas=None, optional=False):
     if chooser is not owner and "hand" in zones and owner.hand:
         # hidden hand: the chooser picks a position, the card behind it is random
         hidden = list(owner.hand)
-        f.game.rng.shuffle(hidden)
+        shuffle(f.game.rng, hidden)
         items = hidden + items[len(owner.hand):]
     return f.game.choices.choose_one(chooser, items, optional, f"a card of {owner.label()}")

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..draws import shuffle, uniform_below
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..program import Frame, GeneralRule, drop_same
-from .arguments import count_arg
-from .core import (
-    _need,
-    primitive,
-)
+from .arguments import _need, count_arg
+from .core import primitive
 
 
 # ---------------------------------------------------------------- set-up actions
@@ -35,7 +33,7 @@ def _deal_roles(f, seated=False, public=False):
     g = f.game
     roles = role_table(g)
     if not seated:
-        g.rng.shuffle(roles)
+        shuffle(g.rng, roles)
     lead = g.carry.leader_person  # a league decides who leads (the leader's seat rotates)
     if lead is not None and g.mode.leader in roles:
         seat = next((p.seat for p in g.players if p.person == lead), None)
@@ -82,7 +80,7 @@ def _random_generals(f, n, kingdom=None):
                "a random character, a random tie-break")
 def _random_pick(f, items):
     items = list(items or [])
-    return items[f.game.rng.randrange(len(items))] if items else None
+    return items[uniform_below(f.game.rng.getrandbits, len(items))] if items else None
 
 
 @primitive("return_generals", "action", "generals:any", doc="put generals back into the pool (off any pile)")
