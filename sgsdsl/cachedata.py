@@ -69,34 +69,23 @@ _MAX_DEPTH = 400  # within Python's recursion limit (the parser refuses deeper n
 
 def loads(data: bytes, allowed: Registry) -> Any:
     """What `dumps` wrote; classes only from ALLOWED. Raises ValueError for anything else."""
-    # per class name: the class, its field names, and whether its fields live in an instance __dict__ (filled in
-    # one update, bypassing __setattr__ as a frozen dataclass needs; else set one by one as object's own setattr)
-    build = {name: (cls, names, "__slots__" not in vars(cls)) for name, (cls, names) in allowed.items()}
-
     def hook(d: dict[str, Any]) -> Any:
-        n = len(d)
-        if n == 2:
-            c, v = d.get("c"), d.get("v")
-            known = build.get(c) if type(c) is str else None
-            if known is not None and type(v) is list and len(known[1]) == len(v):
-                cls, names, has_dict = known
-                obj: Any = object.__new__(cls)  # no __init__ runs
-                if has_dict:
-                    obj.__dict__.update(zip(names, v, strict=True))
-                else:
-                    for name, value in zip(names, v, strict=True):
-                        object.__setattr__(obj, name, value)
-                return obj
-        elif n == 1:
-            t = d.get("t")
-            if type(t) is list:
-                return tuple(t)
-            pairs = d.get("d")
-            if type(pairs) is list:
+        if len(d) == 1:
+            if "t" in d and type(d["t"]) is list:
+                return tuple(d["t"])
+            if "d" in d and type(d["d"]) is list:
                 try:
-                    return {k: v for k, v in pairs}
+                    return {k: v for k, v in d["d"]}
                 except (TypeError, ValueError):
                     raise ValueError("a malformed dict in a cache entry") from None
+        elif len(d) == 2 and type(d.get("c")) is str and type(d.get("v")) is list:
+            known = allowed.get(d["c"])
+            if known is not None and len(known[1]) == len(d["v"]):
+                cls, names = known
+                obj: Any = object.__new__(cls)
+                for name, value in zip(names, d["v"], strict=True):
+                    object.__setattr__(obj, name, value)  # frozen dataclasses too; no __init__ runs
+                return obj
         raise ValueError("a cache entry holds something outside its format")
 
     try:
