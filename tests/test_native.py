@@ -76,6 +76,7 @@ def test_every_scenario_passes_on_the_native_engine(built: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     status = _run([sys.executable, "-m", "sgsdsl", "native", "status"], _env(built))
     assert status.stdout.startswith("engine: native (mypyc): compiled with mypyc"), status.stdout
+    assert "agents (role belief, heuristic agent): compiled with it" in status.stdout
 
 
 def test_a_stale_build_is_not_used(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

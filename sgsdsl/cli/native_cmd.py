@@ -42,6 +42,11 @@ def native_status() -> None:
     click.echo(f"engine: {engine}: {choice.why}")
     if choice.folder is not None:
         click.echo(f"build: {choice.folder}")
+    if choice.native:  # (the agents' modules come from the same build: one group, one digest)
+        from ..ai import heuristic
+
+        compiled = not str(getattr(heuristic, "__file__", "")).endswith(".py")
+        click.echo(f"agents (role belief, heuristic agent): {'compiled with it' if compiled else 'Python'}")
     folder, built = native.status()
     if choice.folder != folder:
         click.echo(f"cache build for these engine sources: {folder} ({'present' if built else 'none'})")
