@@ -105,3 +105,19 @@ def test_a_view_without_cards_names_none_and_is_read_only() -> None:
     view = SeatView(full)
     with pytest.raises(TypeError):
         view["seat"] = 3  # type: ignore[index]
+
+
+def test_swapping_a_hand_with_itself_changes_nothing() -> None:
+    """`swap_cards(p, p)` (a rule may name one character twice: `current()` and `event.player`) moves nothing and
+    tells nothing: it once took each card out of the hand twice and failed with a raw Python error (the runtime
+    fuzz, seed 11, input 10)."""
+    from sgsdsl.engine import registry as reg
+    from sgsdsl.engine.program import Frame
+
+    g = fresh()
+    g.run()
+    p = next(q for q in g.players if q.alive and q.hand)
+    before, logged = list(p.hand), len(g.log)
+    reg.PRIMITIVES["swap_cards"].impl(Frame(g, {}), p, p)
+    assert p.hand == before and all(c.holder is p and c.zone == "hand" for c in p.hand)
+    assert len(g.log) == logged

@@ -89,9 +89,12 @@ def _pile(f, player, name):
 
 @primitive("swap_cards", "action", "a:player, b:player",
            doc="a and b exchange their hands in one move: every card of each goes to the other at once; then each "
-               "loses its cards (lost_cards) and gains the other's (gained_cards), in seat order")
+               "loses its cards (lost_cards) and gains the other's (gained_cards), in seat order; a character and "
+               "itself: nothing happens")
 def _swap_cards(f, a, b):
-    f.game.zones.swap_hands(alive_arg(a, "swap_cards' first character"), alive_arg(b, "swap_cards' second character"))
+    a, b = alive_arg(a, "swap_cards' first character"), alive_arg(b, "swap_cards' second character")
+    if a is not b:  # (its own hand with itself: nothing moves, nothing is lost or gained)
+        f.game.zones.swap_hands(a, b)
 
 
 # ---------------------------------------------------------------- placing cards, identity
