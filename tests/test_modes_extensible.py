@@ -149,38 +149,41 @@ def test_turn_order_keeps_rounds_round_cap_and_round_scopes() -> None:
     assert game.scores is not None and len(game.scores) == 6  # a draw is scored too
 
 
-class _MarkProbe(Agent):
-    """Plays as the random agent and notes, per round, the values the table's mark `probe` had when it was asked."""
-
-    name = "mark-probe"
+class _Watching(Agent):
+    """Plays as the random agent; before each answer, `look`s at the game the holder names."""
 
     def __init__(self, seed: int, holder: dict[str, Any]):
         self.inner = RandomAgent(seed)
         self.holder = holder
 
     def decide(self, request: Request, view: Any) -> list[int]:
-        g = self.holder["game"]
-        self.holder.setdefault("seen", {}).setdefault(g.round, set()).add(g.marks.get("probe"))
+        self.look(self.holder["game"], request)
         return self.inner.decide(request, view)
 
+    def look(self, g: Game, request: Request) -> None:
+        raise NotImplementedError
 
-class _Probe(Agent):
+
+class _MarkProbe(_Watching):
+    """Notes, per round, the values the table's mark `probe` had when it was asked."""
+
+    name = "mark-probe"
+
+    def look(self, g: Game, request: Request) -> None:
+        self.holder.setdefault("seen", {}).setdefault(g.round, set()).add(g.marks.get("probe"))
+
+
+class _Probe(_Watching):
     """Calls take_turn while a turn is being played (the first time it is asked mid-turn)."""
 
     name = "probe"
 
-    def __init__(self, seed: int, holder: dict[str, Any]):
-        self.inner = RandomAgent(seed)
-        self.holder = holder
-
-    def decide(self, request: Request, view: Any) -> list[int]:
-        g = self.holder["game"]
+    def look(self, g: Game, request: Request) -> None:
         if g.in_turn and "error" not in self.holder:
             with pytest.raises(RuleError) as err:
                 reg.PRIMITIVES["take_turn"].impl(Frame(g, {}), g.players[request.seat])
             self.holder["error"] = str(err.value)
             self.holder["turns"] = g.turns
-        return self.inner.decide(request, view)
 
 
 def test_take_turn_is_refused_inside_a_turn_and_skips_the_dead() -> None:
