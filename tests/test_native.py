@@ -77,6 +77,8 @@ def test_every_scenario_passes_on_the_native_engine(built: Path) -> None:
     status = _run([sys.executable, "-m", "sgsdsl", "native", "status"], _env(built))
     assert status.stdout.startswith("engine: native (mypyc): compiled with mypyc"), status.stdout
     assert "agents (role belief, heuristic agent): compiled with it" in status.stdout
+    if sys.platform.startswith("linux") and native._gcc():  # GCC: the build is trained on seeded games first
+        assert "(profile-guided: compiled again with what seeded games measured)" in status.stdout, status.stdout
 
 
 def test_a_stale_build_is_not_used(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,6 +148,26 @@ def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatc
     with pytest.raises(native.NativeBuildError, match=re.escape(install_extra("native"))):  # the checkout's hint
         native.build()
     assert not (tmp_path / "native").exists() or not any((tmp_path / "native").iterdir())
+
+
+def test_a_failed_training_leaves_the_plain_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The profile-guided build's first steps (an instrumented compile, the training games) may fail where the plain
+    build works: then there is no profile, the notes say why, and build_into compiles without one."""
+    monkeypatch.delenv("SGSDSL_NATIVE_PGO", raising=False)
+    monkeypatch.setattr(native, "_gcc", lambda: True)
+    monkeypatch.setattr(native.sys, "platform", "linux")
+
+    def no_compiler(work: Path, staging: Path, flags: list[str], link: list[str], notes: list[str]) -> Path:
+        assert flags == [f"-fprofile-generate={tmp_path / 'profile'}"]  # only the instrumented compile is tried
+        raise native.NativeBuildError("unknown flag -fprofile-generate")
+
+    monkeypatch.setattr(native, "_compile", no_compiler)
+    notes: list[str] = []
+    assert native._guided(tmp_path, tmp_path / "profile", notes) is False
+    assert notes == ["sgsdsl: no profile-guided build: unknown flag -fprofile-generate\n"]
+    monkeypatch.setenv("SGSDSL_NATIVE_PGO", "0")  # switched off: nothing is compiled for it
+    monkeypatch.setattr(native, "_compile", lambda *args: pytest.fail("compiled with SGSDSL_NATIVE_PGO=0"))
+    assert native._guided(tmp_path, tmp_path / "profile", []) is False
 
 
 def test_the_benchmark_times_both_engines_side_by_side(built: Path) -> None:
