@@ -55,6 +55,7 @@ class Timed:
         self.calls = 0
         for attr in ("name", "reads_view", "view_cards", "reads_options", "waits", "searches"):
             setattr(self, attr, getattr(inner, attr, None))
+        self.uniform_bits = None  # (every decision goes through decide, to be timed: Agent.uniform_bits)
 
     def __getattr__(self, name: str) -> Any:  # what the game asks of an agent beyond decide (reads_view_for, …)
         return getattr(self.inner, name)

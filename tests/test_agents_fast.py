@@ -34,3 +34,31 @@ def test_below_and_ranged_answers_equal_randrange_and_randint() -> None:
 def test_below_refuses_an_empty_choice() -> None:
     with pytest.raises(ValueError, match="no option"):
         RandomAgent(0).below(0)
+
+
+class _AskedEveryTime(RandomAgent):
+    """The random agent with its own decide: the engine asks it every time (Agent.uniform_bits is left unset)."""
+
+    def decide(self, request: Request, view: object) -> list[int]:
+        self.asked = getattr(self, "asked", 0) + 1
+        return super().decide(request, view)
+
+
+def test_the_engine_draws_the_random_agents_one_option_answers_as_decide_would() -> None:
+    """Decisions.ask draws a random agent's one-of-n answers itself (Agent.uniform_bits), without a request or a
+    call of decide: the games are the ones an agent asked every time plays, log, state hashes and answers alike."""
+    from sgsdsl.api import check_paths
+    from sgsdsl.compiler.cache import compiled_program
+    from sgsdsl.engine.game import Game
+    from sgsdsl.sim import agent_seed
+
+    assert RandomAgent(1).uniform_bits is not None and _AskedEveryTime(1).uniform_bits is None
+    program = compiled_program(check_paths(["rules/standard.sgs"]))
+    for seed in range(3):
+        games = []
+        for kind in (RandomAgent, _AskedEveryTime):
+            agents = [kind(agent_seed(seed, i)) for i in range(8)]
+            games.append((Game(program, "identity", 8, seed, agents, record=True).run(), agents))
+        (drawn, _), (asked, watched) = games
+        assert drawn.log == asked.log and drawn.hashes == asked.hashes and drawn.answers == asked.answers
+        assert drawn.result == asked.result and sum(a.asked for a in watched) == asked.decisions > 100

@@ -50,6 +50,11 @@ class Agent:
     # whether it searches: the game then keeps a snapshot of each turn's start (engine/snapshots.py) and hands the
     # agent a `SearchHandle` through `bind` before play, to play positions out on determinized copies of the game
     searches = False
+    # a generator's getrandbits when every answer of one option out of n (at least one to be chosen) is the uniform
+    # draw `draws.uniform_below(uniform_bits, n)` and decide() would do nothing else for it: the engine then draws
+    # that answer itself (Decisions.ask), without making a request or calling decide (the random agent sets it,
+    # unless a subclass answers otherwise)
+    uniform_bits: Any = None
 
     def bind(self, handle: Any) -> None:
         """Given the game's search handle when the game is made (only for agents that search)."""
@@ -74,6 +79,8 @@ class RandomAgent(Agent):
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self._bits = self.rng.getrandbits
+        if type(self).decide is RandomAgent.decide:  # (a subclass that answers otherwise is asked every time)
+            self.uniform_bits = self._bits
 
     def below(self, n: int) -> int:
         return uniform_below(self._bits, n)

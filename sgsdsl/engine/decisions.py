@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .agents import Agent, Request
+from .draws import uniform_below
 from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, StopEffect
 from .model import Card, Player
 from .program import GeneralRule, SkillRule
@@ -34,12 +35,32 @@ class Decisions:
         # (Any, not Agent: compiled, a call of Agent.decide would check its answer against `list[int]` and raise a
         # TypeError before _validate could say what is wrong with it)
         agent: Any = self.game.agents[p.seat]
+        h = self.state_hash() if self.game.record else ""
+        bits = getattr(agent, "uniform_bits", None)  # (an agent need not derive from Agent)
+        if bits is not None and low >= 1 and (high if high < len(labels) else len(labels)) == 1:
+            # the agent's answer is a uniform draw of one option (Agent.uniform_bits): drawn here, as decide() would
+            answer: Any = [uniform_below(bits, len(labels))]
+        else:
+            answer = self._asked(agent, p, kind, prompt, labels, low, high, about, subject, option_seats,
+                                 option_tags, option_reach)
+        self.game.decisions += 1
+        self.game.answers.append(list(answer))
+        if self.game.record:
+            self.game.hashes.append(h)
+            self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
+                                  "answer": list(answer), "hash": h})
+        return list(answer)
+
+    def _asked(self, agent: Any, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int, high: int,
+               about: Any, subject: Player | None, option_seats: Sequence[int | None],
+               option_tags: Sequence[tuple[str, ...]], option_reach: Sequence[tuple[int, ...] | None]) -> Any:
+        """The agent's answer to a request, validated (the way of every answer but the uniform draws `ask` makes
+        itself)."""
         hints = hints_of(about) if agent.reads_options or self.game.record else ()
         # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
         req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                             subject.seat if subject is not None else None, tuple(option_seats),
                                             tuple(option_tags), tuple(option_reach)))
-        h = self.state_hash() if self.game.record else ""
         # a snapshot of plain data for agents that read it: nothing in it leads back to the game
         view = SeatView(self.view(p, getattr(agent, "view_cards", True))) \
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind) else BLIND
@@ -48,13 +69,7 @@ class Decisions:
         except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect
             raise AgentMisbehaved(getattr(agent, "name", type(agent).__name__), p.seat, signal) from None
         self._validate(agent, req, answer)
-        self.game.decisions += 1
-        self.game.answers.append(list(answer))
-        if self.game.record:
-            self.game.hashes.append(h)
-            self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
-                                  "answer": list(answer), "hash": h})
-        return list(answer)
+        return answer
 
     def _validate(self, agent: Agent, req: Request, answer: Any) -> None:
         # exact types: an int subclass (or bool) could compare or hash as one number and index as another
