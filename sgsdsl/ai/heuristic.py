@@ -146,8 +146,9 @@ class HeuristicAgent(Agent):
         damage = view.get("damage_history", ())
         recover = view.get("recover_history", ())
         acts = view.get("act_history", ())
-        if base_key == self._base_key and damage == self._damage and recover == self._recover and \
-                (acts is self._acts or acts == self._acts):
+        # (the engine's views share each history's tuple until it grows: nothing new is told by identity)
+        if base_key == self._base_key and (damage is self._damage or damage == self._damage) and \
+                (recover is self._recover or recover == self._recover) and (acts is self._acts or acts == self._acts):
             return self._stance
         if base_key != self._base_key:
             self._base_key = base_key
