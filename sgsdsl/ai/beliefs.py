@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
 from operator import mul
@@ -130,14 +130,15 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
-        for key, sign_of, weak in _HISTORIES:
+        for key, sign, weak in _HISTORIES:
             items = view.get(key, ())
-            start = self._read[key]
-            if len(items) < start:  # (a view of another game: nothing in it continues what was read)
+            start, end = self._read[key], len(items)
+            if end < start:  # (a view of another game: nothing in it continues what was read)
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
-            for item in items[start:]:
-                self._update(item[0], item[1], sign_of(item), weak)
-            self._read[key] = len(items)
+            for i in range(start, end):
+                item = items[i]
+                self._update(item[0], item[1], sign if sign else _act_sign(tuple(item[2])), weak)
+            self._read[key] = end
 
     def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
@@ -310,18 +311,10 @@ def _tables(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: tupl
             for sign in (-1, 1) for shown in (False, True) for weak in (False, True)}
 
 
-def _harm(item: tuple) -> int:
-    return -1
-
-
-def _help(item: tuple) -> int:
-    return 1
-
-
-def _act_sign(item: tuple) -> int:
+@lru_cache(maxsize=512)
+def _act_sign(hints: tuple[str, ...]) -> int:
     """A card used on a seat: harmful (-1) or helpful (+1) by its hints, 0 when neither; a card given on its
-    behalf is help."""
-    hints: Iterable[str] = item[2]
+    behalf is help. (Once per distinct hint tuple: the same cards are used game after game.)"""
     t = set(hints)
     if "behalf" in t:
         return 1
@@ -332,5 +325,6 @@ def _act_sign(item: tuple) -> int:
     return 0
 
 
-# each public history: how its entries read (harmful or helpful), and whether as weak evidence (see FIT_DAMAGE)
-_HISTORIES = (("damage_history", _harm, True), ("recover_history", _help, False), ("act_history", _act_sign, False))
+# each public history: how its entries read (harmful -1 or helpful +1, or 0: by the hints each carries third), and
+# whether as weak evidence (see FIT_DAMAGE)
+_HISTORIES = (("damage_history", -1, True), ("recover_history", 1, False), ("act_history", 0, False))
