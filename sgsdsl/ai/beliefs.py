@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
-from operator import mul
 from typing import Any
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -150,7 +149,7 @@ class RoleBelief:
         shown = target in self.known and (target != self.seat or self.role_shown)
         towards: Any = ("role", self.known[target]) if target in self.known else self.hidden.index(target)
         factors = self._deals.factors(sign, shown, weak, ai, towards)
-        self.weights = list(map(mul, self.weights, factors))
+        self.weights = _times(self.weights, factors)
         self._since_rescale += 1
         if self._since_rescale >= RESCALE_EVERY:
             self._since_rescale = 0
@@ -164,11 +163,11 @@ class RoleBelief:
         """`marginals()` as the belief keeps it, not a copy: for callers that only read it (the heuristic agent,
         once per state of the belief)."""
         if self._marginals is None:
-            total = sum(self.weights)
+            weights = self.weights
+            total = _total(weights, range(len(weights)))
             out: dict[int, dict[str, float]] = {}
-            at = self.weights.__getitem__
             for seat, where in zip(self.hidden, self._deals.index(), strict=True):
-                out[seat] = {role: sum(map(at, ks)) / total for role, ks in where.items()}
+                out[seat] = {role: _total(weights, ks) / total for role, ks in where.items()}
             self._marginals = out
         return self._marginals
 
@@ -218,6 +217,21 @@ def _likelihood(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: 
     a = _affinity(sides, solo, dealt, actor, target, target_shown)
     friendly = fit * a + (1 - fit) * (1 - a)  # P(a helpful act)
     return friendly if sign > 0 else 1.0 - friendly
+
+
+def _times(weights: list[float], factors: list[float]) -> list[float]:
+    """Each weight times its factor. (A typed loop rather than `map(mul, ...)`: compiled, it multiplies C doubles
+    with no call per item.)"""
+    return [weights[i] * factors[i] for i in range(len(weights))]
+
+
+def _total(weights: list[float], which: Iterable[int]) -> float:
+    """The sum of the chosen weights, added in order from 0.0: the very float `sum` gives on Python 3.11, and the
+    same on every version and build (3.12's `sum` compensates its rounding)."""
+    t = 0.0
+    for k in which:
+        t += weights[k]
+    return t
 
 
 class DealSpace:
