@@ -4,10 +4,11 @@ reads a hidden role (built from views only: changing the hidden roles of a live 
 from __future__ import annotations
 
 import random
+from itertools import permutations
 from typing import Any
 
 from helpers import STANDARD, program
-from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief
+from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief, _deals, _space, _tables
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.engine.agents import Agent, RandomAgent, Request
 from sgsdsl.engine.game import Game
@@ -83,6 +84,86 @@ def test_observe_reads_each_event_once_and_deaths_reveal() -> None:
     assert sorted(m) == [2, 3] and m[2] == {"rebel": 1.0} and m[3] == {"rebel": 1.0}
     rng = random.Random(1)
     assert b.sample(rng) == {0: "lord", 1: "loyalist", 2: "rebel", 3: "rebel", 4: "renegade"}
+
+
+TEN = ["lord", "loyalist", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade", "renegade"]
+
+
+def test_a_role_shown_leads_to_the_shared_deals_of_what_is_left() -> None:
+    """Beliefs share their deals, factors and indexes per mode and pool (`DealSpace`); a role shown moves a belief
+    to the space of the roles left, keeping the weights of the deals that agree, in order. That is right only if
+    those deals, without the shown positions, are exactly the sorted deals of the pool left: held here for every
+    single and double reveal of the 10-seat pool (and so of every smaller one)."""
+    mode = RoleBelief(view(1, TEN))._mode
+    pool = tuple(sorted(TEN[1:]))
+    space = _space(mode, pool)
+    assert space.hypotheses == _deals(pool)
+    n = len(pool)
+    reveals = [((j, r),) for j in range(n) for r in sorted(set(pool))]
+    reveals += [((j, r), (k, t)) for j in range(n) for k in range(j + 1, n) for r in sorted(set(pool))
+                for t in sorted(set(pool)) if (j * 7 + k + len(r + t)) % 5 == 0]  # (a spread of the pairs)
+    for fixed in reveals:
+        keep, nxt = space.reveal(fixed)
+        expect = [h for h in space.hypotheses if all(h[j] == r for j, r in fixed)]
+        assert [space.hypotheses[i] for i in keep] == expect
+        if not keep:
+            assert nxt is space
+            continue
+        gone = {j for j, _ in fixed}
+        projected = tuple(tuple(x for j, x in enumerate(h) if j not in gone) for h in expect)
+        assert nxt.hypotheses == projected, fixed
+
+
+def reference_marginals(me: int, roles: list[str], before: list, dead: int, after: list) -> dict[int, dict[str, float]]:
+    """The posterior worked out from scratch, the plain way: every deal of the roles hidden from ME at the start,
+    weighed by each damage event (`_tables`, weak evidence), the deals that disagree with the death's shown role
+    dropped, then the later events; marginals of the seats still hidden."""
+    mode = RoleBelief(view(me, roles))._mode
+    lik = _tables(*mode)
+    hidden = [s for s in range(len(roles)) if s not in (0, me)]
+    hyps = sorted(set(permutations(sorted(roles[s] for s in hidden))))
+    weights = [1.0] * len(hyps)
+
+    def weigh(events: list, known: dict[int, str]) -> None:
+        for actor, target, _ in events:
+            if actor in known or actor == target:
+                continue
+            table = lik[(-1, target in known and target != me, True)]
+            a = hidden.index(actor)
+            for k, h in enumerate(hyps):
+                weights[k] *= table[h[a], known[target] if target in known else h[hidden.index(target)]]
+
+    known = {0: "lord", me: roles[me]}
+    weigh(before, known)
+    keep = [k for k, h in enumerate(hyps) if h[hidden.index(dead)] == roles[dead]]
+    hyps, weights = [hyps[k] for k in keep], [weights[k] for k in keep]
+    known[dead] = roles[dead]
+    weigh(after, known)
+    total = sum(weights)
+    out: dict[int, dict[str, float]] = {}
+    for seat in hidden:
+        if seat != dead:
+            probs: dict[str, float] = {}
+            for h, w in zip(hyps, weights, strict=True):
+                probs[h[hidden.index(seat)]] = probs.get(h[hidden.index(seat)], 0.0) + w
+            out[seat] = {r: p / total for r, p in sorted(probs.items())}
+    return out
+
+
+def test_a_belief_that_saw_a_death_weighs_deals_as_the_plain_posterior() -> None:
+    """Events, then a death, then more events: a belief that moved between shared deal spaces gives the plain
+    posterior of `reference_marginals`, for a loyalist, a rebel and a renegade (each made after the others have
+    filled the shared caches)."""
+    before = [(2, 0, 1), (5, 0, 1), (3, 4, 1), (6, 2, 1)]
+    after = [(3, 0, 1), (7, 5, 1), (4, 9, 1)]
+    for me in (1, 4, 8):
+        b = RoleBelief(view(me, TEN, damage=before))
+        b.observe(view(me, TEN, damage=before + after, shown={2: TEN[2]}, dead=(2,)))
+        got, want = b.marginals(), reference_marginals(me, TEN, before, 2, after)
+        assert sorted(got) == sorted(want)
+        for seat, probs in want.items():
+            assert sorted(got[seat]) == sorted(probs)
+            assert all(abs(got[seat][r] - p) < 1e-12 for r, p in probs.items()), (me, seat)
 
 
 def test_samples_follow_the_posterior_and_keep_the_shown_roles() -> None:

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
-from operator import mul
 from typing import Any
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -64,16 +63,13 @@ class RoleBelief:
         self.n = len(view["players"])
         self.known: dict[int, str] = {}  # seats whose role this seat knows: its own, the shown ones
         self.hidden: tuple[int, ...] = ()
-        self.hypotheses: list[tuple[str, ...]] = []  # roles of the hidden seats, in `hidden` order
+        self.hypotheses: Sequence[tuple[str, ...]] = ()  # roles of the hidden seats, in `hidden` order
         self.weights: list[float] = []  # per hypothesis, up to a common factor
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
-        self._lik = _tables(self.sides, self.solo, tuple(sorted(self.dealt.items())))
-        # per kind of act, actor and target (a hidden seat's index, or a known role): the factor of each hypothesis,
-        # made once for the hypotheses as they stand (acts repeat: the same seat hits the same seat)
-        self._factors: dict[tuple[Any, ...], list[float]] = {}
+        self._mode = (self.sides, self.solo, tuple(sorted(self.dealt.items())))
+        self._deals: DealSpace = _space(self._mode, ())
         self._since_rescale = 0
         self._marginals: dict[int, dict[str, float]] | None = None
-        self._index: list[dict[str, list[int]]] | None = None
         self._reset(view)
         self.observe(view)
 
@@ -91,12 +87,14 @@ class RoleBelief:
         pool = sorted(left.elements())
         if len(pool) != len(self.hidden):
             raise ValueError(f"view of seat {self.seat}: {len(pool)} roles left for {len(self.hidden)} hidden seats")
-        self.hypotheses = list(_deals(tuple(pool)))
-        if len(self.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
-            self.hypotheses = random.Random(repr(sorted(self.known.items()))).sample(self.hypotheses, MAX_HYPOTHESES)
+        space = _space(self._mode, tuple(pool))
+        if len(space.hypotheses) > MAX_HYPOTHESES:  # (a reproducible subset: from the view alone)
+            subset = random.Random(repr(sorted(self.known.items()))).sample(list(space.hypotheses), MAX_HYPOTHESES)
+            space = DealSpace(self._mode, tuple(pool), tuple(subset), shared=False)
+        self._deals = space
+        self.hypotheses = space.hypotheses
         self.weights = [1.0] * len(self.hypotheses)
-        self._factors = {}
-        self._marginals = self._index = None
+        self._marginals = None
 
     def _reveal(self, view: Mapping[str, Any]) -> None:
         """Roles shown since (a death reveals one): drop the assignments that disagree."""
@@ -108,17 +106,16 @@ class RoleBelief:
         if not new:
             return
         where = {s: i for i, s in enumerate(self.hidden)}
-        keep = [i for i, h in enumerate(self.hypotheses) if all(h[where[s]] == r for s, r in new.items() if s in where)]
-        rest = tuple(s for s in self.hidden if s not in new)
-        idx = [where[s] for s in rest]
-        self.hypotheses = [tuple(self.hypotheses[i][j] for j in idx) for i in keep]
-        self.weights = [self.weights[i] for i in keep]
-        self.hidden = rest
-        self.known.update(new)
-        self._factors = {}
-        self._marginals = self._index = None
-        if not self.hypotheses:  # (only if the acts were impossible: start again from what is shown)
+        keep, space = self._deals.reveal(tuple(sorted((where[s], r) for s, r in new.items() if s in where)))
+        if not keep:  # (only if the roles shown fit no deal, as no dealt roles would: start again from what is shown)
             self._reset(view)
+            return
+        self.hidden = tuple(s for s in self.hidden if s not in new)
+        self.weights = [self.weights[i] for i in keep]
+        self._deals = space
+        self.hypotheses = space.hypotheses
+        self.known.update(new)
+        self._marginals = None
 
     # ------------------------------------------------------------ allegiance
     def affinity(self, actor: str, target: str, target_shown: bool) -> float:
@@ -132,14 +129,15 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
-        for key, sign_of, weak in _HISTORIES:
+        for key, sign, weak in _HISTORIES:
             items = view.get(key, ())
-            start = self._read[key]
-            if len(items) < start:  # (a view of another game: nothing in it continues what was read)
+            start, end = self._read[key], len(items)
+            if end < start:  # (a view of another game: nothing in it continues what was read)
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
-            for item in items[start:]:
-                self._update(item[0], item[1], sign_of(item), weak)
-            self._read[key] = len(items)
+            for i in range(start, end):
+                item = items[i]
+                self._update(item[0], item[1], sign if sign else _act_sign(tuple(item[2])), weak)
+            self._read[key] = end
 
     def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
@@ -150,17 +148,8 @@ class RoleBelief:
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
         shown = target in self.known and (target != self.seat or self.role_shown)
         towards: Any = ("role", self.known[target]) if target in self.known else self.hidden.index(target)
-        key = (sign, shown, weak, ai, towards)
-        factors = self._factors.get(key)
-        if factors is None:
-            table = self._lik[(sign, shown, weak)]
-            if isinstance(towards, int):
-                factors = [table[h[ai], h[towards]] for h in self.hypotheses]
-            else:
-                role = towards[1]
-                factors = [table[h[ai], role] for h in self.hypotheses]
-            self._factors[key] = factors
-        self.weights = list(map(mul, self.weights, factors))
+        factors = self._deals.factors(sign, shown, weak, ai, towards)
+        self.weights = _times(self.weights, factors)
         self._since_rescale += 1
         if self._since_rescale >= RESCALE_EVERY:
             self._since_rescale = 0
@@ -174,18 +163,11 @@ class RoleBelief:
         """`marginals()` as the belief keeps it, not a copy: for callers that only read it (the heuristic agent,
         once per state of the belief)."""
         if self._marginals is None:
-            total = sum(self.weights)
+            weights = self.weights
+            total = _total(weights, range(len(weights)))
             out: dict[int, dict[str, float]] = {}
-            if self._index is None:  # per hidden seat, per role: the hypotheses giving it that role, in order
-                self._index = []
-                for i in range(len(self.hidden)):
-                    where: dict[str, list[int]] = {}
-                    for k, h in enumerate(self.hypotheses):
-                        where.setdefault(h[i], []).append(k)
-                    self._index.append(dict(sorted(where.items())))
-            at = self.weights.__getitem__
-            for seat, where in zip(self.hidden, self._index, strict=True):
-                out[seat] = {role: sum(map(at, ks)) / total for role, ks in where.items()}
+            for seat, where in zip(self.hidden, self._deals.index(), strict=True):
+                out[seat] = {role: _total(weights, ks) / total for role, ks in where.items()}
             self._marginals = out
         return self._marginals
 
@@ -237,6 +219,93 @@ def _likelihood(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: 
     return friendly if sign > 0 else 1.0 - friendly
 
 
+def _times(weights: list[float], factors: list[float]) -> list[float]:
+    """Each weight times its factor. (A typed loop rather than `map(mul, ...)`: compiled, it multiplies C doubles
+    with no call per item.)"""
+    return [weights[i] * factors[i] for i in range(len(weights))]
+
+
+def _total(weights: list[float], which: Iterable[int]) -> float:
+    """The sum of the chosen weights, added in order from 0.0: the very float `sum` gives on Python 3.11, and the
+    same on every version and build (3.12's `sum` compensates its rounding)."""
+    t = 0.0
+    for k in which:
+        t += weights[k]
+    return t
+
+
+class DealSpace:
+    """Every deal of one multiset of hidden roles (a POOL) in one mode, and what beliefs over it share: which deals
+    give each position which role, each kind of act's factor per deal, and where a role shown leads. Made once per
+    mode and pool (`_space`): every seat of every game of a mode starts from the same few and reaches the same few
+    by the same deaths, so none of this is worked out again per belief."""
+
+    def __init__(self, mode: tuple[Any, ...], pool: tuple[str, ...], hypotheses: tuple[tuple[str, ...], ...],
+                 shared: bool = True):
+        self.mode = mode
+        self.pool = pool
+        self.hypotheses = hypotheses
+        self.shared = shared  # every deal of the pool (else a subset, kept by one belief alone)
+        self.lik = _tables(*mode)
+        # per kind of act, actor and target (a position, or a known role): the factor of each hypothesis
+        self._factors: dict[tuple[Any, ...], list[float]] = {}
+        self._index: list[dict[str, list[int]]] | None = None
+        self._reveals: dict[tuple[tuple[int, str], ...], tuple[list[int], DealSpace]] = {}
+
+    def factors(self, sign: int, shown: bool, weak: bool, ai: int, towards: Any) -> list[float]:
+        """How likely an act of this kind by the seat at position AI towards TOWARDS (a position, or
+        ("role", role) for a seat whose role is known) is under each deal."""
+        key = (sign, shown, weak, ai, towards)
+        got = self._factors.get(key)
+        if got is None:
+            table = self.lik[(sign, shown, weak)]
+            if isinstance(towards, int):
+                got = [table[h[ai], h[towards]] for h in self.hypotheses]
+            else:
+                role = towards[1]
+                got = [table[h[ai], role] for h in self.hypotheses]
+            self._factors[key] = got
+        return got
+
+    def index(self) -> list[dict[str, list[int]]]:
+        """Per position, per role: the deals giving it that role, in order."""
+        if self._index is None:
+            self._index = []
+            for i in range(len(self.pool)):
+                where: dict[str, list[int]] = {}
+                for k, h in enumerate(self.hypotheses):
+                    where.setdefault(h[i], []).append(k)
+                self._index.append(dict(sorted(where.items())))
+        return self._index
+
+    def reveal(self, fixed: tuple[tuple[int, str], ...]) -> tuple[list[int], DealSpace]:
+        """Roles shown at some positions: the deals that agree (their numbers) and the space of the positions left,
+        whose deals are those, in the same order, without the shown positions."""
+        got = self._reveals.get(fixed)
+        if got is None:
+            keep = [i for i, h in enumerate(self.hypotheses) if all(h[j] == r for j, r in fixed)]
+            if not keep:
+                return keep, self
+            gone = {j for j, _ in fixed}
+            rest = [j for j in range(len(self.pool)) if j not in gone]
+            left = Counter(self.pool) - Counter(r for _, r in fixed)
+            pool = tuple(sorted(left.elements()))
+            if self.shared:
+                # (the sorted distinct orders of a multiset that agree at some positions are, without them, the
+                # sorted distinct orders of what is left: tests/test_beliefs.py holds them to it)
+                nxt = _space(self.mode, pool)
+            else:
+                nxt = DealSpace(self.mode, pool, tuple(tuple(self.hypotheses[i][j] for j in rest) for i in keep),
+                                shared=False)
+            got = self._reveals[fixed] = (keep, nxt)
+        return got
+
+
+@lru_cache(maxsize=1024)
+def _space(mode: tuple[Any, ...], pool: tuple[str, ...]) -> DealSpace:
+    return DealSpace(mode, pool, _deals(pool))
+
+
 @lru_cache(maxsize=256)
 def _deals(pool: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Every distinct order of a sorted multiset of roles, sorted: made once per multiset (every belief of every
@@ -256,18 +325,10 @@ def _tables(sides: tuple[frozenset[str], ...], solo: frozenset[str], dealt: tupl
             for sign in (-1, 1) for shown in (False, True) for weak in (False, True)}
 
 
-def _harm(item: tuple) -> int:
-    return -1
-
-
-def _help(item: tuple) -> int:
-    return 1
-
-
-def _act_sign(item: tuple) -> int:
+@lru_cache(maxsize=512)
+def _act_sign(hints: tuple[str, ...]) -> int:
     """A card used on a seat: harmful (-1) or helpful (+1) by its hints, 0 when neither; a card given on its
-    behalf is help."""
-    hints: Iterable[str] = item[2]
+    behalf is help. (Once per distinct hint tuple: the same cards are used game after game.)"""
     t = set(hints)
     if "behalf" in t:
         return 1
@@ -278,5 +339,6 @@ def _act_sign(item: tuple) -> int:
     return 0
 
 
-# each public history: how its entries read (harmful or helpful), and whether as weak evidence (see FIT_DAMAGE)
-_HISTORIES = (("damage_history", _harm, True), ("recover_history", _help, False), ("act_history", _act_sign, False))
+# each public history: how its entries read (harmful -1 or helpful +1, or 0: by the hints each carries third), and
+# whether as weak evidence (see FIT_DAMAGE)
+_HISTORIES = (("damage_history", -1, True), ("recover_history", 1, False), ("act_history", 0, False))

@@ -102,6 +102,7 @@ class HeuristicAgent(Agent):
         self._base_key: Any = None
         self._base: dict[int, float] = {}
         self._known: set[int] = set()
+        self._lone = False  # whether my side is me alone (`_alone`), for the view the base was worked out from
         self._damage: Any = ()
         self._recover: Any = ()
         self._acts: Any = ()
@@ -146,19 +147,21 @@ class HeuristicAgent(Agent):
         damage = view.get("damage_history", ())
         recover = view.get("recover_history", ())
         acts = view.get("act_history", ())
-        if base_key == self._base_key and damage == self._damage and recover == self._recover and \
-                (acts is self._acts or acts == self._acts):
+        # (the engine's views share each history's tuple until it grows: nothing new is told by identity)
+        if base_key == self._base_key and (damage is self._damage or damage == self._damage) and \
+                (recover is self._recover or recover == self._recover) and (acts is self._acts or acts == self._acts):
             return self._stance
         if base_key != self._base_key:
             self._base_key = base_key
             self._base, self._known = self._stance_base(view)
+            self._lone = self._alone(view)
         marginals = self._belief_now(view, damage, recover, acts).shared_marginals()
         out = dict(self._base)
         allies = self.allies(view)
         for seat, probs in marginals.items():
             if seat not in self._known:
                 out[seat] = 2.0 * sum(p for role, p in probs.items() if role in allies) - 1.0
-        if self.balance and self._alone(view):
+        if self.balance and self._lone:
             self._balance(view, out, marginals)
         self._damage, self._recover, self._acts, self._stance = damage, recover, acts, out
         return out

@@ -23,8 +23,10 @@ class Decisions:
     def __init__(self, game: GameState):
         self.game = game
         self._sides: tuple[tuple[str, ...], ...] | None = None  # the mode's sides, for views (made once)
-        # the public history of acts as views show it: a tuple (read-only, so every view may share it), made again
-        # only when the history has grown
+        # the public histories as views show them: tuples (read-only, so every view may share them), made again only
+        # when a history has grown; an agent that keeps the last view's history tells "nothing new" by identity
+        self._damage: tuple[tuple[int, int, int], ...] = ()
+        self._recover: tuple[tuple[int, int, int], ...] = ()
         self._acts: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
 
     # ------------------------------------------------------------ decisions
@@ -156,13 +158,10 @@ class Decisions:
         out["solo"] = list(self.game.mode.solo)
         out["roles_in_play"] = sorted(q.role for q in self.game.players)
         # public history: who has damaged whom (seat, seat, amount), and who has healed whom, oldest first
-        out["damage_history"] = list(self.game.damage_history)
-        out["recover_history"] = list(self.game.recover_history)
+        out["damage_history"] = self._damage = shared_history(self.game.damage_history, self._damage)
+        out["recover_history"] = self._recover = shared_history(self.game.recover_history, self._recover)
         # who used a card on whom (with its hints), and who gave a card on another's behalf, oldest first
-        acts = self.game.act_history
-        if len(acts) != len(self._acts) or (acts and acts[-1] is not self._acts[-1]):
-            self._acts = tuple(acts)
-        out["act_history"] = self._acts
+        out["act_history"] = self._acts = shared_history(self.game.act_history, self._acts)
         return out
 
     # ------------------------------------------------------------ hash
@@ -184,6 +183,14 @@ class Decisions:
 
 
 _BLANK: dict[int, tuple[str, ...]] = {}
+
+
+def shared_history(history: list[Any], shown: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A public history as views show it: the tuple shown last while the history has not grown (it only ever
+    grows: the same length and the same last entry mean the same history), else a new one."""
+    if len(history) == len(shown) and (not history or history[-1] is shown[-1]):
+        return shown
+    return tuple(history)
 
 
 def blank(n: int) -> tuple[str, ...]:
