@@ -43,6 +43,8 @@ def agent_budget(kind: str) -> int | None:
 
 def make_agent(kind: str, seed: int) -> Agent:
     """The agent of one kind (see AGENT_KINDS) seeded with SEED."""
+    if kind == "random":  # (the usual kind, one per seat of every game of a batch: no parsing of a budget)
+        return RandomAgent(seed)
     budget = agent_budget(kind)
     if kind == "heuristic":
         from .ai.heuristic import HeuristicAgent

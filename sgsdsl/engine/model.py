@@ -84,7 +84,9 @@ class Card(_RuleFace):
         # where it was before its last move, and who held it there (the provenance of a discarded card)
         self.last_zone = "draw"
         self.last_holder: Player | None = None
-        self._label = f"{rule.name}{suit}{RANK_TEXT.get(rank, str(rank))}#{cid}"  # the printed face never changes
+        # the printed face, which never changes: made when first asked (a game that keeps no log and whose agents
+        # read no options may never ask, and a deck is a hundred cards and more)
+        self._label: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled for search snapshots (engine/snapshots.py): made by the constructor, then given its state (the
@@ -148,7 +150,11 @@ class Card(_RuleFace):
         return False
 
     def label(self) -> str:
-        return self._label
+        got = self._label
+        if got is None:
+            got = self._label = \
+                f"{self.printed_rule.name}{self.printed_suit}{RANK_TEXT.get(self.rank, str(self.rank))}#{self.id}"
+        return got
 
 
 class VirtualCard(_RuleFace):
