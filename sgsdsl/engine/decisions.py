@@ -41,12 +41,15 @@ class Decisions:
         bits = getattr(agent, "uniform_bits", None)  # (an agent need not derive from Agent)
         if bits is not None and low >= 1 and (high if high < len(labels) else len(labels)) == 1:
             # the agent's answer is a uniform draw of one option (Agent.uniform_bits): drawn here, as decide() would
-            answer: Any = [uniform_below(bits, len(labels))]
+            pick = uniform_below(bits, len(labels))
+            answer: Any = [pick]
+            kept: list[int] = [pick]
         else:
             answer = self._asked(agent, p, kind, prompt, labels, low, high, about, subject, option_seats,
                                  option_tags, option_reach)
+            kept = list(answer)  # (the agent may keep its answer and change it later)
         self.game.decisions += 1
-        self.game.answers.append(list(answer))
+        self.game.answers.append(kept)
         if self.game.record:
             self.game.hashes.append(h)
             self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),

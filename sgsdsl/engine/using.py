@@ -442,11 +442,16 @@ class CardUse:
 
     def _nullify_window(self, card: Card | VirtualCard,
                         user: Player | None, target: Player | None, rec: UseRecord) -> bool:
-        pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
-        # rules hear the window open before anyone is asked (`on nullify`): cancelling the event nullifies the card
-        self.dispatch.emit("nullify", pending)
+        pending: Any = None  # (an Event)
+        if self.dispatch.listens("nullify"):
+            # rules hear the window open before anyone is asked (`on nullify`): cancelling the event nullifies the
+            # card
+            pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
+            self.dispatch.emit("nullify", pending)
+        elif self.game.zero_hp:  # (what emitting an event nobody hears does)
+            self.dispatch.zero_hp_recheck()
         asked = 0
-        while asked < 40 and not pending.cancelled:
+        while asked < 40 and (pending is None or not pending.cancelled):
             asked += 1
             answered = False
             for q in self.game.seat_order(self.game.current):
@@ -461,16 +466,19 @@ class CardUse:
                 c, use = self.realize_offer(q, offers[pick][1])
                 if c is None:
                     continue
+                if pending is None:  # (the window's event, made once somebody answers: most windows pass)
+                    pending = new_event("nullify", {"card": card, "user": user, "target": target, "use": rec})
                 self.use_card(q, c, use, [], "nullify", pending)
                 answered = True
                 break
             if not answered:
                 break
-        if pending.cancelled:
-            rec.nullified = True
-            if self.game.record:  # (the labels are made only for a log that is kept)
-                self.game.emit_log("nullified", card=card.label(), target=target.label() if target else None)
-        return pending.cancelled
+        if pending is None or not pending.cancelled:
+            return False
+        rec.nullified = True
+        if self.game.record:  # (the labels are made only for a log that is kept)
+            self.game.emit_log("nullified", card=card.label(), target=target.label() if target else None)
+        return True
 
     def context_offers(self, p: Player, context: str, fixed_target: Player | None) -> list[tuple[str, tuple]]:
         """Cards (and conversions) p could use now in a response context such as dying or nullify (labelled only
