@@ -166,6 +166,30 @@ def test_a_belief_that_saw_a_death_weighs_deals_as_the_plain_posterior() -> None
             assert all(abs(got[seat][r] - p) < 1e-12 for r, p in probs.items()), (me, seat)
 
 
+def test_a_subset_of_deals_is_kept_by_its_belief_alone(monkeypatch) -> None:
+    """Beyond MAX_HYPOTHESES deals a belief keeps a reproducible random subset, in a space of its own (not shared):
+    a death then filters and projects that subset, and the belief still weighs its deals as the plain posterior over
+    the same subset would."""
+    from sgsdsl.ai import beliefs
+    monkeypatch.setattr(beliefs, "MAX_HYPOTHESES", 200)
+    before = [(2, 0, 1), (5, 0, 1)]
+    b = RoleBelief(view(1, TEN, damage=before))
+    assert len(b.hypotheses) == 200 and not b._deals.shared
+    again = RoleBelief(view(1, TEN, damage=before))
+    assert again.hypotheses == b.hypotheses  # (the subset comes from the view alone)
+    dead_role = b.hypotheses[0][b.hidden.index(2)]
+    roles = list(TEN)
+    roles[2] = dead_role
+    kept = [h for h in b.hypotheses if h[b.hidden.index(2)] == dead_role]
+    b.observe({**view(1, TEN, damage=before, dead=(2,)),
+               "players": [{**q, "role": dead_role} if q["seat"] == 2 else q
+                           for q in view(1, TEN, damage=before, dead=(2,))["players"]]})
+    assert 2 not in b.hidden and len(b.hypotheses) == len(b.weights) == len(kept)
+    assert not b._deals.shared and len(set(b.hypotheses)) == len(kept)
+    m = b.marginals()
+    assert all(abs(sum(probs.values()) - 1.0) < 1e-9 for probs in m.values())
+
+
 def test_samples_follow_the_posterior_and_keep_the_shown_roles() -> None:
     b = RoleBelief(view(1, FIVE, damage=[(2, 0, 1)] * 3))
     rng = random.Random(7)

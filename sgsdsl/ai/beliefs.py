@@ -286,8 +286,6 @@ class DealSpace:
             keep = [i for i, h in enumerate(self.hypotheses) if all(h[j] == r for j, r in fixed)]
             if not keep:
                 return keep, self
-            gone = {j for j, _ in fixed}
-            rest = [j for j in range(len(self.pool)) if j not in gone]
             left = Counter(self.pool) - Counter(r for _, r in fixed)
             pool = tuple(sorted(left.elements()))
             if self.shared:
@@ -295,6 +293,8 @@ class DealSpace:
                 # sorted distinct orders of what is left: tests/test_beliefs.py holds them to it)
                 nxt = _space(self.mode, pool)
             else:
+                gone = {j for j, _ in fixed}
+                rest = [j for j in range(len(self.pool)) if j not in gone]
                 nxt = DealSpace(self.mode, pool, tuple(tuple(self.hypotheses[i][j] for j in rest) for i in keep),
                                 shared=False)
             got = self._reveals[fixed] = (keep, nxt)
