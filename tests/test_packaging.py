@@ -182,4 +182,8 @@ def test_a_wheel_runs_its_native_engine_in_a_fresh_venv(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=1800)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "engine: native (mypyc): compiled with mypyc when the package was installed" in p.stdout
+    from sgsdsl import native
+
+    if sys.platform.startswith("linux") and native._gcc():  # trained in the isolated build environment too
+        assert "(profile-guided: compiled again with what seeded games measured)" in p.stdout
     assert "the same games on both engines" in p.stdout
