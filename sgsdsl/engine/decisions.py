@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -15,6 +16,7 @@ from .program import GeneralRule, SkillRule
 from .state import GameState
 
 _tuple_new = tuple.__new__
+_role_of = attrgetter("role")
 
 
 class Decisions:
@@ -28,16 +30,23 @@ class Decisions:
         self._damage: tuple[tuple[int, int, int], ...] = ()
         self._recover: tuple[tuple[int, int, int], ...] = ()
         self._acts: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
+        # the last view made: (decisions made before it, seat, whether with cards, the view), for `ask(same_view=…)`
+        self._kept_view: tuple[int, Player, bool, Any] | None = None
 
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
-            option_reach: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
+            option_reach: Sequence[tuple[int, ...] | None] = (), same_view: bool = False) -> list[int]:
+        """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
+        just before this (the targets of a card picked from p's play menu): p's view is the one made for that
+        decision, if one was, and is not made again."""
         # (Any, not Agent: compiled, a call of Agent.decide would check its answer against `list[int]` and raise a
         # TypeError before _validate could say what is wrong with it)
-        agent: Any = self.game.agents[p.seat]
-        h = self.state_hash() if self.game.record else ""
+        g = self.game
+        agent: Any = g.agents[p.seat]
+        record = g.record
+        h = self.state_hash() if record else ""
         bits = getattr(agent, "uniform_bits", None)  # (an agent need not derive from Agent)
         if bits is not None and low >= 1 and (high if high < len(labels) else len(labels)) == 1:
             # the agent's answer is a uniform draw of one option (Agent.uniform_bits): drawn here, as decide() would
@@ -45,36 +54,39 @@ class Decisions:
             answer: Any = [pick]
             kept: list[int] = [pick]
         else:
-            answer = self._asked(agent, p, kind, prompt, labels, low, high, about, subject, option_seats,
-                                 option_tags, option_reach)
+            # (the agent's answer, validated: the way of every answer but the uniform draws above; one function with
+            # the request, the view and the call, since every decision of a reasoning agent comes this way)
+            hints = hints_of(about) if record or agent.reads_options else ()
+            # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
+            req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
+                                                subject.seat if subject is not None else None, tuple(option_seats),
+                                                tuple(option_tags), tuple(option_reach)))
+            # a snapshot of plain data for agents that read it: nothing in it leads back to the game
+            if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
+                cards = getattr(agent, "view_cards", True)
+                last = self._kept_view
+                view: Any
+                if same_view and last is not None and last[0] == g.decisions - 1 and last[1] is p \
+                        and last[2] == cards:
+                    view = last[3]
+                else:
+                    view = SeatView(self.view(p, cards))
+                    self._kept_view = (g.decisions, p, cards, view)
+            else:
+                view = BLIND
+            try:
+                answer = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
+            except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect
+                raise AgentMisbehaved(getattr(agent, "name", type(agent).__name__), p.seat, signal) from None
+            self._validate(agent, req, answer)
             kept = list(answer)  # (the agent may keep its answer and change it later)
-        self.game.decisions += 1
-        self.game.answers.append(kept)
-        if self.game.record:
-            self.game.hashes.append(h)
-            self.game.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
-                                  "answer": list(answer), "hash": h})
+        g.decisions += 1
+        g.answers.append(kept)
+        if record:
+            g.hashes.append(h)
+            g.log.append({"ask": p.seat, "kind": kind, "prompt": prompt, "options": list(labels),
+                          "answer": list(answer), "hash": h})
         return list(answer)
-
-    def _asked(self, agent: Any, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int, high: int,
-               about: Any, subject: Player | None, option_seats: Sequence[int | None],
-               option_tags: Sequence[tuple[str, ...]], option_reach: Sequence[tuple[int, ...] | None]) -> Any:
-        """The agent's answer to a request, validated (the way of every answer but the uniform draws `ask` makes
-        itself)."""
-        hints = hints_of(about) if agent.reads_options or self.game.record else ()
-        # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
-        req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
-                                            subject.seat if subject is not None else None, tuple(option_seats),
-                                            tuple(option_tags), tuple(option_reach)))
-        # a snapshot of plain data for agents that read it: nothing in it leads back to the game
-        view = SeatView(self.view(p, getattr(agent, "view_cards", True))) \
-            if getattr(agent, "reads_view", True) and agent.reads_view_for(kind) else BLIND
-        try:
-            answer: Any = agent.decide(req, view)  # an agent may answer anything: _validate says what is wrong
-        except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect
-            raise AgentMisbehaved(getattr(agent, "name", type(agent).__name__), p.seat, signal) from None
-        self._validate(agent, req, answer)
-        return answer
 
     def _validate(self, agent: Agent, req: Request, answer: Any) -> None:
         # exact types: an int subclass (or bool) could compare or hash as one number and index as another
@@ -100,7 +112,7 @@ class Decisions:
         return self.ask(p, "confirm", prompt, ["yes", "no"], about=about)[0] == 0
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
-                    about: Any = None) -> list[Any]:
+                    about: Any = None, same_view: bool = False) -> list[Any]:
         items = list(items)
         if not items or high <= 0:
             return []
@@ -108,13 +120,14 @@ class Decisions:
         if low == len(items) and high == len(items):
             return items
         if self.blind(p):  # (what the items are is read by nobody: blank labels, no seats or tags)
-            picks = self.ask(p, "choose", prompt, blank(len(items)), low, high, about=about)
+            picks = self.ask(p, "choose", prompt, blank(len(items)), low, high, about=about, same_view=same_view)
             return [items[i] for i in picks]
         labels = [self.item_label(x, p) for x in items]
         seats = [x.seat if isinstance(x, Player) else None for x in items]
         tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
                 for x, label in zip(items, labels, strict=True)]
-        picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags)
+        picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
+                         same_view=same_view)
         return [items[i] for i in picks]
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None) -> Any:
@@ -159,7 +172,7 @@ class Decisions:
         out["sides"] = [list(roles) for roles in sides]
         # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
         out["solo"] = list(self.game.mode.solo)
-        out["roles_in_play"] = sorted(q.role for q in self.game.players)
+        out["roles_in_play"] = sorted(map(_role_of, self.game.players))
         # public history: who has damaged whom (seat, seat, amount), and who has healed whom, oldest first
         out["damage_history"] = self._damage = shared_history(self.game.damage_history, self._damage)
         out["recover_history"] = self._recover = shared_history(self.game.recover_history, self._recover)

@@ -14,11 +14,12 @@ from .events import MAX_PLAY_ACTIONS
 from .model import PHASES, Card, Player, VirtualCard
 from .snapshots import take_snapshot
 from .state import GameState
-from .using import AIMED, CardUse
+from .using import CardUse
 from .zones import Zones
 
 # the mark that skips each phase (made once, not once a phase)
 SKIP_MARKS = {phase: "skip_" + phase for phase in PHASES}
+END_HINTS = ("end",)  # the hints of the play menu's last option, ending the phase
 
 
 class TurnFlow:
@@ -213,9 +214,18 @@ class TurnFlow:
             if blind:
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", blank(len(options) + 1))[0]
             else:
-                labels = [o[0] for o in options] + ["end play phase"]
-                tags = [self.option_hints(o[1]) for o in options] + [("end",)]
-                reach = [self.option_reach(p, o[1]) for o in options] + [None] if shows_reach else []
+                labels = [o[0] for o in options]
+                labels.append("end play phase")
+                hints = self.option_hints
+                tags = [hints(o[1]) for o in options]
+                tags.append(END_HINTS)
+                if shows_reach:  # (each aimed card's targets as the menu kept them, looked up once)
+                    shown = self.use.menu_shown(p)
+                    reach = [None if (got := shown.get((id(o[1][1]), id(o[1][2])))) is None or o[1][0] != "card"
+                             else tuple(t.seat for t in got[2]) for o in options]
+                    reach.append(None)
+                else:
+                    reach = []
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
                                         option_reach=reach)[0]
             if pick == len(options):
@@ -237,13 +247,6 @@ class TurnFlow:
         return (seats, [c.id for c in p.hand], [c.id for c in p.equips.values()], len(game.draw_pile),
                 len(game.discard_pile), len(game.processing), len(game.damage_history), len(game.recover_history),
                 game.current.seat, game.phase, dict(game.marks) if game.marks else None)
-
-    def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
-        """For agents: the seats a card of the play menu could be aimed at now, when it is aimed at chosen
-        targets (one or a range); None for anything else."""
-        if option[0] != "card" or option[2].target_kind not in AIMED:
-            return None
-        return tuple(t.seat for t in self.use.menu_reach(p, option[1], option[2]))
 
     def option_hints(self, option: tuple) -> tuple[str, ...]:
         """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""

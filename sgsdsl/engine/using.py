@@ -292,6 +292,14 @@ class CardUse:
         kept[2][key] = (card, use, got)
         return got
 
+    def menu_shown(self, p: Player) -> dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]:
+        """What menu_reach keeps for the menu being made for p, by (id of card, id of use clause): every card of that
+        menu aimed at chosen targets (the rest have none)."""
+        kept = self._reach
+        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
+            return {}
+        return kept[2]
+
     def _targets_shown(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player] | None:
         kept = self._reach
         if kept is None or kept[0] + 1 != self.game.decisions or kept[1] is not p:
@@ -303,6 +311,7 @@ class CardUse:
 
     def choose_targets(self, p: Player, card: Card | VirtualCard, use: UseRule) -> list[Player] | None:
         legal = self._targets_shown(p, card, use)
+        shown = legal is not None  # (then nothing has changed since p's play menu: its view serves again)
         if legal is None:
             legal = self.legal_targets(p, card, use)
         kind = use.target_kind
@@ -316,7 +325,7 @@ class CardUse:
             return None
         high = use.high + max(0, self.dispatch.value("extra_targets", p, card))
         chosen = self.choices.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)),
-                                          f"targets for {card.name}", about=card)
+                                          f"targets for {card.name}", about=card, same_view=shown)
         return chosen or None
 
     def use_card_chosen(self, p: Player, card: Card | VirtualCard,
