@@ -112,3 +112,52 @@ def test_an_event_no_guarded_listener_accepts_is_not_dispatched() -> None:
         assert could(guards, {"phase": "prepare"})  # (a field absent: the condition decides)
         g.set_general(owner, prog.generals["zhaoyun"])  # nobody listens any more
         assert "phase_start" not in g.timing_guards
+
+
+def _targets_both_ways(engine: str, generals: list[str]) -> tuple[list, list]:
+    """Every seat's legal targets for the aimed cards, by CardUse.legal_targets (its owner-keyed shortcut for
+    `targetable`) and by legal_target one target at a time (value() walking the chain), with 空城 (a target's own,
+    with an empty hand), 谦逊 (a target's own) and 天义's loss (a user's own) in play, and 贾诩's 完杀 (whose
+    modifier is nobody's own: no shortcut) where GENERALS have him."""
+    from sgsdsl.api import check_paths, program_for
+    from sgsdsl.engine.agents import RandomAgent
+    from sgsdsl.engine.game import Game
+
+    loaded = check_paths([str(ROOT / "rules" / name) for name in ("standard.sgs", "huo.sgs", "lin.sgs")])
+    assert loaded.ok
+    prog = program_for(loaded, engine)
+    g = Game(prog, "identity", 6, 3, [RandomAgent(i) for i in range(6)])
+    for p, ident in zip(g.players, generals, strict=True):
+        g.set_general(p, prog.generals[ident])
+    g.current = g.players[0]
+    free = [c for c in g.cards if c.zone == "draw"]
+    for p in g.players:
+        if p.seat != 1:  # 诸葛亮 holds nothing: 空城 holds
+            for name in ("杀", "决斗", "顺手牵羊", "乐不思蜀", "过河拆桥"):
+                card = next((c for c in free if c.name == name and c.zone == "draw"), None)
+                if card is not None:  # (the deck holds fewer of some than seats)
+                    g.zones.move([card], "hand", p)
+    g.players[0].marks["tianyi_lost"] = True
+    fast, slow = [], []
+    for p in g.players:
+        for card in p.hand:
+            for use in card.rule.by_context.get("play", ()):
+                if use.target_kind in ("one", "range"):
+                    fast.append((p.seat, card.name, [t.seat for t in g.use.legal_targets(p, card, use)]))
+                    slow.append((p.seat, card.name, [t.seat for t in g.rotation(p)
+                                                     if g.use.legal_target(p, card, use, t)]))
+    taken = g.dispatch.owner_keyed("targetable") is not None
+    assert taken == ("jiaxu" not in generals)  # (both back ends mark a modifier that holds for its owner alone)
+    return fast, slow
+
+
+def test_owner_keyed_targetable_gives_what_the_chain_gives() -> None:
+    for generals in (["taishici", "zhugeliang", "luxun", "caocao", "liubei", "sunquan"],
+                     ["taishici", "zhugeliang", "luxun", "jiaxu", "caocao", "liubei"]):
+        fast, slow = _targets_both_ways("compiled", generals)
+        assert fast == slow and len(fast) >= 6
+        assert fast == _targets_both_ways("interpreted", generals)[0]
+        assert [seats for seat, name, seats in fast if seat == 0 and name == "杀"] == [[]]  # 天义 lost: a user's own
+        assert not any(1 in seats for _, name, seats in fast if name in ("杀", "决斗"))  # 空城, its hand empty
+        assert not any(2 in seats for _, name, seats in fast if name in ("顺手牵羊", "乐不思蜀"))  # 谦逊
+        assert any(2 in seats for _, name, seats in fast if name == "决斗")  # (谦逊 rules out only those)

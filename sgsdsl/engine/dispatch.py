@@ -36,6 +36,8 @@ class Dispatch:
     def __init__(self, game: GameState, choices: Decisions):
         self.game = game
         self.choices = choices
+        # per value: (its chain then, what `owner_keyed` found in it), made again when refresh_skills makes a new chain
+        self._keyed: dict[str, tuple[Any, Any]] = {}
 
     # ------------------------------------------------------------ skills, values, events
     def refresh_skills(self, p: Player, keep: Sequence[CardRule] = ()) -> None:
@@ -448,6 +450,28 @@ class Dispatch:
             params = spec.params if spec is not None else rule.params if rule is not None else ()
             none_argument(name, tuple((p, i) for i, p in enumerate(params)), args, {})
             raise
+
+    def owner_keyed(self, name: str) -> tuple[Any, dict[int, list[Player]]] | None:
+        """For an engine value that some skill modifies, that has no rule of its own, is not clamped, and whose every
+        modifier holds only for its owner as one argument (its condition starts `arg == owner`, which compiled rules
+        mark, `ModifierRule.owner_arg`): (its default, the owners by the place of that argument). A call naming none
+        of those owners at their places is its default, after one step (what value() works out by walking the
+        chain). None for every other value."""
+        g = self.game
+        chain = g.value_chains.get(name)
+        got = self._keyed.get(name)
+        if got is None or got[0] is not chain:
+            plan: Any = None
+            spec = ENGINE_VALUES.get(name)
+            if chain and spec is not None and spec.clamp is None and name not in g.program.values \
+                    and all(m.owner_arg is not None and m.owner_arg < len(spec.params) for _, _, m in chain):
+                owners: dict[int, list[Player]] = {}
+                for q, _, m in chain:
+                    if m.owner_arg is not None:  # (every one, as tested above)
+                        owners.setdefault(m.owner_arg, []).append(q)
+                plan = (spec.default, owners)
+            got = self._keyed[name] = (chain, plan)
+        return got[1]
 
     def seat_distance(self, a: Player, b: Player) -> int:
         if a is b:

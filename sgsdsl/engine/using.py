@@ -265,6 +265,11 @@ class CardUse:
         frame = g.bare_frame
         plain = "targetable" in g.plain_values
         value = self.dispatch.value
+        # modified only by skills that hold for their owner as the user or the target (空城, 谦逊): for a user and
+        # target owning none of them, its default, counted as value() counts it (Dispatch.owner_keyed)
+        keyed = None if plain else self.dispatch.owner_keyed("targetable")
+        if keyed is not None and any(q is p for q in keyed[1].get(0, ())):
+            keyed = None  # (p's own modifiers may hold for every target)
         out: list[Player] = []
         for t in g.rotation(p):  # (the dead are never legal)
             if not t.alive or (other and t is p):
@@ -273,7 +278,14 @@ class CardUse:
                 continue
             if direct is not None and not direct(frame, p, card, t, p):
                 continue
-            if plain or value("targetable", p, card, t):
+            if plain:
+                out.append(t)
+            elif keyed is not None and g.steps < g.step_budget and g.emit_depth < MAX_EVENT_DEPTH \
+                    and not any(q is t for q in keyed[1].get(2, ())):
+                g.steps += 1
+                if keyed[0](g, p, card, t):
+                    out.append(t)
+            elif value("targetable", p, card, t):
                 out.append(t)
         return out
 

@@ -116,9 +116,13 @@ class Zones:
             return
         for (seat, old), lost in sorted(losses.items()) if len(losses) > 1 else losses.items():
             holder = self.game.players[seat]
-            if old == "equip":
+            heard = self.dispatch.listens("lost_cards")
+            # the equipment lost is heard at its own loss: its skills kept until then. (Its skills are the holder's
+            # until the refresh after, so when nobody listens now, nobody would after keeping them either: nothing
+            # runs in between, and the refresh after makes the same tables from the same skills)
+            if old == "equip" and heard:
                 self.dispatch.refresh_skills(holder, keep=[c.rule for c in lost])
-            if self.dispatch.listens("lost_cards"):
+            if heard and self.dispatch.listens("lost_cards"):
                 self.dispatch.emit("lost_cards", new_event("lost_cards", {"player": holder, "cards": lost,
                                                                           "zone": old}))
             if old == "equip":

@@ -170,7 +170,12 @@ def _attack_range(f, player):
 def _in_attack_range(f, from_player, to):
     g = f.game
     values = g.dispatch
-    return from_player is not to and values.distance(from_player, to) <= values.value("attack_range", from_player)
+    if from_player is to:
+        return False
+    far = values.distance(from_player, to)  # (first: a none character is named by distance's error)
+    reach = g.plain_values.get("attack_range")  # (asked once per target of every 杀 in every play menu: while no
+    # skill modifies it, its default straight, as value() would call it)
+    return far <= (reach(g, from_player) if reach is not None else values.value("attack_range", from_player))
 
 
 @primitive("is_wounded", "function", "player:player", "bool", "HP below max HP")
