@@ -8,7 +8,7 @@ from itertools import permutations
 from typing import Any
 
 from helpers import STANDARD, program
-from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief, _deals, _space, _tables
+from sgsdsl.ai.beliefs import ALONE_TOWARDS_SHOWN, FIT_DAMAGE, RoleBelief, _act_sign, _deals, _space, _tables
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.engine.agents import Agent, RandomAgent, Request
 from sgsdsl.engine.game import Game
@@ -261,3 +261,29 @@ def test_a_belief_never_reads_a_hidden_role() -> None:
     a, b = HeuristicAgent(3), HeuristicAgent(3)
     assert a.stance(first_view) == b.stance(second_view)
     assert a._aiming(first_view, a.stance(first_view)) == b._aiming(second_view, b.stance(second_view))
+
+
+def test_acts_read_together_give_the_floats_of_acts_read_one_by_one() -> None:
+    """observe multiplies the acts a view brings in passes of up to three (`RoleBelief._apply`): the weights are the
+    very floats of reading them one at a time in the same order, across rescales (every RESCALE_EVERY acts) too."""
+    eight = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade"]
+    rng = random.Random(5)
+    acts = [(rng.randrange(8), rng.randrange(8), rng.choice([("attack",), ("heal",), ("control",), ("draw",)]))
+            for _ in range(150)]
+    damage = [(rng.randrange(8), rng.randrange(8), 1) for _ in range(40)]
+    for me in (0, 1, 3, 7):
+        together = RoleBelief(view(me, eight))
+        together.observe(view(me, eight, acts=acts, damage=damage))
+        alone = RoleBelief(view(me, eight))  # (observe reads the damage first, then the acts)
+        for actor, target, _ in damage:
+            alone._update(actor, target, -1, True)
+        for actor, target, hints in acts:
+            alone._update(actor, target, _act_sign(hints), False)
+        assert together.weights == alone.weights and together.marginals() == alone.marginals()
+        assert together._since_rescale == alone._since_rescale and alone._since_rescale != len(acts) + len(damage)
+        views = RoleBelief(view(me, eight))  # one view more at a time: each act read by an observe of its own
+        for k in range(1, len(acts) + 1):
+            views.observe(view(me, eight, acts=acts[:k]))
+        only_acts = RoleBelief(view(me, eight))
+        only_acts.observe(view(me, eight, acts=acts))
+        assert views.weights == only_acts.weights

@@ -129,33 +129,69 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
+        pending: list[list[float]] = []  # the factors of the acts read and not yet multiplied in (`_apply`)
         for key, sign, weak in _HISTORIES:
             items = view.get(key, ())
             start, end = self._read[key], len(items)
             if end < start:  # (a view of another game: nothing in it continues what was read)
+                if pending:  # (what was read before stays read)
+                    self._apply(pending)
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
             for i in range(start, end):
                 item = items[i]
-                self._update(item[0], item[1], sign if sign else _act_sign(tuple(item[2])), weak)
+                factors = self._factors(item[0], item[1], sign if sign else _act_sign(tuple(item[2])), weak)
+                if factors is not None:
+                    pending.append(factors)
+                    if self._since_rescale + len(pending) >= RESCALE_EVERY:
+                        self._apply(pending)
             self._read[key] = end
+        if pending:
+            self._apply(pending)
 
     def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
+        """Read one act (observe reads a view's new acts so, several at a time)."""
+        factors = self._factors(actor, target, sign, weak)
+        if factors is not None:
+            self._apply([factors])
+
+    def _factors(self, actor: int | None, target: int, sign: int, weak: bool) -> list[float] | None:
+        """Each deal's factor for one act, or None when the act says nothing."""
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
         # know the others' roles either)
         if sign == 0 or actor is None or actor == target or actor in self.known:
-            return
+            return None
         ai = self.hidden.index(actor)
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
         shown = target in self.known and (target != self.seat or self.role_shown)
         towards: Any = ("role", self.known[target]) if target in self.known else self.hidden.index(target)
-        factors = self._deals.factors(sign, shown, weak, ai, towards)
-        self.weights = _times(self.weights, factors)
-        self._since_rescale += 1
+        return self._deals.factors(sign, shown, weak, ai, towards)
+
+    def _apply(self, pending: list[list[float]]) -> None:
+        """Multiply the weights by the factors of the acts read, in order, and empty PENDING. Each weight is
+        multiplied by them one after another, from left to right, as one act at a time would (the same floats),
+        several in one pass; the rescale comes after every RESCALE_EVERY acts, as before (`observe` applies what
+        it has read before one is due)."""
+        count = len(pending)
+        weights = self.weights
+        k = 0
+        while k < count:  # (three acts a pass at most: the products in the same order)
+            if count - k >= 3:
+                weights = _times3(weights, pending[k], pending[k + 1], pending[k + 2])
+                k += 3
+            elif count - k == 2:
+                weights = _times2(weights, pending[k], pending[k + 1])
+                k += 2
+            else:
+                weights = _times(weights, pending[k])
+                k += 1
+        pending.clear()
+        self._since_rescale += count
         if self._since_rescale >= RESCALE_EVERY:
             self._since_rescale = 0
-            top = max(self.weights)
+            top = max(weights)
             if top > 0:
-                self.weights = [w / top for w in self.weights]
+                weights = [w / top for w in weights]
+        self.weights = weights
         self._marginals = None
 
     # ------------------------------------------------------------ answers
@@ -223,6 +259,16 @@ def _times(weights: list[float], factors: list[float]) -> list[float]:
     """Each weight times its factor. (A typed loop rather than `map(mul, ...)`: compiled, it multiplies C doubles
     with no call per item.)"""
     return [weights[i] * factors[i] for i in range(len(weights))]
+
+
+def _times2(weights: list[float], a: list[float], b: list[float]) -> list[float]:
+    """`_times` of two acts in one pass: (weight × a) × b, the floats two passes give."""
+    return [weights[i] * a[i] * b[i] for i in range(len(weights))]
+
+
+def _times3(weights: list[float], a: list[float], b: list[float], c: list[float]) -> list[float]:
+    """`_times` of three acts in one pass: ((weight × a) × b) × c."""
+    return [weights[i] * a[i] * b[i] * c[i] for i in range(len(weights))]
 
 
 def _total(weights: list[float], which: Iterable[int]) -> float:
