@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,16 @@ JUNZHENG = ROOT / "rules" / "junzheng.sgs"
 
 
 @cache
+def load_script(relative: str, name: str):
+    """A script of scripts/ or benchmarks/ (RELATIVE to the repository root) as a module: those folders are no
+    packages, and their tests call the scripts' functions and main() directly."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / relative)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def program(path: str, engine: str = "interpreted"):
     loaded = check_paths([path])
     if not loaded.ok:

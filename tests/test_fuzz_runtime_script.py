@@ -4,19 +4,14 @@ engines, end by the rules or with located rule errors only."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
 
-from helpers import ROOT
+from helpers import ROOT, load_script
 
 
 def _fuzz_module():
     """scripts/fuzz_runtime.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("fuzz_runtime", ROOT / "scripts" / "fuzz_runtime.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/fuzz_runtime.py", "fuzz_runtime")
 
 
 @functools.cache
