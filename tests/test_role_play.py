@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sgsdsl.ai.heuristic import HIDE_ROUNDS, HeuristicAgent
+from sgsdsl.ai.heuristic import BIG_TABLE, FRIEND, HIDE_ROUNDS, HOLD, HeuristicAgent
 from sgsdsl.engine.agents import Request
 
 EIGHT = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade"]
@@ -152,3 +152,27 @@ def test_a_give_cards_skill_goes_to_a_friend_never_to_a_foe() -> None:
     assert picks(menu(None, skill), known) == {0}
     to_whom = targets((0, 1, 2, 4, 5, 6, 7), about=("heal", "help", "skill"))
     assert picks(to_whom, known) <= {5, 6}
+
+
+def test_at_a_big_table_the_renegade_holds_with_the_lord_until_the_rebels_are_far_weaker() -> None:
+    """Two rebels are dead; four hidden seats (two loyalists, two rebels) and the unhurt lord remain. By health the
+    lord's side leads (5 + 8 against 8), but with five seats alive besides its own the renegade holds with the lord
+    until that side is HOLD times as strong: the lord still counts as the seat to prop up (a helpful act goes to it),
+    and a hidden seat at even odds is no sure foe. (It used to turn on the lord's side as soon as it led by health,
+    while three rebels lived: scripts/role_play_stats.py, the renegade's harmful acts at loyalists.)"""
+    assert BIG_TABLE == 5 and HOLD > 1
+    v = view(7, shown={3: "rebel", 4: "rebel"}, dead=(3, 4))
+    stance = HeuristicAgent(1).stance(v)
+    assert stance[0] > FRIEND and all(-0.6 < stance[s] < 0 for s in (1, 2, 5, 6))
+    assert picks(targets((0, 1, 2, 5, 6), about=("help", "heal", "skill"), low=0), v) == {0}
+
+
+def test_at_a_big_table_the_renegade_spares_a_seat_that_protected_the_lord() -> None:
+    """While the rebels lead, a hidden seat that healed the lord and gave a card on its behalf is likely a loyalist:
+    the renegade does not strike it, neither from its play menu nor as an optional target; made to choose between it
+    and a seat at the odds, it picks the other. (Every hidden seat used to be a foe to it: it probed this one.)"""
+    v = view(7, recover=[(2, 0, 1)], acts=[(2, 0, ("behalf",))])
+    assert HeuristicAgent(1).stance(v)[2] > 0
+    assert picks(menu((2,)), v) == {1}
+    assert picks(targets((2,), low=0), v) == set()
+    assert picks(targets((2, 5)), v) == {5}

@@ -81,8 +81,13 @@ def test_the_heuristic_agent_never_counts_the_other_renegade_as_an_ally() -> Non
     assert shown[7] == -1.0  # revealed, the rival is a foe and is never shielded
     strong_lord = rival_view(6, {0: "lord"})
     for q in strong_lord["players"][3:6]:
-        q["hp"] = 1  # the likely rebels are low: the lord's side leads, and is no longer propped up
-    assert agent.stance(strong_lord)[0] == 0.2
+        q["hp"] = 1  # the likely rebels are low: the lord's side leads by health (8 to 6)
+    # but at a big table (seven others alive) it holds with the lord until that side is HOLD times as strong
+    assert agent.stance(strong_lord)[0] == 0.9
+    rebels_down = rival_view(6, {0: "lord", 3: "rebel", 4: "rebel", 5: "rebel"})
+    for q in rebels_down["players"][3:6]:
+        q["alive"] = False  # the rebels are dead: the lord's side leads, and is no longer propped up
+    assert agent.stance(rebels_down)[0] == 0.2
     rescue_rival = Request(6, "rescue", "rescue P7", ("use 桃", "pass"), subject=7)
     rescue_lord = Request(6, "rescue", "rescue P0", ("use 桃", "pass"), subject=0)
     v = rival_view(6, {0: "lord", 7: "renegade"})
