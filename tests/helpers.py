@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ def load_script(relative: str, name: str):
     spec = importlib.util.spec_from_file_location(name, ROOT / relative)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # (a script's dataclasses look their module up)
     spec.loader.exec_module(mod)
     return mod
 

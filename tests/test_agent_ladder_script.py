@@ -3,22 +3,15 @@ equally often, and prints its tables for any two kinds the CLI's --agents accept
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 
 import pytest
 
-from helpers import ROOT, STANDARD
+from helpers import STANDARD, load_script
 
 
 def ladder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("agent_ladder", ROOT / "scripts" / "agent_ladder.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # (its dataclasses look their module up)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/agent_ladder.py", "agent_ladder")
 
 
 def test_both_seat_orders_cover_every_seat_and_role() -> None:

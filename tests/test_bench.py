@@ -3,22 +3,17 @@ No time is asserted; the figures only have to be there and be numbers."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, load_script
 
 
 def _script(name: str):
     """benchmarks/NAME.py loaded as a module (the folder is no package)."""
-    spec = importlib.util.spec_from_file_location(f"sgsdsl_{name}", ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(f"benchmarks/{name}.py", f"sgsdsl_{name}")
 
 
 def _bench():

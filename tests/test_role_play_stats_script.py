@@ -3,22 +3,15 @@ counted once by its killer's role, every renegade ends one way, and the damage t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 
 import pytest
 
-from helpers import ROOT
+from helpers import load_script
 
 
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("role_play_stats", ROOT / "scripts" / "role_play_stats.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # (its dataclasses look their module up)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/role_play_stats.py", "role_play_stats")
 
 
 def test_the_counts_add_up() -> None:

@@ -3,7 +3,6 @@ pooled into one paired difference and one per-role table."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -11,17 +10,12 @@ from types import ModuleType
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, load_script
 
 
 def ladder() -> ModuleType:
     sys.path.insert(0, str(ROOT / "scripts"))  # (it imports agent_ladder as the script does)
-    spec = importlib.util.spec_from_file_location("search_ladder", ROOT / "scripts" / "search_ladder.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/search_ladder.py", "search_ladder")
 
 
 def test_seeds_per_player_count() -> None:
