@@ -173,8 +173,9 @@ def _in_attack_range(f, from_player, to):
     if from_player is to:
         return False
     far = values.distance(from_player, to)  # (first: a none character is named by distance's error)
-    reach = g.plain_values.get("attack_range")  # (asked once per target of every attack card in every play menu: while no
-    # skill modifies it, its default straight, as value() would call it)
+    # (asked once per target of every attack card in every play menu: while no skill modifies the attack range, its
+    # default straight, as value() would call it)
+    reach = g.plain_values.get("attack_range")
     return far <= (reach(g, from_player) if reach is not None else values.value("attack_range", from_player))
 
 
