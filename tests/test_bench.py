@@ -114,3 +114,11 @@ def test_ab_table_per_player_count_and_a_summary(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert "4 players" in out and "5 players" in out
     assert "compiled / interpreted" in out and "x →" in out
+
+
+def test_profile_games_prints_the_time_by_file_and_the_top_functions(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/profile_games.py on one tiny run: the timing line and both tables are there (no time asserted)."""
+    assert _script("profile_games").main(["--games", "1", "--players", "4", "--top", "5"]) == 0
+    out = capsys.readouterr().out
+    for text in ("games/s", "µs a turn", "own time by source file", "sgsdsl/engine/", "top functions by tottime"):
+        assert text in out, text
