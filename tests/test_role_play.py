@@ -125,6 +125,19 @@ def test_the_lord_does_not_probe_hidden_seats_without_evidence() -> None:
     assert picks(targets((3, 4), low=0), view(0)) == set()
 
 
+def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_1_hp() -> None:
+    """A card that harms every other seat: with no evidence, seat 4 at 1 HP is a loyalist two times in seven, and
+    the card may kill it, so the lord keeps it (it counted such a seat as a likely foe it would finish, and cards
+    like this were a third of the loyalists it killed). Once seat 4 has struck the lord, a sure foe, the lord uses
+    the card; with every hidden seat above 1 HP it uses it too."""
+    area = menu(None, (("use a card that reaches everyone", ("attack", "area")),))
+    unsure = view(0, hp={4: 1})
+    assert HeuristicAgent(1).stance(unsure)[4] > -HeuristicAgent.lord_bar
+    assert picks(area, unsure) == {1}
+    assert picks(area, view(0, hp={4: 1}, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {0}
+    assert picks(area, view(0, hp={4: 2})) == {0}
+
+
 # ------------------------------------------------------------------ the renegade keeps the sides even
 def test_the_renegade_props_up_the_lord_while_the_rebels_lead() -> None:
     """Rebels lead (four hidden rebels at full health against a wounded lord): the renegade gives the lord a
