@@ -119,6 +119,18 @@ def test_the_lord_does_not_attack_a_seat_that_protected_it() -> None:
     assert picks(targets((2, 5)), struck) == {5}
 
 
+def test_the_lord_does_not_convict_a_seat_on_one_blow_at_a_hidden_seat() -> None:
+    """Seat 2 gave the lord a card on its behalf (likely a loyalist); seat 1 then struck seat 2 once. Seat 1 could
+    not see seat 2's role: its blow is a guess, as a loyalist's blind blow would be, so the lord does not hold it for
+    a sure foe and leaves it out of an optional harmful choice (read as an informed act, it did: the lord killed its
+    own loyalists so). One blow at the lord itself, whose role all see, does make a sure foe."""
+    guessed = view(0, acts=[(2, 0, ("behalf",)), (1, 2, SLASH)])
+    assert HeuristicAgent(1).stance(guessed)[1] > -HeuristicAgent.lord_bar
+    assert picks(targets((1,), low=0), guessed) == set()
+    seen = view(0, acts=[(2, 0, ("behalf",)), (1, 0, SLASH)])
+    assert picks(targets((1,), low=0), seen) == {1}
+
+
 def test_the_lord_does_not_probe_hidden_seats_without_evidence() -> None:
     """With no evidence, a hidden seat is a loyalist two times in seven: the lord does not attack one to see."""
     assert picks(menu((3, 4)), view(0)) == {1}
