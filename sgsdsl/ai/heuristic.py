@@ -5,7 +5,8 @@ together are allies; a `solo` role has none, not even another seat of its own ro
 and public behaviour, read by a role belief (sgsdsl/ai/beliefs.py): who damaged, healed or used what on whom, who
 answered a leader's call. It plays its role with it (docs/balance.md, "Role inference and role play"; one small
 position each in tests/test_role_play.py): it finishes wounded foes first and aims at the seats that struck its
-shown friends; a shown seat (the lord) attacks a hidden seat only on evidence; a hidden seat of a side of three or
+shown friends; a shown seat (the lord) attacks a hidden seat only on evidence, and holds a card that reaches
+everyone while an unsure hidden seat is at 1 HP (it may be a friend the card kills); a hidden seat of a side of three or
 more hides in the first round (it does not strike an unhurt shown foe nobody has struck); nobody strikes a hidden
 seat blindly where it is as likely a mate; a heal is kept while a shown friend is in danger; whatever helps its
 target goes to sure friends only. A side of one seat (the renegade) keeps the sides even: it props up the lord
