@@ -6,9 +6,10 @@
 
 From each game's public record (the damage, healing and aimed-act histories, and the log's rounds, deaths and
 rescues) it counts, by the actor's role and the target's role: damage dealt, harmful acts aimed, healing; kills;
-how often the lord kills a loyalist; the round each role's seats die in; and for the renegade: who kills it, how
-many seats still live then, and what it did before (damage by target role, helpful acts to the lord). It prints
-a plain report (or `--json`). The agents are any kinds `simulate --agents` takes, cycled over the seats; a
+how often the lord kills a loyalist and by what (a card it aimed, a card that reached several seats, the victim's
+own card, no card); the round each role's seats die in; and for the renegade: who kills it, how many seats still
+live then, by what when it dies first, and what it did before (damage by target role, helpful acts to the lord).
+It prints a plain report (or `--json`). The agents are any kinds `simulate --agents` takes, cycled over the seats; a
 script may pass its own seats (`stats(..., seats=...)`) to measure an agent under study.
 """
 
@@ -57,6 +58,8 @@ class Stats:
     renegade_death: Counter[str] = field(default_factory=Counter)  # 'killer role, seats alive N'
     renegade_before: Counter[tuple[str, str]] = field(default_factory=Counter)  # (what, target role) before it died
     renegade_final: Counter[str] = field(default_factory=Counter)  # how far a renegade got: 'last two', 'won', ...
+    lord_kills_loyalist: Counter[str] = field(default_factory=Counter)  # how the lord killed a loyalist (`_how`)
+    renegade_first: Counter[str] = field(default_factory=Counter)  # 'killer role, how, round' when it died first
 
     def as_json(self) -> dict[str, Any]:
         def pairs(c: Counter[tuple[str, str]]) -> dict[str, int]:
@@ -71,7 +74,9 @@ class Stats:
                 "lord_death": dict(sorted(self.lord_death.items())),
                 "renegade_death": dict(sorted(self.renegade_death.items())),
                 "renegade_before_death": pairs(self.renegade_before),
-                "renegade_final": dict(sorted(self.renegade_final.items()))}
+                "renegade_final": dict(sorted(self.renegade_final.items())),
+                "lord_kills_loyalist": dict(sorted(self.lord_kills_loyalist.items())),
+                "renegade_first_death": dict(sorted(self.renegade_first.items()))}
 
 
 def _mean(values: Sequence[int]) -> float:
@@ -100,11 +105,17 @@ def read_game(g: Game, out: Stats) -> None:
     renegade = next((p.seat for p in g.players if p.role == "renegade"), None)
     renegade_dead = False
     before: Counter[tuple[str, str]] = Counter()
+    used: dict[str, dict[str, Any]] = {}  # each card label -> its last use
+    last_hit: dict[int, dict[str, Any] | None] = {}  # each seat -> the use of the card that last damaged it
     for e in g.log:
         kind = e.get("e")
         if kind == "round":
             current_round = int(e["round"])
-        elif kind == "damage" and e.get("source") and not renegade_dead:
+        elif kind == "use":
+            used[e["card"]] = e
+        if kind == "damage":
+            last_hit[seat_of[e["target"]]] = used.get(e["card"]) if e.get("card") else None
+        if kind == "damage" and e.get("source") and not renegade_dead:
             src, tgt = seat_of[e["source"]], seat_of[e["target"]]
             if src == renegade and tgt != renegade:
                 before[("damage to", role[tgt])] += int(e["amount"])
@@ -124,6 +135,9 @@ def read_game(g: Game, out: Stats) -> None:
             killer = seat_of.get(e["killer"]) if e.get("killer") else None
             killer_role = role[killer] if killer is not None else "none"
             out.kills[(killer_role, role[victim])] += 1
+            how = _how(last_hit.get(victim), e.get("killer"), e["player"])
+            if killer_role == "lord" and role[victim] == "loyalist":
+                out.lord_kills_loyalist[how] += 1
             out.death_round.setdefault(role[victim], []).append(current_round)
             others = _alive_at_death(g, victim)
             if role[victim] == "lord":
@@ -134,9 +148,24 @@ def read_game(g: Game, out: Stats) -> None:
                 rebels = sum(1 for d in others if role[d] == "rebel")
                 out.renegade_death[f"killed by {killer_role}, {len(others)} others alive ({rebels} rebels)"] += 1
                 out.renegade_before.update(before)
+                if len(others) == len(g.players) - 1:
+                    out.renegade_first[f"{killer_role}, {how}, round {min(current_round, 4)}"
+                                       f"{'+' if current_round >= 4 else ''}"] += 1
     if renegade is not None:
         won = bool(g.result) and "renegade" in g.result[0]
         out.renegade_final["died" if renegade_dead else "won" if won else "alive at the end, lost"] += 1
+
+
+def _how(use: dict[str, Any] | None, killer: str | None, victim: str) -> str:
+    """How the killing damage came, from the use of its card: aimed by the killer at one seat, a card that reached
+    several seats, the victim's own card (a duel it started and lost), or no card (a skill, a judgement)."""
+    if use is None:
+        return "no card"
+    if len(use.get("targets", ())) > 1:
+        return "a card reaching several"
+    if use["user"] == victim:
+        return "the victim's own card"
+    return "aimed by the killer" if use["user"] == killer else "another's card"
 
 
 def _alive_at_death(g: Game, seat: int) -> list[int]:
@@ -181,6 +210,9 @@ def report(st: Stats) -> str:
                                                     for r, v in sorted(st.death_round.items())))
     lines.append("lord's death: " + ", ".join(f"{k}: {v}" for k, v in sorted(st.lord_death.items())))
     lines.append("renegade: " + ", ".join(f"{k}: {v}" for k, v in sorted(st.renegade_final.items())))
+    lines.append("the lord killed a loyalist: " + ", ".join(
+        f"{k} {v}" for k, v in st.lord_kills_loyalist.most_common()))
+    lines.append("the renegade died first: " + ", ".join(f"{k}: {v}" for k, v in st.renegade_first.most_common()))
     lines.append("renegade's death: " + ", ".join(f"{k}: {v}" for k, v in st.renegade_death.most_common()))
     lines.append("before dying, the renegade: " + ", ".join(
         f"{a} {t} {v}" for (a, t), v in sorted(st.renegade_before.items())))

@@ -119,10 +119,35 @@ def test_the_lord_does_not_attack_a_seat_that_protected_it() -> None:
     assert picks(targets((2, 5)), struck) == {5}
 
 
+def test_the_lord_does_not_convict_a_seat_on_one_blow_at_a_hidden_seat() -> None:
+    """Seat 2 gave the lord a card on its behalf (likely a loyalist); seat 1 then struck seat 2 once. Seat 1 could
+    not see seat 2's role: its blow is a guess, as a loyalist's blind blow would be, so the lord does not hold it for
+    a sure foe and leaves it out of an optional harmful choice (read as an informed act, it did: the lord killed its
+    own loyalists so). One blow at the lord itself, whose role all see, does make a sure foe."""
+    guessed = view(0, acts=[(2, 0, ("behalf",)), (1, 2, SLASH)])
+    assert HeuristicAgent(1).stance(guessed)[1] > -HeuristicAgent.lord_bar
+    assert picks(targets((1,), low=0), guessed) == set()
+    seen = view(0, acts=[(2, 0, ("behalf",)), (1, 0, SLASH)])
+    assert picks(targets((1,), low=0), seen) == {1}
+
+
 def test_the_lord_does_not_probe_hidden_seats_without_evidence() -> None:
     """With no evidence, a hidden seat is a loyalist two times in seven: the lord does not attack one to see."""
     assert picks(menu((3, 4)), view(0)) == {1}
     assert picks(targets((3, 4), low=0), view(0)) == set()
+
+
+def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_1_hp() -> None:
+    """A card that harms every other seat: with no evidence, seat 4 at 1 HP is a loyalist two times in seven, and
+    the card may kill it, so the lord keeps it (it counted such a seat as a likely foe it would finish, and cards
+    like this were a third of the loyalists it killed). Once seat 4 has struck the lord, a sure foe, the lord uses
+    the card; with every hidden seat above 1 HP it uses it too."""
+    area = menu(None, (("use a card that reaches everyone", ("attack", "area")),))
+    unsure = view(0, hp={4: 1})
+    assert HeuristicAgent(1).stance(unsure)[4] > -HeuristicAgent.lord_bar
+    assert picks(area, unsure) == {1}
+    assert picks(area, view(0, hp={4: 1}, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {0}
+    assert picks(area, view(0, hp={4: 2})) == {0}
 
 
 # ------------------------------------------------------------------ the renegade keeps the sides even
