@@ -86,6 +86,26 @@ def test_observe_reads_each_event_once_and_deaths_reveal() -> None:
     assert b.sample(rng) == {0: "lord", 1: "loyalist", 2: "rebel", 3: "rebel", 4: "renegade"}
 
 
+
+def test_an_act_at_a_seat_that_died_before_the_reader_looked_is_read_as_made_blind() -> None:
+    """Seat 2 struck hidden seat 3, who then died and showed a rebel, all before loyalist 1 next looked: the
+    engine's `shown_history` says the role came out after the blow, so the blow is read as a guess at a hidden seat
+    (as a belief that looked in between reads it), not as a blow at a seat known to be a rebel."""
+    acts = [(2, 3, ("attack", "basic"))]
+    in_between = RoleBelief(view(1, FIVE, acts=acts))
+    in_between.observe(view(1, FIVE, acts=acts, shown={3: "rebel"}, dead=(3,)))
+    late_view = {**view(1, FIVE, acts=acts, shown={3: "rebel"}, dead=(3,)), "shown_history": [(3, 0, 0, 1)]}
+    late = RoleBelief(late_view).marginals()
+    assert late == in_between.marginals()
+    # without the history the blow reads as one at a shown rebel: sure evidence that seat 2 is no rebel
+    blind = RoleBelief({**late_view, "shown_history": []}).marginals()
+    assert blind[2]["rebel"] < late[2]["rebel"] - 0.05
+    # an act after the death reads as one at the shown seat, as a belief that looked in between reads it
+    after = [*acts, (4, 3, ("attack", "basic"))]
+    in_between.observe(view(1, FIVE, acts=after, shown={3: "rebel"}, dead=(3,)))
+    assert RoleBelief({**late_view, "act_history": after}).marginals() == in_between.marginals()
+
+
 TEN = ["lord", "loyalist", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade", "renegade"]
 
 

@@ -69,6 +69,10 @@ class RoleBelief:
         self.hypotheses: Sequence[tuple[str, ...]] = ()  # roles of the hidden seats, in `hidden` order
         self.weights: list[float] = []  # per hypothesis, up to a common factor
         self._read = {"damage_history": 0, "recover_history": 0, "act_history": 0}
+        # per history, the seats whose role was shown during play and the first entry made after (`shown_history`):
+        # an entry before it was an act at a seat whose role its actor could not see
+        self._shown_from: tuple[dict[int, int], ...] = ({}, {}, {})
+        self._shown_read = 0
         self._mode = (self.sides, self.solo, tuple(sorted(self.dealt.items())))
         self._deals: DealSpace = _space(self._mode, ())
         self._since_rescale = 0
@@ -132,8 +136,14 @@ class RoleBelief:
             raise ValueError(f"a belief of seat {self.seat} cannot read the view of seat {view['seat']}")
         self.role_shown = bool(view.get("role_shown", self.role_shown))
         self._reveal(view)
+        shown_history = view.get("shown_history", ())
+        for k in range(self._shown_read, len(shown_history)):
+            entry = shown_history[k]
+            for h in range(3):
+                self._shown_from[h][entry[0]] = entry[h + 1]
+        self._shown_read = len(shown_history)
         pending: list[list[float]] = []  # the factors of the acts read and not yet multiplied in (`_apply`)
-        for key, sign, weak in _HISTORIES:
+        for (key, sign, weak), since in zip(_HISTORIES, self._shown_from, strict=True):
             items = view.get(key, ())
             start, end = self._read[key], len(items)
             if end < start:  # (a view of another game: nothing in it continues what was read)
@@ -142,7 +152,9 @@ class RoleBelief:
                 raise ValueError(f"the view's {key} is shorter than what the belief has read")
             for i in range(start, end):
                 item = items[i]
-                factors = self._factors(item[0], item[1], sign if sign else _act_sign(tuple(item[2])), weak)
+                target = item[1]
+                factors = self._factors(item[0], target, sign if sign else _act_sign(tuple(item[2])), weak,
+                                        not since or since.get(target, 0) <= i)
                 if factors is not None:
                     pending.append(factors)
                     if self._since_rescale + len(pending) >= RESCALE_EVERY:
@@ -153,19 +165,20 @@ class RoleBelief:
 
     def _update(self, actor: int | None, target: int, sign: int, weak: bool = False) -> None:
         """Read one act (observe reads a view's new acts so, several at a time)."""
-        factors = self._factors(actor, target, sign, weak)
+        factors = self._factors(actor, target, sign, weak, True)
         if factors is not None:
             self._apply([factors])
 
-    def _factors(self, actor: int | None, target: int, sign: int, weak: bool) -> list[float] | None:
-        """Each deal's factor for one act, or None when the act says nothing."""
+    def _factors(self, actor: int | None, target: int, sign: int, weak: bool, shown_then: bool) -> list[float] | None:
+        """Each deal's factor for one act, or None when the act says nothing. SHOWN_THEN: whether a role shown now
+        was shown already when the act was made (a seat that died since was hidden to its actor)."""
         # evidence about a hidden actor only: a seat whose role I know tells me nothing by its acts (it does not
         # know the others' roles either)
         if sign == 0 or actor is None or actor == target or actor in self.known:
             return None
         ai = self.hidden.index(actor)
         # whether the actor could see the target's role: shown to all (mine only if my view says it is shown)
-        shown = target in self.known and (target != self.seat or self.role_shown)
+        shown = target in self.known and shown_then and (target != self.seat or self.role_shown)
         towards: Any = ("role", self.known[target]) if target in self.known else self.hidden.index(target)
         return self._deals.factors(sign, shown, weak, ai, towards)
 

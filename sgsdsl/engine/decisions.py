@@ -30,6 +30,7 @@ class Decisions:
         self._damage: tuple[tuple[int, int, int], ...] = ()
         self._recover: tuple[tuple[int, int, int], ...] = ()
         self._acts: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
+        self._shown: tuple[tuple[int, int, int, int], ...] = ()
         # the last view made: (decisions made before it, seat, whether with cards, the view), for `ask(same_view=…)`
         self._kept_view: tuple[int, Player, bool, Any] | None = None
 
@@ -178,6 +179,8 @@ class Decisions:
         out["recover_history"] = self._recover = shared_history(self.game.recover_history, self._recover)
         # who used a card on whom (with its hints), and who gave a card on another's behalf, oldest first
         out["act_history"] = self._acts = shared_history(self.game.act_history, self._acts)
+        # roles shown during play, with how long each history was then: what came before was done blind to them
+        out["shown_history"] = self._shown = shared_history(self.game.shown_history, self._shown)
         return out
 
     # ------------------------------------------------------------ hash

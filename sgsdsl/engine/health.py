@@ -213,7 +213,10 @@ class Health:
     def kill(self, p: Player, killer: Player | None) -> None:
         self.game.deaths.append((p, killer, len(self.game.alive())))
         p.alive = False
-        p.role_revealed = True
+        if not p.role_revealed:
+            g = self.game
+            g.shown_history.append((p.seat, len(g.damage_history), len(g.recover_history), len(g.act_history)))
+            p.role_revealed = True
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("death", player=p.label(), role=p.role, killer=killer.label() if killer else None)
         # the death itself: the victim's cards are still in place and its own skills still answer (at death)

@@ -88,6 +88,10 @@ class GameState(CardHome):
         # public: (actor seat, target seat, hints): a card used on another seat (its AI hints and category), or a
         # card given at another's request on its behalf (hints ("behalf",)); for agents inferring allegiance
         self.act_history: list[tuple[int, int, tuple[str, ...]]] = []
+        # public: (seat, len(damage_history), len(recover_history), len(act_history)): a role shown during play (at a
+        # death) and how far each history had got by then, so an agent reads an earlier act as one made while that
+        # seat's role was still hidden (roles shown from the start are not listed)
+        self.shown_history: list[tuple[int, int, int, int]] = []
         self.deaths: list[tuple[Player, Player | None, int]] = []  # (victim, killer, alive just before), in order
         self.departing: Player | None = None  # the victim while its `death` timing runs (its cards not yet gone)
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
