@@ -150,6 +150,19 @@ def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_
     assert picks(area, view(0, hp={4: 2})) == {0}
 
 
+
+def test_a_rebel_holds_a_card_that_reaches_everyone_while_a_hidden_seat_is_at_1_hp() -> None:
+    """To rebel 3, half of the hidden seats are its mates: with hidden seat 5 at 1 HP and no evidence, the card may
+    kill a mate, so it keeps it; once seat 5 has healed the lord (a sure foe to a rebel) it uses the card, and with
+    every hidden seat above 1 HP it uses it too. A loyalist,
+    whose hidden seats are foes 5 times in 6 (stance −0.67, a sure foe), uses it with seat 5 at 1 HP."""
+    area = menu(None, (("use a card that reaches everyone", ("attack", "area")),))
+    assert picks(area, view(3, hp={5: 1})) == {1}
+    assert picks(area, view(3, hp={5: 1}, recover=[(5, 0, 1)] * 3)) == {0}
+    assert picks(area, view(3, hp={5: 2})) == {0}
+    assert picks(area, view(1, hp={5: 1})) == {0}
+
+
 # ------------------------------------------------------------------ the renegade keeps the sides even
 def test_the_renegade_props_up_the_lord_while_the_rebels_lead() -> None:
     """Rebels lead (four hidden rebels at full health against a wounded lord): the renegade gives the lord a
