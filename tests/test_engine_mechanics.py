@@ -111,6 +111,25 @@ def test_kongcheng_and_qianxun_make_targets_illegal(program):
     assert g.use.legal_target(a, le, le.rule.uses[0], zhuge)
 
 
+def test_the_play_menu_shows_where_a_conversion_could_be_aimed(program):
+    """An agent that reads the table is shown, per play-menu option, the seats its card could be aimed at now: for
+    a conversion (武圣: a red card used as 杀) the seats the card it converts into reaches, as for a 杀 held (it
+    used to be shown nothing, and the heuristic agent then used a converted 杀 whenever a foe sat anywhere, on
+    whoever sat in range)."""
+    g = make(program, ["guanyu", None, None, None, None])
+    guanyu = g.players[0]
+    give(g, guanyu, "桃", "♥")
+    g.use.equip(g.players[1], card(g, "绝影"))  # +1 horse: seat 1 out of range now
+    options = g.use.play_options(guanyu, reach=True)
+    reach = {label: g.use.option_reach(guanyu, option) for label, option in options}
+    assert reach["武圣: use as 杀"] == (4,)
+    sha = give(g, guanyu, "杀", "♠")
+    g.decisions += 1  # (a new decision: the menu is made afresh)
+    options = g.use.play_options(guanyu, reach=True)
+    reach = {label: g.use.option_reach(guanyu, option) for label, option in options}
+    assert reach[f"use {sha.label()}"] == reach["武圣: use as 杀"] == (4,)
+
+
 # ---------------------------------------------------------------- responses
 def test_wushuang_needs_two_dodges(program):
     g = make(program, ["lvbu", None, None, None], agents=[Prefer(), Prefer("use 闪"), Prefer(), Prefer()])

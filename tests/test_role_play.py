@@ -137,6 +137,18 @@ def test_the_lord_does_not_probe_hidden_seats_without_evidence() -> None:
     assert picks(targets((3, 4), low=0), view(0)) == set()
 
 
+def test_the_lord_does_not_probe_with_a_harmful_skill_either() -> None:
+    """A skill that harms (激将: the lord names the target of a 杀 its kingdom's seats may give) shows no targets in
+    the menu; its target is chosen after. With no evidence the lord would have to name a hidden seat, a loyalist two
+    times in seven, so it does not use it (it did, at the probe's odds: 8 players, seeds 1-600, 84 of the 218
+    targets it so named were loyalists). Once seat 4 has struck it, a sure foe, it does. A hidden loyalist, to whom
+    a hidden seat is a foe five times in six, uses it at the odds."""
+    skill = menu(None, (("skill 激将", ("attack", "skill")),))
+    assert picks(skill, view(0)) == {1}
+    assert picks(skill, view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {0}
+    assert picks(skill, view(1)) == {0}
+
+
 def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_1_hp() -> None:
     """A card that harms every other seat: with no evidence, seat 4 at 1 HP is a loyalist two times in seven, and
     the card may kill it, so the lord keeps it (it counted such a seat as a likely foe it would finish, and cards

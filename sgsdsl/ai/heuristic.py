@@ -322,7 +322,10 @@ class HeuristicAgent(Agent):
         if "draw" in t:
             return 2.0 if "risk" not in t else (1.2 if self.rng.random() < 0.5 else 0.0)
         if t & {"attack", "control"}:
-            return 1.6 if any(v < -0.3 for s, v in stance.items() if s != me) else 0.0
+            # a skill's targets are chosen after it is picked (the menu shows none): it needs a seat it would aim at
+            # anyway, a sure foe for a shown leader (who does not probe), one below the probe's odds for the rest
+            bar = -self.lord_bar if self._leads_shown(view) else PROBE
+            return 1.6 if any(v < bar for s, v in stance.items() if s != me) else 0.0
         if "help" in t:
             return 1.0
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
@@ -405,7 +408,7 @@ class HeuristicAgent(Agent):
                     score = 0.0  # only sure friends are within reach (open camps, team-mates), or a foe it hides from
                 elif has_foe and (reach is None or any(stance.get(s, 0.0) < -0.6 for s in reach)):
                     score = 1.5
-                elif view.get("role_shown") and not self._alone(view) and not self.shown_probes:
+                elif self._leads_shown(view):
                     score = 0.0  # a shown leader does not probe: a hidden seat may be a friend who cannot show it yet
                 elif not any(v < PROBE for s, v in stance.items() if reach is None or s in reach):
                     score = 0.0  # no probe where a blind blow is as likely to land on a friend (a rebel's mates)
@@ -422,6 +425,11 @@ class HeuristicAgent(Agent):
             if score > best_score:
                 best, best_score = i, score
         return best
+
+    def _leads_shown(self, view: Any) -> bool:
+        """Whether I am a shown seat with friends (the lord) that attacks hidden seats only on evidence: one of them
+        may be a friend who cannot show it yet (`shown_probes` lets it probe)."""
+        return bool(view.get("role_shown")) and not self._alone(view) and not self.shown_probes
 
     def _might_kill_a_friend(self, t: frozenset[str], view: Any, stance: dict[int, float]) -> bool:
         """Whether a seat with friends holds back a harmful card that reaches everyone: it does while a hidden seat

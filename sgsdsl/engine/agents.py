@@ -26,8 +26,8 @@ class Request(NamedTuple):
     subject: int | None = None
     option_seats: tuple[int | None, ...] = ()
     option_tags: tuple[tuple[str, ...], ...] = ()
-    # per play-menu option, the seats a card aimed at chosen targets could be aimed at now (None: not known),
-    # filled only for agents that read views
+    # per play-menu option, the seats a card aimed at chosen targets (held, or a conversion into one) could be aimed
+    # at now (None: not known), filled only for agents that read views
     option_reach: tuple[tuple[int, ...] | None, ...] = ()
 
     def describe(self) -> str:

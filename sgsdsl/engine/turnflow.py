@@ -219,10 +219,9 @@ class TurnFlow:
                 hints = self.option_hints
                 tags = [hints(o[1]) for o in options]
                 tags.append(END_HINTS)
-                if shows_reach:  # (each aimed card's targets as the menu kept them, looked up once)
-                    shown = self.use.menu_shown(p)
-                    reach = [None if (got := shown.get((id(o[1][1]), id(o[1][2])))) is None or o[1][0] != "card"
-                             else tuple(t.seat for t in got[2]) for o in options]
+                if shows_reach:  # (each aimed card's targets as the menu kept them, conversions' too)
+                    option_reach = self.use.option_reach
+                    reach = [option_reach(p, o[1]) for o in options]
                     reach.append(None)
                 else:
                     reach = []

@@ -52,7 +52,8 @@ class CardUse:
         for skill in p.skills:
             for va, probe, use in self.conversion_probes(p, skill, "play") \
                     if skill.view_as and self.converts_into(skill, "play") else ():
-                if self.can_use(p, probe, use):
+                if self._probe_reachable(p, va, probe, use) if reach and use.target_kind in AIMED else \
+                        self.can_use(p, probe, use):
                     opts.append((f"{skill.name}: use as {probe.name}" if labelled else "", ("viewas", skill, va, use)))
             for va, probe, use in self.conversion_probes(p, skill, "recast") \
                     if skill.view_as and self.converts_into(skill, "recast") else ():
@@ -303,6 +304,33 @@ class CardUse:
         got = self.legal_targets(p, card, use)
         kept[2][key] = (card, use, got)
         return got
+
+    def _probe_reachable(self, p: Player, va: Any, probe: VirtualCard, use: UseRule) -> bool:
+        """can_use for a conversion of the play menu whose legal targets are shown: the card it converts into, tried
+        on every target at once like a card of the menu (`_reachable`), kept under the conversion (`option_reach`).
+        Its reach is the probe's, a hint: the card it is made of is chosen after (it may change the range, as a
+        weapon given up for it does), and the targets are chosen afresh then."""
+        if not self._within_limit(p, probe, use):
+            return False
+        got = self.legal_targets(p, probe, use)
+        kept = self._reach
+        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
+            kept = self._reach = (self.game.decisions, p, {})
+        kept[2][(id(va), id(use))] = (va, use, got)
+        return bool(got)
+
+    def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
+        """The seats a play-menu option's card could be aimed at now, as the menu being made for p found them: a
+        card aimed at chosen targets, or a conversion into one; None for every other option (nothing kept)."""
+        kind = option[0]
+        if kind == "card":
+            key: tuple[int, int] = (id(option[1]), id(option[2]))
+        elif kind == "viewas":
+            key = (id(option[2]), id(option[3]))
+        else:
+            return None
+        got = self.menu_shown(p).get(key)
+        return None if got is None else tuple(t.seat for t in got[2])
 
     def menu_shown(self, p: Player) -> dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]:
         """What menu_reach keeps for the menu being made for p, by (id of card, id of use clause): every card of that
