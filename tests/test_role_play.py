@@ -149,6 +149,21 @@ def test_the_lord_does_not_probe_with_a_harmful_skill_either() -> None:
     assert picks(skill, view(1)) == {0}
 
 
+def test_an_optional_harmful_skill_is_used_only_with_a_seat_to_aim_at() -> None:
+    """An optional skill that harms (突袭: take a card from one or two seats instead of drawing) names its targets
+    after it is accepted, and must name one: the lord with no evidence declines it (every hidden seat may be a
+    loyalist) and accepts it once seat 4 has struck it. A skill that also defends (流离: turn a 杀 aimed at me to
+    another seat) is accepted all the same, and a rebel, whose foe the lord is, accepts the harmful one, except
+    while it hides in round 1."""
+    confirm = Request(0, "confirm", "use 突袭?", ("yes", "no"), about=("control", "skill"))
+    assert picks(confirm, view(0)) == {1}
+    assert picks(confirm, view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {0}
+    defence = Request(0, "confirm", "use 流离?", ("yes", "no"), about=("attack", "defence", "skill"))
+    assert picks(defence, view(0)) == {0}
+    assert picks(confirm, view(3)) == {0}
+    assert picks(confirm, view(3, round_=1)) == {1}  # (hiding in round 1: the lord is held, the rest half mates)
+
+
 def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_1_hp() -> None:
     """A card that harms every other seat: with no evidence, seat 4 at 1 HP is a loyalist two times in seven, and
     the card may kill it, so the lord keeps it (it counted such a seat as a likely foe it would finish, and cards

@@ -303,11 +303,23 @@ class HeuristicAgent(Agent):
         return me["hp"] >= 3 or me["hp"] >= me["max_hp"]
 
     def on_confirm(self, r: Request, view: Any) -> list[int]:
-        """Optional skills help their owner, except the ones hinted as risky: those only when healthy."""
+        """Optional skills help their owner, except the ones hinted as risky: those only when healthy, and the
+        harmful ones (a defence aside): those only with a seat at the table it would aim at (`_skill_score`'s bar),
+        since their targets are chosen after and may have to be named (突袭 takes from one seat at least)."""
         about = set(r.about)
         if "risk" in about and not about & {"passive"}:
             return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
+        if about & {"attack", "control"} and not about & {"passive", "defence"} and not self._aims_somewhere(view):
+            return [1]
         return [0]
+
+    def _aims_somewhere(self, view: Any) -> bool:
+        """Whether another living seat is one it would aim harm at now: a sure foe for a shown leader (who does not
+        probe), one below the probe's odds for the rest."""
+        me, players = view["seat"], view["players"]
+        bar = -self.lord_bar if self._leads_shown(view) else PROBE
+        return any(v < bar for s, v in self._aiming(view, self._stance_now(view)).items()
+                   if s != me and players[s].get("alive", True))
 
     def _skill_score(self, t: frozenset[str], view: Any, stance: dict[int, float], wounded: bool) -> float:
         """How much a skill in the play menu is worth now, by its hints."""
@@ -323,9 +335,8 @@ class HeuristicAgent(Agent):
             return 2.0 if "risk" not in t else (1.2 if self.rng.random() < 0.5 else 0.0)
         if t & {"attack", "control"}:
             # a skill's targets are chosen after it is picked (the menu shows none): it needs a seat it would aim at
-            # anyway, a sure foe for a shown leader (who does not probe), one below the probe's odds for the rest
-            bar = -self.lord_bar if self._leads_shown(view) else PROBE
-            return 1.6 if any(v < bar for s, v in stance.items() if s != me) else 0.0
+            # anyway (`_aims_somewhere`)
+            return 1.6 if self._aims_somewhere(view) else 0.0
         if "help" in t:
             return 1.0
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
