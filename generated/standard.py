@@ -2294,6 +2294,17 @@ class Skill_liubei__rende:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:542:30
+        try:
+            _v = frame.vars
+            v_owner = _v.get('owner', _U)
+            return _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:542:37', 'owner')))  # rules/standard.sgs:542:30
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class Skill_liubei__jijiang:
     'skill 激将 jijiang (rules/standard.sgs:551)'
@@ -2327,6 +2338,17 @@ class Skill_liubei__jijiang:
                         raise _StopEffect()  # rules/standard.sgs:564:11
                 except _BreakLoop:
                     break
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:560:29
+        try:
+            _v = frame.vars
+            v_owner = _v.get('owner', _U)
+            return _D_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:560:41', 'owner')), '杀')  # rules/standard.sgs:560:29
         except _FLOW:
             raise
         except Exception as _e:
@@ -3100,6 +3122,17 @@ class Skill_zhouyu__fanjian:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:712:29
+        try:
+            _v = frame.vars
+            v_owner = _v.get('owner', _U)
+            return _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:712:36', 'owner')))  # rules/standard.sgs:712:29
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_zhouyu:
     'general 周瑜 zhouyu (rules/standard.sgs:702)'
@@ -3360,6 +3393,17 @@ class Skill_sunshangxiang__jieyin:
         except Exception as _e:
             raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
 
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:768:31
+        try:
+            _v = frame.vars
+            v_owner = _v.get('owner', _U)
+            return _P_wounded(frame, _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:768:56', 'owner'))), 'male'))  # rules/standard.sgs:768:31
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
 
 class General_sunshangxiang:
     'general 孙尚香 sunshangxiang (rules/standard.sgs:757)'
@@ -3404,6 +3448,15 @@ class Skill_huatuo__qingnang:
             v_owner = _v.get('owner', _U)
             _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:781:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:781:34', 'owner'))), prompt='青囊: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:781:77', 'owner')))  # rules/standard.sgs:781:7
             _P_recover(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:782:22', 'owner')), _P_wounded(frame, _D_players(frame)), prompt='青囊: who recovers'), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:782:89', 'owner')))  # rules/standard.sgs:782:7
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:782:29
+        try:
+            return _P_wounded(frame, _D_players(frame))  # rules/standard.sgs:782:29
         except _FLOW:
             raise
         except Exception as _e:
@@ -3532,6 +3585,17 @@ class Skill_diaochan__lijian:
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:807:27', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:807:83', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:807:7
             if (v_victim is not None):  # rules/standard.sgs:808:7
                 _P_use_virtual(frame, v_dueler, '决斗', [v_victim], nullifiable=False)  # rules/standard.sgs:808:27
+        except _FLOW:
+            raise
+        except Exception as _e:
+            raise _located(_e)  # noqa: B904 - the .sgs location is the useful part
+
+    @staticmethod
+    def active0_reach(frame):  # rules/standard.sgs:806:34
+        try:
+            _v = frame.vars
+            v_owner = _v.get('owner', _U)
+            return _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:806:51', 'owner'))), 'male')  # rules/standard.sgs:806:34
         except _FLOW:
             raise
         except Exception as _e:
@@ -4155,8 +4219,8 @@ def build_program() -> _pg.Program:
     _o65 = _pg.SkillRule(ident='luoshen', name='洛神', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_zhenji__luoshen.trigger0_where, optional=False, body=Skill_zhenji__luoshen.trigger0_body, line='rules/standard.sgs:521', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhenji__luoshen.trigger0_where_d, field_guard=('phase', 'prepare', ))], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o66 = _pg.SkillRule(ident='qingguo', name='倾国', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='shan', count=1, source='hand', filter=Skill_zhenji__qingguo.view_as0_where, declared=False)], provides=[], modifiers=[], tags=frozenset(('defence', )))
     _o67 = _pg.GeneralRule(ident='zhenji', name='甄姬', kingdom='魏', gender='female', hp=3, skills=[_o65, _o66], kingdoms=['魏'])
-    _o68 = _pg.SkillRule(ident='rende', name='仁德', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__rende.active0_where, body=Skill_liubei__rende.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
-    _o69 = _pg.SkillRule(ident='jijiang', name='激将', flags=frozenset(('leader', )), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__jijiang.active0_where, body=Skill_liubei__jijiang.active0_body, index=0, granted=False)], view_as=[], provides=[_pg.ProvideRule(card='sha', condition=Skill_liubei__jijiang.provide0_where, body=Skill_liubei__jijiang.provide0_body)], modifiers=[], tags=frozenset(('attack', )))
+    _o68 = _pg.SkillRule(ident='rende', name='仁德', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__rende.active0_where, body=Skill_liubei__rende.active0_body, index=0, granted=False, reach=Skill_liubei__rende.active0_reach)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
+    _o69 = _pg.SkillRule(ident='jijiang', name='激将', flags=frozenset(('leader', )), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=Skill_liubei__jijiang.active0_where, body=Skill_liubei__jijiang.active0_body, index=0, granted=False, reach=Skill_liubei__jijiang.active0_reach)], view_as=[], provides=[_pg.ProvideRule(card='sha', condition=Skill_liubei__jijiang.provide0_where, body=Skill_liubei__jijiang.provide0_body)], modifiers=[], tags=frozenset(('attack', )))
     _o70 = _pg.GeneralRule(ident='liubei', name='刘备', kingdom='蜀', gender='male', hp=4, skills=[_o68, _o69], kingdoms=['蜀'])
     _o71 = _pg.SkillRule(ident='wusheng', name='武圣', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='sha', count=1, source='card', filter=Skill_guanyu__wusheng.view_as0_where, declared=False)], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o72 = _pg.GeneralRule(ident='guanyu', name='关羽', kingdom='蜀', gender='male', hp=4, skills=[_o71], kingdoms=['蜀'])
@@ -4173,17 +4237,17 @@ def build_program() -> _pg.Program:
     _o83 = _pg.SkillRule(ident='jizhi', name='集智', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_huangyueying__jizhi.trigger0_where, optional=True, body=Skill_huangyueying__jizhi.trigger0_body, line='rules/standard.sgs:635', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_huangyueying__jizhi.trigger0_where_d, field_guard=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o84 = _pg.SkillRule(ident='qicai', name='奇才', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='trick_range', params=('u', 'c', ), op='to', value=Skill_huangyueying__qicai.modifier0_value, condition=Skill_huangyueying__qicai.modifier0_where, owner_arg=0, condition_direct=Skill_huangyueying__qicai.modifier0_where_d, value_direct=Skill_huangyueying__qicai.modifier0_value_d, owner_constant=True, constant=1000000)], tags=frozenset(('control', )))
     _o85 = _pg.GeneralRule(ident='huangyueying', name='黄月英', kingdom='蜀', gender='female', hp=3, skills=[_o83, _o84], kingdoms=['蜀'])
-    _o86 = _pg.SkillRule(ident='zhiheng', name='制衡', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunquan__zhiheng.active0_limit, limit_scope='phase', condition=Skill_sunquan__zhiheng.active0_where, body=Skill_sunquan__zhiheng.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
+    _o86 = _pg.SkillRule(ident='zhiheng', name='制衡', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunquan__zhiheng.active0_limit, limit_scope='phase', condition=Skill_sunquan__zhiheng.active0_where, body=Skill_sunquan__zhiheng.active0_body, index=0, granted=False, reach=None)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o87 = _pg.SkillRule(ident='jiuyuan', name='救援', flags=frozenset(('leader', 'locked', )), triggers=[_pg.TriggerRule(timing='recovering', condition=Skill_sunquan__jiuyuan.trigger0_where, optional=False, body=Skill_sunquan__jiuyuan.trigger0_body, line='rules/standard.sgs:660', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_sunquan__jiuyuan.trigger0_where_d, field_guard=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', )))
     _o88 = _pg.GeneralRule(ident='sunquan', name='孙权', kingdom='吴', gender='male', hp=4, skills=[_o86, _o87], kingdoms=['吴'])
     _o89 = _pg.SkillRule(ident='qixi', name='奇袭', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='guohe', count=1, source='card', filter=Skill_ganning__qixi.view_as0_where, declared=False)], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o90 = _pg.GeneralRule(ident='ganning', name='甘宁', kingdom='吴', gender='male', hp=4, skills=[_o89], kingdoms=['吴'])
     _o91 = _pg.SkillRule(ident='keji', name='克己', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='card_used', condition=Skill_lvmeng__keji.trigger0_where, optional=False, body=Skill_lvmeng__keji.trigger0_body, line='rules/standard.sgs:679', limit=None, limit_scope=None, index=0, owner_field='user', condition_direct=Skill_lvmeng__keji.trigger0_where_d, field_guard=None), _pg.TriggerRule(timing='responded', condition=Skill_lvmeng__keji.trigger1_where, optional=False, body=Skill_lvmeng__keji.trigger1_body, line='rules/standard.sgs:682', limit=None, limit_scope=None, index=1, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger1_where_d, field_guard=None), _pg.TriggerRule(timing='before_phase', condition=Skill_lvmeng__keji.trigger2_where, optional=True, body=Skill_lvmeng__keji.trigger2_body, line='rules/standard.sgs:685', limit=None, limit_scope=None, index=2, owner_field='player', condition_direct=Skill_lvmeng__keji.trigger2_where_d, field_guard=('phase', 'discard', ))], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('passive', )))
     _o92 = _pg.GeneralRule(ident='lvmeng', name='吕蒙', kingdom='吴', gender='male', hp=4, skills=[_o91], kingdoms=['吴'])
-    _o93 = _pg.SkillRule(ident='kurou', name='苦肉', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=None, body=Skill_huanggai__kurou.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'risk', )))
+    _o93 = _pg.SkillRule(ident='kurou', name='苦肉', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=None, limit_scope=None, condition=None, body=Skill_huanggai__kurou.active0_body, index=0, granted=False, reach=None)], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', 'risk', )))
     _o94 = _pg.GeneralRule(ident='huanggai', name='黄盖', kingdom='吴', gender='male', hp=4, skills=[_o93], kingdoms=['吴'])
     _o95 = _pg.SkillRule(ident='yingzi', name='英姿', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='drawing', condition=Skill_zhouyu__yingzi.trigger0_where, optional=True, body=Skill_zhouyu__yingzi.trigger0_body, line='rules/standard.sgs:706', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_zhouyu__yingzi.trigger0_where_d, field_guard=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o96 = _pg.SkillRule(ident='fanjian', name='反间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_zhouyu__fanjian.active0_limit, limit_scope='phase', condition=Skill_zhouyu__fanjian.active0_where, body=Skill_zhouyu__fanjian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o96 = _pg.SkillRule(ident='fanjian', name='反间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_zhouyu__fanjian.active0_limit, limit_scope='phase', condition=Skill_zhouyu__fanjian.active0_where, body=Skill_zhouyu__fanjian.active0_body, index=0, granted=False, reach=Skill_zhouyu__fanjian.active0_reach)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o97 = _pg.GeneralRule(ident='zhouyu', name='周瑜', kingdom='吴', gender='male', hp=3, skills=[_o95, _o96], kingdoms=['吴'])
     _o98 = _pg.SkillRule(ident='guose', name='国色', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='le', count=1, source='card', filter=Skill_daqiao__guose.view_as0_where, declared=False)], provides=[], modifiers=[], tags=frozenset(('control', )))
     _o99 = _pg.SkillRule(ident='liuli', name='流离', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='targeted', condition=Skill_daqiao__liuli.trigger0_where, optional=True, body=Skill_daqiao__liuli.trigger0_body, line='rules/standard.sgs:731', limit=None, limit_scope=None, index=0, owner_field='target', condition_direct=Skill_daqiao__liuli.trigger0_where_d, field_guard=None)], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', 'defence', )))
@@ -4192,14 +4256,14 @@ def build_program() -> _pg.Program:
     _o102 = _pg.SkillRule(ident='lianying', name='连营', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_luxun__lianying.trigger0_where, optional=True, body=Skill_luxun__lianying.trigger0_body, line='rules/standard.sgs:751', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_luxun__lianying.trigger0_where_d, field_guard=('zone', 'hand', ))], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o103 = _pg.GeneralRule(ident='luxun', name='陆逊', kingdom='吴', gender='male', hp=3, skills=[_o101, _o102], kingdoms=['吴'])
     _o104 = _pg.SkillRule(ident='xiaoji', name='枭姬', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='lost_cards', condition=Skill_sunshangxiang__xiaoji.trigger0_where, optional=True, body=Skill_sunshangxiang__xiaoji.trigger0_body, line='rules/standard.sgs:761', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_sunshangxiang__xiaoji.trigger0_where_d, field_guard=('zone', 'equip', ))], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
-    _o105 = _pg.SkillRule(ident='jieyin', name='结姻', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunshangxiang__jieyin.active0_limit, limit_scope='phase', condition=Skill_sunshangxiang__jieyin.active0_where, body=Skill_sunshangxiang__jieyin.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
+    _o105 = _pg.SkillRule(ident='jieyin', name='结姻', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_sunshangxiang__jieyin.active0_limit, limit_scope='phase', condition=Skill_sunshangxiang__jieyin.active0_where, body=Skill_sunshangxiang__jieyin.active0_body, index=0, granted=False, reach=Skill_sunshangxiang__jieyin.active0_reach)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o106 = _pg.GeneralRule(ident='sunshangxiang', name='孙尚香', kingdom='吴', gender='female', hp=3, skills=[_o104, _o105], kingdoms=['吴'])
-    _o107 = _pg.SkillRule(ident='qingnang', name='青囊', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_huatuo__qingnang.active0_limit, limit_scope='phase', condition=Skill_huatuo__qingnang.active0_where, body=Skill_huatuo__qingnang.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
+    _o107 = _pg.SkillRule(ident='qingnang', name='青囊', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_huatuo__qingnang.active0_limit, limit_scope='phase', condition=Skill_huatuo__qingnang.active0_where, body=Skill_huatuo__qingnang.active0_body, index=0, granted=False, reach=Skill_huatuo__qingnang.active0_reach)], view_as=[], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o108 = _pg.SkillRule(ident='jijiu', name='急救', flags=frozenset(()), triggers=[], actives=[], view_as=[_pg.ViewAsRule(card='tao', count=1, source='card', filter=Skill_huatuo__jijiu.view_as0_where, declared=False)], provides=[], modifiers=[], tags=frozenset(('heal', 'help', )))
     _o109 = _pg.GeneralRule(ident='huatuo', name='华佗', kingdom='群', gender='male', hp=3, skills=[_o107, _o108], kingdoms=['群'])
     _o110 = _pg.SkillRule(ident='wushuang', name='无双', flags=frozenset(('locked', )), triggers=[], actives=[], view_as=[], provides=[], modifiers=[_pg.ModifierRule(quantity='responses_needed', params=('u', 'c', 't', ), op='to', value=Skill_lvbu__wushuang.modifier0_value, condition=Skill_lvbu__wushuang.modifier0_where, owner_arg=0, condition_direct=Skill_lvbu__wushuang.modifier0_where_d, value_direct=Skill_lvbu__wushuang.modifier0_value_d, owner_constant=True, constant=2)], tags=frozenset(('attack', )))
     _o111 = _pg.GeneralRule(ident='lvbu', name='吕布', kingdom='群', gender='male', hp=4, skills=[_o110], kingdoms=['群'])
-    _o112 = _pg.SkillRule(ident='lijian', name='离间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_diaochan__lijian.active0_limit, limit_scope='phase', condition=Skill_diaochan__lijian.active0_where, body=Skill_diaochan__lijian.active0_body, index=0, granted=False)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
+    _o112 = _pg.SkillRule(ident='lijian', name='离间', flags=frozenset(()), triggers=[], actives=[_pg.ActiveRule(limit=Skill_diaochan__lijian.active0_limit, limit_scope='phase', condition=Skill_diaochan__lijian.active0_where, body=Skill_diaochan__lijian.active0_body, index=0, granted=False, reach=Skill_diaochan__lijian.active0_reach)], view_as=[], provides=[], modifiers=[], tags=frozenset(('attack', )))
     _o113 = _pg.SkillRule(ident='biyue', name='闭月', flags=frozenset(()), triggers=[_pg.TriggerRule(timing='phase_start', condition=Skill_diaochan__biyue.trigger0_where, optional=True, body=Skill_diaochan__biyue.trigger0_body, line='rules/standard.sgs:814', limit=None, limit_scope=None, index=0, owner_field='player', condition_direct=Skill_diaochan__biyue.trigger0_where_d, field_guard=('phase', 'finish', ))], actives=[], view_as=[], provides=[], modifiers=[], tags=frozenset(('draw', )))
     _o114 = _pg.GeneralRule(ident='diaochan', name='貂蝉', kingdom='群', gender='female', hp=3, skills=[_o112, _o113], kingdoms=['群'])
     _o115 = _pg.ModeRule(ident='identity', name='身份局', players=(4, 10, ), options={'two_renegades': False, 'beginner': False, 'score_table_004': False, 'seats_by_lot': False}, roles=[(4, None, ('lord', 'loyalist', 'rebel', 'renegade', ), ), (5, None, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', ), ), (6, None, ('lord', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (6, Mode_identity.roles3_if, ('lord', 'loyalist', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (7, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, None, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (8, Mode_identity.roles6_if, ('lord', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), ), (9, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', ), ), (10, None, ('lord', 'loyalist', 'loyalist', 'loyalist', 'rebel', 'rebel', 'rebel', 'rebel', 'renegade', 'renegade', ), )], leader='lord', setup=Mode_identity.setup, triggers=[_pg.TriggerRule(timing='died', condition=Mode_identity.trigger0_where, optional=False, body=Mode_identity.trigger0_body, line='rules/standard.sgs:870', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger0_where_d, field_guard=None), _pg.TriggerRule(timing='died', condition=Mode_identity.trigger1_where, optional=False, body=Mode_identity.trigger1_body, line='rules/standard.sgs:872', limit=None, limit_scope=None, index=0, owner_field=None, condition_direct=Mode_identity.trigger1_where_d, field_guard=None)], wins=[(('lord', 'loyalist', ), Mode_identity.win0, ), (('renegade', ), Mode_identity.win1, ), (('rebel', ), Mode_identity.win2, )], turn_order=None, replacements=[], scores=[_pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score0, condition=Mode_identity.score0_when, line='rules/standard.sgs:892'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score1, condition=Mode_identity.score1_when, line='rules/standard.sgs:893'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score2, condition=Mode_identity.score2_when, line='rules/standard.sgs:894'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score3, condition=Mode_identity.score3_when, line='rules/standard.sgs:895'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score4, condition=Mode_identity.score4_when, line='rules/standard.sgs:896'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score5, condition=Mode_identity.score5_when, line='rules/standard.sgs:897'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score6, condition=Mode_identity.score6_when, line='rules/standard.sgs:898'), _pg.ScoreRule(roles=('lord', 'loyalist', 'rebel', 'renegade', ), op='=', value=Mode_identity.score7, condition=Mode_identity.score7_when, line='rules/standard.sgs:899'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score8, condition=Mode_identity.score8_when, line='rules/standard.sgs:901'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score9, condition=Mode_identity.score9_when, line='rules/standard.sgs:903'), _pg.ScoreRule(roles=('renegade', ), op='=', value=Mode_identity.score10, condition=Mode_identity.score10_when, line='rules/standard.sgs:904'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score11, condition=Mode_identity.score11_when, line='rules/standard.sgs:905'), _pg.ScoreRule(roles=('lord', ), op='=', value=Mode_identity.score12, condition=Mode_identity.score12_when, line='rules/standard.sgs:906'), _pg.ScoreRule(roles=('loyalist', ), op='=', value=Mode_identity.score13, condition=Mode_identity.score13_when, line='rules/standard.sgs:907'), _pg.ScoreRule(roles=('rebel', ), op='=', value=Mode_identity.score14, condition=Mode_identity.score14_when, line='rules/standard.sgs:908'), _pg.ScoreRule(roles=('lord', 'loyalist', ), op='+=', value=Mode_identity.score15, condition=Mode_identity.score15_when, line='rules/standard.sgs:911'), _pg.ScoreRule(roles=('rebel', ), op='+=', value=Mode_identity.score16, condition=Mode_identity.score16_when, line='rules/standard.sgs:912')], camps={}, trigger_order='counter_clockwise', solo=('renegade', ))

@@ -149,6 +149,33 @@ def test_the_lord_does_not_probe_with_a_harmful_skill_either() -> None:
     assert picks(skill, view(1)) == {0}
 
 
+def test_a_harmful_skill_aims_only_within_the_reach_the_menu_shows() -> None:
+    """When the menu shows where a skill's first choice may land (激将: the seats the lord's 杀 reaches), the skill
+    needs its sure foe there: seat 4 struck the lord, but only seats 1 and 2 are in range, so the lord keeps the
+    skill (it used it and then named a hidden seat: 8 players, seeds 1-600, 30 friends among 67 such targets); with
+    seat 4 in range it uses it. A skill that helps (仁德) needs a sure friend among the seats it may give to, or
+    itself among them (青囊 heals a wounded seat, the owner too)."""
+    struck = view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])
+    out_of_range = Request(0, "play", "choose a card or skill to use", ("skill 激将", "end play phase"),
+                           option_tags=(("attack", "skill"), ("end",)), option_reach=((1, 2), None))
+    assert picks(out_of_range, struck) == {1}
+    in_range = Request(0, "play", "choose a card or skill to use", ("skill 激将", "end play phase"),
+                       option_tags=(("attack", "skill"), ("end",)), option_reach=((1, 4), None))
+    assert picks(in_range, struck) == {0}
+    shown_friend = view(0, shown={2: "loyalist"})
+    helping = (("help", "skill"), ("end",))
+    give = Request(0, "play", "choose a card or skill to use", ("skill 仁德", "end play phase"), option_tags=helping,
+                   option_reach=((1, 3), None))
+    assert picks(give, shown_friend) == {1}
+    give = Request(0, "play", "choose a card or skill to use", ("skill 仁德", "end play phase"), option_tags=helping,
+                   option_reach=((2, 3), None))
+    assert picks(give, shown_friend) == {0}
+    heal = (("heal", "help", "skill"), ("end",))
+    own = Request(0, "play", "choose a card or skill to use", ("skill 青囊", "end play phase"), option_tags=heal,
+                  option_reach=((0, 3), None))  # (the lord wounded: it may heal itself)
+    assert picks(own, view(0, hp={0: 3, 3: 2})) == {0}
+
+
 def test_an_optional_harmful_skill_is_used_only_with_a_seat_to_aim_at() -> None:
     """An optional skill that harms (突袭: take a card from one or two seats instead of drawing) names its targets
     after it is accepted, and must name one: the lord with no evidence declines it (every hidden seat may be a

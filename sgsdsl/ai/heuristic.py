@@ -309,34 +309,41 @@ class HeuristicAgent(Agent):
         about = set(r.about)
         if "risk" in about and not about & {"passive"}:
             return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
-        if about & {"attack", "control"} and not about & {"passive", "defence"} and not self._aims_somewhere(view):
+        if about & {"attack", "control"} and not about & {"passive", "defence"} \
+                and not self._aims_at(view, self._aiming(view, self._stance_now(view)), None):
             return [1]
         return [0]
 
-    def _aims_somewhere(self, view: Any) -> bool:
-        """Whether another living seat is one it would aim harm at now: a sure foe for a shown leader (who does not
-        probe), one below the probe's odds for the rest."""
+    def _aims_at(self, view: Any, aiming: dict[int, float], reach: tuple[int, ...] | None) -> bool:
+        """Whether another living seat (within REACH, when the option shows one) is one it would aim harm at now,
+        by the stance harm is aimed by: a sure foe for a shown leader (who does not probe), one below the probe's
+        odds for the rest."""
         me, players = view["seat"], view["players"]
         bar = -self.lord_bar if self._leads_shown(view) else PROBE
-        return any(v < bar for s, v in self._aiming(view, self._stance_now(view)).items()
-                   if s != me and players[s].get("alive", True))
+        return any(v < bar for s, v in aiming.items()
+                   if s != me and players[s].get("alive", True) and (reach is None or s in reach))
 
-    def _skill_score(self, t: frozenset[str], view: Any, stance: dict[int, float], wounded: bool) -> float:
-        """How much a skill in the play menu is worth now, by its hints."""
+    def _skill_score(self, t: frozenset[str], view: Any, stance: dict[int, float], wounded: bool,
+                     reach: tuple[int, ...] | None = None) -> float:
+        """How much a skill in the play menu is worth now, by its hints; REACH, when the menu shows it, are the seats
+        its first choice may name (`Request.option_reach`): the seat it aims at, or helps, must be among them."""
         me = view["seat"]
         if "risk" in t and not self._healthy(view):
             return 0.0
         players = view["players"]
-        if "help" in t and not any(v > FRIEND for s, v in stance.items() if s != me and players[s].get("alive", True)):
-            return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess)
+        if "help" in t and not (reach is not None and me in reach) \
+                and not any(v > FRIEND for s, v in stance.items()
+                            if s != me and players[s].get("alive", True) and (reach is None or s in reach)):
+            return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
+            # itself when the menu shows it may (青囊 on a wounded owner)
         if "heal" in t and (wounded or ("help" in t and _friends_hurt(view, stance, me))):
             return 3.0
         if "draw" in t:
             return 2.0 if "risk" not in t else (1.2 if self.rng.random() < 0.5 else 0.0)
         if t & {"attack", "control"}:
-            # a skill's targets are chosen after it is picked (the menu shows none): it needs a seat it would aim at
-            # anyway (`_aims_somewhere`)
-            return 1.6 if self._aims_somewhere(view) else 0.0
+            # a skill's targets are chosen after it is picked: it needs a seat it would aim at, among those its
+            # first choice may name when the menu shows them (STANCE is the aiming one: `_best_play`)
+            return 1.6 if self._aims_at(view, stance, reach) else 0.0
         if "help" in t:
             return 1.0
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
@@ -400,7 +407,8 @@ class HeuristicAgent(Agent):
             if kind == "end" or (self._futile and r.options[i] in self._futile):
                 continue
             if kind == "skill":
-                score = self._skill_score(t, view, stance, wounded)
+                score = self._skill_score(t, view, stance, wounded,
+                                          r.option_reach[i] if i < len(r.option_reach) else None)
             elif kind == "area":
                 score = self._area_score(t, view, stance)
                 if score and self._might_kill_a_friend(t, view, stance):

@@ -86,6 +86,9 @@ class ActiveRule:
     body: Fn
     index: int = 0
     granted: bool = False  # offered to the other characters the condition accepts (`user`), not to the owner
+    # the items of the body's first choice of characters, when they can be worked out before it runs (a pure
+    # question of the owner; interp/reach.py): where the action could be aimed, shown in the play menu as a hint
+    reach: Fn | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

@@ -10,7 +10,7 @@ from .dispatch import Dispatch, new_event
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, NULLIFIABLE, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
-from .program import Frame, SkillRule, UseRule
+from .program import ActiveRule, Frame, SkillRule, UseRule
 from .state import GameState
 from .zones import Zones
 
@@ -294,16 +294,22 @@ class CardUse:
         """legal_targets for a card of the play menu, kept until the menu's own decision is answered: the targets
         then chosen for that card are the ones the menu showed (nothing changes in between), and the menu asks
         once for both whether the card can be used and where it could be aimed."""
-        kept = self._reach
-        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
-            kept = self._reach = (self.game.decisions, p, {})
+        kept = self._kept(p)
         key = (id(card), id(use))
-        shown = kept[2].get(key)
+        shown = kept.get(key)
         if shown is not None and shown[0] is card and shown[1] is use:
             return shown[2]
         got = self.legal_targets(p, card, use)
-        kept[2][key] = (card, use, got)
+        kept[key] = (card, use, got)
         return got
+
+    def _kept(self, p: Player) -> dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]:
+        """The targets kept for the menu being made for p (by id of card, id of use clause), begun afresh for a new
+        decision or player."""
+        kept = self._reach
+        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
+            kept = self._reach = (self.game.decisions, p, {})
+        return kept[2]
 
     def _probe_reachable(self, p: Player, va: Any, probe: VirtualCard, use: UseRule) -> bool:
         """can_use for a conversion of the play menu whose legal targets are shown: the card it converts into, tried
@@ -313,24 +319,40 @@ class CardUse:
         if not self._within_limit(p, probe, use):
             return False
         got = self.legal_targets(p, probe, use)
-        kept = self._reach
-        if kept is None or kept[0] != self.game.decisions or kept[1] is not p:
-            kept = self._reach = (self.game.decisions, p, {})
-        kept[2][(id(va), id(use))] = (va, use, got)
+        self._kept(p)[(id(va), id(use))] = (va, use, got)
         return bool(got)
 
     def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
         """The seats a play-menu option's card could be aimed at now, as the menu being made for p found them: a
-        card aimed at chosen targets, or a conversion into one; None for every other option (nothing kept)."""
+        card aimed at chosen targets, or a conversion into one; for a skill's action, the seats of its first choice
+        when its text lets them be worked out before it runs (`ActiveRule.reach`); None for every other option."""
         kind = option[0]
         if kind == "card":
             key: tuple[int, int] = (id(option[1]), id(option[2]))
         elif kind == "viewas":
             key = (id(option[2]), id(option[3]))
+        elif kind == "active":
+            return self._active_reach(p, option[1], option[2])
         else:
             return None
         got = self.menu_shown(p).get(key)
         return None if got is None else tuple(t.seat for t in got[2])
+
+    def _active_reach(self, p: Player, skill: SkillRule, act: ActiveRule) -> tuple[int, ...] | None:
+        """The living seats among the items of a skill action's first choice of characters, asked before the action
+        runs; None when its text does not say them beforehand, or asking fails (the body, run, reports it)."""
+        if act.reach is None:
+            return None
+        g = self.game
+        try:
+            items = act.reach(Frame(g, {"owner": p, "skill": skill}))
+        except RuleError:
+            if g.steps > g.step_budget:
+                raise
+            return None
+        if not isinstance(items, list) or not all(isinstance(q, Player) for q in items):
+            return None
+        return tuple(q.seat for q in items if q.alive)
 
     def menu_shown(self, p: Player) -> dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]:
         """What menu_reach keeps for the menu being made for p, by (id of card, id of use clause): every card of that

@@ -35,6 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
+from .reach import first_seat_choice
 
 
 @dataclass(frozen=True)
@@ -236,13 +237,15 @@ class StructureBuilder:
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
         actives = []
+        values = self.checked.symbols.values
         for i, a in enumerate(s.actives):
             kind = "granted" if a.granted else "active"
             actives.append(ActiveRule(
                 self.fn(a.limit.count, own, f"active{i}_limit", kind) if a.limit else None,
                 a.limit.scope.text if a.limit else None,
                 self.fn(a.where, own, f"active{i}_where", kind),
-                self.fn(a.body, own, f"active{i}_body", kind), i, a.granted))
+                self.fn(a.body, own, f"active{i}_body", kind), i, a.granted,
+                None if a.granted else self.fn(first_seat_choice(a.body, values), own, f"active{i}_reach", kind)))
         modifiers = []
         for i, m in enumerate(s.modifiers):
             params = tuple(p.text for p in m.params)

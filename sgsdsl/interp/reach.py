@@ -1,0 +1,133 @@
+"""Where a skill's action could be aimed, read from its text before it runs.
+
+A card of the play menu shows its legal targets, so an agent knows where it could aim it before picking it. A
+skill's action (`active`) chooses its seats in its body, after it is picked: an agent that picks 激将 or 离间
+because a foe sits somewhere may then have to name a friend (no foe is in the 杀's range, or none is male). The
+seats of the body's first choice are often known before the body runs: `choose(owner, targets_for(owner, 杀))`
+depends on nothing the body does first. This finds that choice's items when they are a pure question of the
+owner (no action, no name the body binds), so the engine can show them as the option's reach, a hint like a
+conversion's (what the body does before the choice, such as a discard, may change them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..engine.registry import PRIMITIVES
+from ..lang import ast
+
+# requests whose first argument chooses and whose second are the items chosen among
+CHOICES = ("choose", "choose_many")
+# names a skill's action binds before its body runs, which a reach may read
+BOUND = frozenset({"owner", "skill"})
+
+
+def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> ast.Expr | None:
+    """The items of the first choice of characters the owner makes in an action's body, in the order the body
+    runs, when they can be worked out before it runs; None when there is no such choice, or the first one reads
+    what the body did (a name it bound, an action). VALUES are the program's `value` definitions by name (a
+    value is a pure question; what it returns is read from its expression)."""
+    for call in _calls(body):
+        if call.func.text not in CHOICES or call.ref != "action":
+            continue
+        chooser = call.args[0] if call.args else _kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
+        if chooser is None or items is None or not _is_owner(chooser) or not _seats(items, values):
+            continue
+        return items if _pure(items, BOUND) else None
+    return None
+
+
+def _kwarg(call: ast.Call, name: str) -> ast.Expr | None:
+    return next((v for k, v in call.kwargs if k.text == name), None)
+
+
+def _is_owner(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Name) and e.ident == "owner" and e.ref == ("local", "owner")
+
+
+def _seats(e: ast.Expr, values: Mapping[str, ast.ValueDef], depth: int = 0) -> bool:
+    """Whether the expression is a list of characters by its form: a function or value returning them, such a list
+    filtered (`[p for p in others(owner) if …]`), less others, or joined to another."""
+    if depth > 8:
+        return False
+    if isinstance(e, ast.Call) and e.ref == "function":
+        prim = PRIMITIVES.get(e.func.text)
+        if prim is not None and prim.returns == "players":
+            return True
+        return e.func.text == "minus" and bool(e.args) and _seats(e.args[0], values, depth + 1)
+    if isinstance(e, ast.Call) and e.ref == "value":
+        d = values.get(e.func.text)
+        return d is not None and _seats(d.expr, values, depth + 1)
+    if isinstance(e, ast.ListComp):
+        return isinstance(e.elem, ast.Name) and e.elem.ident == e.var.text and _seats(e.iterable, values, depth + 1)
+    if isinstance(e, ast.BinOp) and e.op == "+":
+        return _seats(e.left, values, depth + 1) and _seats(e.right, values, depth + 1)
+    if isinstance(e, ast.CondExpr):
+        return _seats(e.then, values, depth + 1) and _seats(e.orelse, values, depth + 1)
+    return False
+
+
+# expressions that only ask, once their parts do (a name and a call are judged by what they name)
+_ASKING = (ast.Lit, ast.Attr, ast.BinOp, ast.Unary, ast.IsFamily, ast.RangeLit, ast.ListLit, ast.CondExpr)
+
+
+def _pure(e: ast.Expr, bound: frozenset[str]) -> bool:
+    """Whether the expression only asks questions (functions and values, no action or procedure) of the names in
+    BOUND."""
+    if isinstance(e, ast.Name):
+        return e.ref is not None and (e.ref[0] != "local" or e.ident in bound)
+    if isinstance(e, ast.Call):
+        prim = PRIMITIVES.get(e.func.text)
+        if not (e.ref == "value" or (e.ref == "function" and prim is not None and prim.kind == "function")):
+            return False
+    elif isinstance(e, ast.ListComp):
+        inner = bound | {e.var.text}
+        return _pure(e.iterable, bound) and _pure(e.elem, inner) and (e.cond is None or _pure(e.cond, inner))
+    elif not isinstance(e, _ASKING):
+        return False
+    return all(_pure(part, bound) for part in _parts(e))
+
+
+def _calls(node: ast.Node) -> Iterator[ast.Call]:
+    """The calls in a body, in the order they run: statements in turn, a call's arguments before the call."""
+    for part in _parts(node):
+        yield from _calls(part)
+    if isinstance(node, ast.Call):
+        yield node
+
+
+def _parts(node: ast.Node) -> list:
+    """A statement's or expression's parts, in the order they are evaluated (a loop's body after what it loops
+    over, a list comprehension's element and filter after its list)."""
+    if isinstance(node, ast.Block):
+        return list(node.stmts)
+    if isinstance(node, ast.Call):
+        return [*node.args, *(v for _, v in node.kwargs)]
+    if isinstance(node, ast.CallStmt):
+        return [node.call]
+    if isinstance(node, (ast.Let, ast.Assign)):
+        return [node.value]
+    if isinstance(node, ast.If):
+        return [node.test, node.body] + ([node.orelse] if node.orelse is not None else [])
+    if isinstance(node, ast.For):
+        return [node.iterable, node.body]
+    if isinstance(node, ast.While):
+        return [node.test, node.body]
+    if isinstance(node, ast.Repeat):
+        return [node.count, node.body]
+    if isinstance(node, ast.Attr):
+        return [node.obj]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, (ast.Unary, ast.IsFamily)):
+        return [node.operand]
+    if isinstance(node, ast.RangeLit):
+        return [node.low, node.high]
+    if isinstance(node, ast.ListLit):
+        return list(node.items)
+    if isinstance(node, ast.ListComp):
+        return [node.iterable, node.elem] + ([node.cond] if node.cond is not None else [])
+    if isinstance(node, ast.CondExpr):
+        return [node.test, node.then, node.orelse]
+    return []
