@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.compiler.cache import compiled_program
 from sgsdsl.engine.agents import Agent
 from sgsdsl.engine.game import Game
-from sgsdsl.interp.reach import first_seat_choice
+from sgsdsl.interp.reach import TRIGGER_BOUND, first_seat_choice
 from sgsdsl.lang.checker import check
 from sgsdsl.lang.parser import parse_text
 
@@ -27,16 +28,19 @@ value richer(p: player) = [q for q in others(p) if q.hp > p.hp]
 """
 
 
-def reach_line(action: str) -> int | None:
-    """The line of the expression found as the first seat choice of a skill whose action is ACTION (line 4 of the
-    program: the prelude's two lines, the skill's header, then the action)."""
-    text = PRELUDE + "skill s a {\n  tags attack\n" + action + "\n}\n"
+def reach_line(member: str) -> int | None:
+    """The line of the expression found as the first seat choice of a skill whose one action or trigger is MEMBER
+    (line 5 of the program: the prelude's two lines, the skill's header and tags, then the member)."""
+    text = PRELUDE + "skill s a {\n  tags attack\n" + member + "\n}\n"
     module, diags = parse_text(text, "t.sgs")
     assert module is not None, diags
     checked = check([module])
     assert not [d for d in checked.diagnostics if d.severity == "error"], [str(d) for d in checked.diagnostics]
     skill = checked.modules[0].skills[0]
-    found = first_seat_choice(skill.actives[0].body, checked.symbols.values)
+    if skill.actives:
+        found = first_seat_choice(skill.actives[0].body, checked.symbols.values)
+    else:
+        found = first_seat_choice(skill.triggers[0].body, checked.symbols.values, TRIGGER_BOUND)
     return None if found is None else found.span.line
 
 
@@ -51,6 +55,9 @@ def reach_line(action: str) -> int | None:
     ("active { let t = choose(owner, richer(owner)) }", 5),
     ("active { let t = choose(owner, minus(others(owner), [owner])) }", 5),
     ("active { let t = choose_many(owner, others(owner), 1, 2) }", 5),
+    # an optional trigger's body may read the event too
+    ("on damaged where event.target == owner optional { let t = choose(owner, minus(others(owner), [event.source])) }",
+     5),
 ])
 def test_the_first_choice_of_characters_is_found(action: str, line: int) -> None:
     assert reach_line(action) == line
@@ -127,3 +134,30 @@ def test_a_skill_whose_choice_is_not_known_shows_none(program) -> None:
     sunquan = g.players[0]
     g.zones.move([next(c for c in g.cards if c.zone == "draw")], "hand", sunquan)
     assert shown(g, sunquan)["skill 制衡"] is None
+
+
+class Recording(HeuristicAgent):
+    """The heuristic agent, keeping every question whether to use 突袭 with the view it came with."""
+
+    def __init__(self, seed: int, asked: list) -> None:
+        super().__init__(seed)
+        self.asked = asked
+
+    def on_confirm(self, r, view):
+        if r.prompt == "use 突袭?":
+            self.asked.append((r, view))
+        return super().on_confirm(r, view)
+
+
+def test_the_question_whether_to_use_tuxi_shows_the_seats_it_may_take_from(program) -> None:
+    """突袭 takes a hand card from one or two other seats that hold any (`having_hand(others(owner))`): the question
+    whether to use it shows exactly those seats, as the view has them, every time it is asked in whole games."""
+    asked: list = []
+    for seed in range(1, 13):
+        agents = [Recording(seed * 10 + i, asked) for i in range(5)]
+        Game(program, "identity", 5, seed, agents, None, pinned={0: "zhangliao"}, round_cap=8).run()
+    assert len(asked) >= 10
+    for r, view in asked:
+        me = view["seat"]
+        holding = {q["seat"] for q in view["players"] if q["seat"] != me and q["alive"] and q["hand"] > 0}
+        assert r.option_reach[1] is None and set(r.option_reach[0]) == holding

@@ -66,6 +66,7 @@ def test_play_your_own_general_read_its_skills_and_keep_an_abandoned_log(tmp_pat
     assert "仁德 (rende, 刘备): 仁德：出牌阶段，你可以将任意张手牌交给其他角色" in r.output
     assert "咆哮 (paoxiao, 张飞)" in r.output and "no skill or general '无名'" in r.output
     assert "* P0 刘备" in r.output and "game abandoned (quit)" in r.output
+    assert "choose your general" not in r.output  # (P0's general is pinned: its pick would be dropped)
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["abandoned"] == "quit" and header["pinned"] == {"0": "liubei"} and "zhaoyun" in header["pool"]
     rep = CliRunner().invoke(main, ["replay", str(log)], catch_exceptions=False)

@@ -189,6 +189,13 @@ def test_an_optional_harmful_skill_is_used_only_with_a_seat_to_aim_at() -> None:
     assert picks(defence, view(0)) == {0}
     assert picks(confirm, view(3)) == {0}
     assert picks(confirm, view(3, round_=1)) == {1}  # (hiding in round 1: the lord is held, the rest half mates)
+    # the question shows where a yes could be aimed (突袭: the seats holding hand cards): the sure foe, seat 4, holds
+    # none, so the lord declines; with seat 4 among them it accepts
+    empty_handed = Request(0, "confirm", "use 突袭?", ("yes", "no"), about=("control", "skill"),
+                           option_reach=((1, 2), None))
+    assert picks(empty_handed, view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {1}
+    holding = Request(0, "confirm", "use 突袭?", ("yes", "no"), about=("control", "skill"), option_reach=((2, 4), None))
+    assert picks(holding, view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])) == {0}
 
 
 def test_the_lord_holds_a_card_that_reaches_everyone_while_an_unsure_seat_is_at_1_hp() -> None:

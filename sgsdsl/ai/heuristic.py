@@ -305,12 +305,14 @@ class HeuristicAgent(Agent):
     def on_confirm(self, r: Request, view: Any) -> list[int]:
         """Optional skills help their owner, except the ones hinted as risky: those only when healthy, and the
         harmful ones (a defence aside): those only with a seat at the table it would aim at (`_skill_score`'s bar),
-        since their targets are chosen after and may have to be named (突袭 takes from one seat at least)."""
+        among the seats the question shows a yes could be aimed at (`Request.option_reach`), since their targets are
+        chosen after and may have to be named (突袭 takes from one seat at least, of those holding cards)."""
         about = set(r.about)
         if "risk" in about and not about & {"passive"}:
             return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
         if about & {"attack", "control"} and not about & {"passive", "defence"} \
-                and not self._aims_at(view, self._aiming(view, self._stance_now(view)), None):
+                and not self._aims_at(view, self._aiming(view, self._stance_now(view)),
+                                      r.option_reach[0] if r.option_reach else None):
             return [1]
         return [0]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .agents import Agent, Request
 from .draws import uniform_below
-from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, StopEffect
+from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, RuleError, StopEffect
 from .model import Card, Player
 from .program import GeneralRule, SkillRule
 from .state import GameState
@@ -109,8 +109,29 @@ class Decisions:
         (`Agent.reads_options`) and the game keeps no log. Then requests carry blank labels and no hints."""
         return not self.game.record and not self.game.agents[p.seat].reads_options
 
-    def confirm(self, p: Player, prompt: str, about: Any = None) -> bool:
-        return self.ask(p, "confirm", prompt, ["yes", "no"], about=about)[0] == 0
+    def confirm(self, p: Player, prompt: str, about: Any = None, reach: tuple[int, ...] | None = None) -> bool:
+        """Ask yes or no; REACH: the seats a yes could then be aimed at, when known (`Request.option_reach`)."""
+        return self.ask(p, "confirm", prompt, ["yes", "no"], about=about,
+                        option_reach=(reach, None) if reach is not None else ())[0] == 0
+
+    def shows_reach(self, p: Player) -> bool:
+        """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""
+        return not self.blind(p) and getattr(self.game.agents[p.seat], "reads_view", True)
+
+    def seats_named(self, fn: Any, frame: Any) -> tuple[int, ...] | None:
+        """The living seats of the characters a rule function's list names (a reach: `ActiveRule.reach`,
+        `TriggerRule.reach`), asked before the rule that chooses among them runs; None when the list holds anything
+        else or asking fails (the rule, run, reports it)."""
+        g = self.game
+        try:
+            items = fn(frame)
+        except RuleError:
+            if g.steps > g.step_budget:
+                raise
+            return None
+        if not isinstance(items, list) or not all(isinstance(q, Player) for q in items):
+            return None
+        return tuple(q.seat for q in items if q.alive)
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
                     about: Any = None, same_view: bool = False) -> list[Any]:
@@ -120,6 +141,12 @@ class Decisions:
         low, high = min(low, len(items)), min(high, len(items))
         if low == len(items) and high == len(items):
             return items
+        if type(items[0]) is GeneralRule and p.general is None and high == 1:
+            pinned = self.game.pinned_for(p)
+            if pinned is not None and all(type(x) is GeneralRule for x in items):
+                # a seat without a general choosing one, whose general is pinned (`--general`): the pin takes the
+                # pick's place (Game.set_general), so the seat is not asked a question whose answer is dropped
+                return [pinned if pinned in items else items[0]]
         if self.blind(p):  # (what the items are is read by nobody: blank labels, no seats or tags)
             picks = self.ask(p, "choose", prompt, blank(len(items)), low, high, about=about, same_view=same_view)
             return [items[i] for i in picks]

@@ -282,7 +282,10 @@ class Dispatch:
                         continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
                     if trig.condition is not None and not trig.condition(frame):
                         continue
-                if trig.optional and not self.choices.confirm(p, f"use {skill.name}?", about=skill):
+                if trig.optional and not self.choices.confirm(
+                        p, f"use {skill.name}?", about=skill,
+                        reach=None if trig.reach is None or not self.choices.shows_reach(p)
+                        else self.choices.seats_named(trig.reach, frame)):
                     continue
                 if limit is not None:
                     self.count_use(p, ("trigger", skill.ident, trig.index))

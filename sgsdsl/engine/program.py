@@ -76,6 +76,9 @@ class TriggerRule:
     # Compiled rules only: (F, V) when the condition starts with tests of event fields, one `event.F == V` for a text
     # V, so it is false for an event whose F is other text (see interp.build.field_guard, GameState.timing_guards)
     field_guard: tuple[str, str] | None = None
+    # An optional skill trigger: the items of its body's first choice of characters, when they can be worked out
+    # before it runs (interp/reach.py), shown with the question whether to use it
+    reach: Fn | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

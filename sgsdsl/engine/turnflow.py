@@ -204,7 +204,7 @@ class TurnFlow:
             if not p.alive or self.game.current is not p or p.marks.get("end_play"):  # end_phase() ends it
                 return
             blind = self.choices.blind(p)  # (nobody reads what the options are: no labels, no tags)
-            shows_reach = not blind and getattr(self.game.agents[p.seat], "reads_view", True)
+            shows_reach = not blind and self.choices.shows_reach(p)
             options = self.use.play_options(p, labelled=not blind, reach=shows_reach)
             if futile:
                 if now == futile_at:

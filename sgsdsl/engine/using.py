@@ -339,20 +339,11 @@ class CardUse:
         return None if got is None else tuple(t.seat for t in got[2])
 
     def _active_reach(self, p: Player, skill: SkillRule, act: ActiveRule) -> tuple[int, ...] | None:
-        """The living seats among the items of a skill action's first choice of characters, asked before the action
-        runs; None when its text does not say them beforehand, or asking fails (the body, run, reports it)."""
+        """The seats a skill action's first choice of characters may name, asked before the action runs; None when
+        its text does not say them beforehand."""
         if act.reach is None:
             return None
-        g = self.game
-        try:
-            items = act.reach(Frame(g, {"owner": p, "skill": skill}))
-        except RuleError:
-            if g.steps > g.step_budget:
-                raise
-            return None
-        if not isinstance(items, list) or not all(isinstance(q, Player) for q in items):
-            return None
-        return tuple(q.seat for q in items if q.alive)
+        return self.choices.seats_named(act.reach, Frame(self.game, {"owner": p, "skill": skill}))
 
     def menu_shown(self, p: Player) -> dict[tuple[int, int], tuple[Any, UseRule, list[Player]]]:
         """What menu_reach keeps for the menu being made for p, by (id of card, id of use clause): every card of that

@@ -35,7 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import first_seat_choice
+from .reach import TRIGGER_BOUND, first_seat_choice
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,9 @@ class StructureBuilder:
                                        ("owner", "event", "skill") if scope == "trigger" else ("owner", "event")),
                            # (compiled rules only, like the direct functions: the interpreter dispatches every
                            # event its listeners hear, so the cross-check tests the shortcut)
-                           field_guard(t.where) if self.make_direct is not None else None)
+                           field_guard(t.where) if self.make_direct is not None else None,
+                           self.fn(first_seat_choice(t.body, self.checked.symbols.values, TRIGGER_BOUND), owner,
+                                   slot + "_reach", scope) if t.optional and scope == "trigger" else None)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -6,7 +6,9 @@ because a foe sits somewhere may then have to name a friend (no foe is in the �
 seats of the body's first choice are often known before the body runs: `choose(owner, targets_for(owner, 杀))`
 depends on nothing the body does first. This finds that choice's items when they are a pure question of the
 owner (no action, no name the body binds), so the engine can show them as the option's reach, a hint like a
-conversion's (what the body does before the choice, such as a discard, may change them).
+conversion's (what the body does before the choice, such as a discard, may change them). An optional trigger's
+body is read the same way (突袭 takes from seats that hold cards): its reach comes with the question whether to use
+it.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ from ..lang import ast
 
 # requests whose first argument chooses and whose second are the items chosen among
 CHOICES = ("choose", "choose_many")
-# names a skill's action binds before its body runs, which a reach may read
-BOUND = frozenset({"owner", "skill"})
+# names a skill's action binds before its body runs, which a reach may read; a skill's trigger binds the event too
+ACTION_BOUND = frozenset({"owner", "skill"})
+TRIGGER_BOUND = frozenset({"owner", "skill", "event"})
 
 
-def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> ast.Expr | None:
+def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef],
+                      bound: frozenset[str] = ACTION_BOUND) -> ast.Expr | None:
     """The items of the first choice of characters the owner makes in an action's body, in the order the body
     runs, when they can be worked out before it runs; None when there is no such choice, or the first one reads
     what the body did (a name it bound, an action). VALUES are the program's `value` definitions by name (a
-    value is a pure question; what it returns is read from its expression)."""
+    value is a pure question; what it returns is read from its expression); BOUND the names bound before the body
+    runs."""
     for call in _calls(body):
         if call.func.text not in CHOICES or call.ref != "action":
             continue
@@ -34,7 +39,7 @@ def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> as
         items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
         if chooser is None or items is None or not _is_owner(chooser) or not _seats(items, values):
             continue
-        return items if _pure(items, BOUND) else None
+        return items if _pure(items, bound) else None
     return None
 
 
