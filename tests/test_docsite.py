@@ -106,6 +106,23 @@ def test_skills_link_the_scenarios_that_name_them(site: Path) -> None:
     assert "rule:" in text and "奸雄" in text
 
 
+def test_skills_say_what_agents_read_of_them(site: Path) -> None:
+    """Each skill says what an agent reads of it: its hints, and where an action or optional trigger that names
+    characters could be aimed, as the engine shows it beforehand (interp/reach.py), or that it shows none."""
+    page = (site / "index.html").read_text(encoding="utf-8")
+
+    def agents_line(ident: str) -> str:
+        at = page.index(f'id="skill-{ident}"')
+        line = page[at:page.index("</div></div>", at)]
+        return line[line.index("for agents:"):] if "for agents:" in line else ""
+
+    assert "tags attack" in agents_line("jijiang")
+    assert "action aims within <code>targets_for(owner, 杀)</code>" in agents_line("jijiang")
+    assert "optional trigger aims within <code>having_hand(others(owner))</code>" in agents_line("tuxi")
+    assert "action: whom it names is known only as it runs" in agents_line("zhijian")
+    assert "aims" not in agents_line("zhiheng")  # (it names cards, not characters)
+
+
 def _chromium(*args: str, home: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_CACHE_HOME": str(home / "cache")}

@@ -27,12 +27,15 @@ def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | Non
     files, problems = expand_paths(catalogue_paths(list(rules), rule_names))
     modules: dict[str, ast.Module] = {}
     sources: dict[str, str] = {}
+    values: dict[str, ast.ValueDef] = {}
     for f in files:  # each file is its own program with its imports (a folder may hold several rule sets)
         loaded = check_paths([str(f)])
         sources.update(loaded.sources)
         problems += [d for d in loaded.diagnostics if d.severity == "error" and d not in problems]
         if loaded.checked is not None:
             modules.update((m.path, m) for m in loaded.checked.modules if m.path not in modules)
+            for name, value in loaded.checked.symbols.values.items():
+                values.setdefault(name, value)  # (as a module: the first file defining it)
     if problems or not modules:
         click.echo(render_text(problems, sources), err=True)
         raise SystemExit(1)
@@ -40,7 +43,7 @@ def docs(rules: tuple[str, ...], rule_names: str, out: str, scenarios: str | Non
     if scenarios and not folder.is_dir():
         raise click.UsageError(f"--scenarios {scenarios} is not a folder")
     found = read_scenarios(folder)
-    site = build_site(list(modules.values()), sources, found, title)
+    site = build_site(list(modules.values()), sources, found, title, values)
     try:
         write_site(site, Path(out))
     except OSError as err:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import write_text_atomic
+from ..interp.reach import ACTION_BOUND, TRIGGER_BOUND, first_seat_choice, seat_choices
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
 from ..lang.sources import walk_files
@@ -30,6 +31,7 @@ main{padding:0 1.2em 2em}section h2{border-bottom:2px solid #7a1f1f;padding-top:
 .entry h3{margin:.1em 0 .3em;font-size:1.05em}.id{color:#888;font-size:.8em;font-family:monospace}
 .meta{color:#555;font-size:.9em}.text{margin:.4em 0}.faces{font-family:monospace;font-size:.85em;color:#444}
 .skill{border-top:1px dashed #ddd;margin-top:.4em;padding-top:.3em}.skill b{color:#7a1f1f}
+.agents{color:#555;font-size:.85em}
 .scen a{font-size:.8em;margin-right:.5em}table{border-collapse:collapse;margin:.4em 0}
 td,th{border:1px solid #ccc;padding:.2em .5em;font-size:.9em;text-align:left}
 .k-魏{border-left:5px solid #3465a4}.k-蜀{border-left:5px solid #cc0000}.k-吴{border-left:5px solid #4e9a06}
@@ -110,8 +112,10 @@ def _search(*parts: object) -> str:
 
 
 class _Builder:
-    def __init__(self, modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario]):
+    def __init__(self, modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario],
+                 values: dict[str, ast.ValueDef]):
         self.modules = modules
+        self.values = values
         self.owners: dict[str, str] = {}  # anchor → the first file defining it
         for m in modules:
             for kind, items in (("card", m.cards), ("general", m.generals), ("skill", m.skills), ("mode", m.modes)):
@@ -130,10 +134,27 @@ class _Builder:
         scen = covering(s.name.text, self.scenarios)
         self.linked.update(x.page for x in scen)
         links = "".join(f'<a href="{_e(x.page)}" title="{_e(x.rule)}">▶ {_e(x.path)}</a>' for x in scen)
+        agents = self.for_agents(module, s)
         html_ = (f'<div class=skill id="skill-{_e(s.ident.text)}"><b>{_e(s.name.text)}</b> '
                  f'<span class=id>{_e(s.ident.text)}</span>{flags}<div class=text>{_e(text) or "—"}</div>'
+                 + (f"<div class=agents>for agents: {agents}</div>" if agents else "")
                  + (f"<div class=scen>scenarios: {links}</div>" if links else "") + "</div>")
         return html_, f"{s.name.text} {s.ident.text} {text}"
+
+    def for_agents(self, module: ast.Module, s: ast.SkillDef) -> str:
+        """What an agent reads of the skill: its hints, and for each action or optional trigger that names
+        characters, the list it is shown beforehand (docs/language.md, "AI hints") or that it is shown none."""
+        src = self.sources.get(module.path, "")
+        parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
+        members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
+        members += [("optional trigger", t.body, TRIGGER_BOUND) for t in s.triggers if t.optional]
+        for kind, body, bound in members:
+            if next(seat_choices(body, self.values), None) is None:
+                continue
+            reach = first_seat_choice(body, self.values, bound)
+            parts.append(f"{kind} aims within <code>{_e(span_text(src, reach.span))}</code>" if reach is not None
+                         else f"{kind}: whom it names is known only as it runs")
+        return " · ".join(parts)
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:
         text = self.text(module, c)
@@ -225,9 +246,11 @@ def _page(title: str, body: str, root: str = "") -> str:
             f"<body>{body}</body></html>\n")
 
 
-def build_site(modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario], title: str) -> Site:
-    """The site for checked modules (each file once, dependencies first)."""
-    b = _Builder(modules, sources, scenarios)
+def build_site(modules: list[ast.Module], sources: dict[str, str], scenarios: list[Scenario], title: str,
+               values: dict[str, ast.ValueDef] | None = None) -> Site:
+    """The site for checked modules (each file once, dependencies first); VALUES: the programs' `value`
+    definitions by name (what a skill's list of characters may call)."""
+    b = _Builder(modules, sources, scenarios, values or {})
     site = Site({"index.html": b.index(title)})
     for s in scenarios:
         if s.page in b.linked:

@@ -32,15 +32,20 @@ def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef],
     what the body did (a name it bound, an action). VALUES are the program's `value` definitions by name (a
     value is a pure question; what it returns is read from its expression); BOUND the names bound before the body
     runs."""
+    items = next(seat_choices(body, values), None)
+    return items if items is not None and _pure(items, bound) else None
+
+
+def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
+    """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
+    order the body runs."""
     for call in _calls(body):
         if call.func.text not in CHOICES or call.ref != "action":
             continue
         chooser = call.args[0] if call.args else _kwarg(call, "player")
         items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
-        if chooser is None or items is None or not _is_owner(chooser) or not _seats(items, values):
-            continue
-        return items if _pure(items, bound) else None
-    return None
+        if chooser is not None and items is not None and _is_owner(chooser) and _seats(items, values):
+            yield items
 
 
 def _kwarg(call: ast.Call, name: str) -> ast.Expr | None:
