@@ -108,7 +108,8 @@ def test_skills_link_the_scenarios_that_name_them(site: Path) -> None:
 
 def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     """Each skill says what an agent reads of it: its hints, and where an action or optional trigger that names
-    characters could be aimed, as the engine shows it beforehand (interp/reach.py), or that it shows none."""
+    characters could be aimed, as the engine shows it beforehand (interp/reach.py), or that it shows none, and
+    whether a yes to an optional trigger cancels its event (skips the phase, at a phase's start)."""
     page = (site / "index.html").read_text(encoding="utf-8")
 
     def agents_line(ident: str) -> str:
@@ -121,6 +122,10 @@ def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     assert "optional trigger aims within <code>having_hand(others(owner))</code>" in agents_line("tuxi")
     assert "action: whom it names is known only as it runs" in agents_line("zhijian")
     assert "aims" not in agents_line("zhiheng")  # (it names cards, not characters)
+    # an optional trigger that cancels its event outright says so: at a phase's start, a yes skips the phase
+    assert "optional trigger: a yes skips the phase it is asked before" in agents_line("keji")
+    assert "optional trigger: a yes cancels its <code>drawing</code>" in agents_line("tuxi")
+    assert "cancels" not in agents_line("jianxiong") and "skips" not in agents_line("jianxiong")
 
 
 def _chromium(*args: str, home: Path) -> subprocess.CompletedProcess:

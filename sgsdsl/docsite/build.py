@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import write_text_atomic
-from ..interp.reach import ACTION_BOUND, TRIGGER_BOUND, first_seat_choice, seat_choices
+from ..interp.reach import ACTION_BOUND, TRIGGER_BOUND, cancels_event, first_seat_choice, seat_choices
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
 from ..lang.sources import walk_files
@@ -143,7 +143,8 @@ class _Builder:
 
     def for_agents(self, module: ast.Module, s: ast.SkillDef) -> str:
         """What an agent reads of the skill: its hints, and for each action or optional trigger that names
-        characters, the list it is shown beforehand (docs/language.md, "AI hints") or that it is shown none."""
+        characters, the list it is shown beforehand (docs/language.md, "AI hints") or that it is shown none; and for
+        an optional trigger that cancels its event outright, that a yes does (the phase it skips, `Request.skips`)."""
         src = self.sources.get(module.path, "")
         parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
@@ -154,6 +155,11 @@ class _Builder:
             reach = first_seat_choice(body, self.values, bound)
             parts.append(f"{kind} aims within <code>{_e(span_text(src, reach.span))}</code>" if reach is not None
                          else f"{kind}: whom it names is known only as it runs")
+        for t in s.triggers:
+            if t.optional and cancels_event(t.body):
+                timing = t.timing.text
+                parts.append("optional trigger: a yes skips the phase it is asked before" if timing == "before_phase"
+                             else f"optional trigger: a yes cancels its <code>{_e(timing)}</code>")
         return " · ".join(parts)
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:

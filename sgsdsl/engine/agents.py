@@ -29,6 +29,10 @@ class Request(NamedTuple):
     # per play-menu option, the seats a card aimed at chosen targets (held, or a conversion into one) could be aimed
     # at now (None: not known), filled only for agents that read views
     option_reach: tuple[tuple[int, ...] | None, ...] = ()
+    # a yes to an optional skill that cancels the start of one of the asked seat's own phases skips that phase: the
+    # phase and what it holds for the seat now (judge: cards waiting in its judge area; draw: cards it would draw;
+    # play: cards in hand; discard: cards it would have to discard), filled only for agents that read views
+    skips: tuple[str, int] | None = None
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -38,7 +38,8 @@ class Decisions:
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
-            option_reach: Sequence[tuple[int, ...] | None] = (), same_view: bool = False) -> list[int]:
+            option_reach: Sequence[tuple[int, ...] | None] = (), skips: tuple[str, int] | None = None,
+            same_view: bool = False) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -61,7 +62,7 @@ class Decisions:
             # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
             req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                                 subject.seat if subject is not None else None, tuple(option_seats),
-                                                tuple(option_tags), tuple(option_reach)))
+                                                tuple(option_tags), tuple(option_reach), skips))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -109,10 +110,13 @@ class Decisions:
         (`Agent.reads_options`) and the game keeps no log. Then requests carry blank labels and no hints."""
         return not self.game.record and not self.game.agents[p.seat].reads_options
 
-    def confirm(self, p: Player, prompt: str, about: Any = None, reach: tuple[int, ...] | None = None) -> bool:
-        """Ask yes or no; REACH: the seats a yes could then be aimed at, when known (`Request.option_reach`)."""
-        return self.ask(p, "confirm", prompt, ["yes", "no"], about=about,
-                        option_reach=(reach, None) if reach is not None else ())[0] == 0
+    def confirm(self, p: Player, prompt: str, about: Any = None, reach: tuple[int, ...] | None = None,
+                skips: tuple[str, int] | None = None, subject: Player | None = None) -> bool:
+        """Ask yes or no; REACH: the seats a yes could then be aimed at, when known (`Request.option_reach`); SKIPS:
+        the phase of p's own a yes skips, and what it holds (`Request.skips`); SUBJECT: whom the question is about
+        (an optional skill's: whom its event befell)."""
+        return self.ask(p, "confirm", prompt, ["yes", "no"], about=about, subject=subject,
+                        option_reach=(reach, None) if reach is not None else (), skips=skips)[0] == 0
 
     def shows_reach(self, p: Player) -> bool:
         """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""

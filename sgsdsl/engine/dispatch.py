@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .decisions import Decisions
@@ -38,6 +38,9 @@ class Dispatch:
         self.choices = choices
         # per value: (its chain then, what `owner_keyed` found in it), made again when refresh_skills makes a new chain
         self._keyed: dict[str, tuple[Any, Any]] = {}
+        # what one of a seat's phases holds for it (TurnFlow.phase_stake, given once the turn flow is made: it is
+        # built on this dispatcher), told to an agent asked whether to skip that phase
+        self.phase_stake: Callable[[Player, str], int] | None = None
 
     # ------------------------------------------------------------ skills, values, events
     def refresh_skills(self, p: Player, keep: Sequence[CardRule] = ()) -> None:
@@ -282,10 +285,7 @@ class Dispatch:
                         continue  # (a limit always comes with its scope: the parser requires `per SCOPE`)
                     if trig.condition is not None and not trig.condition(frame):
                         continue
-                if trig.optional and not self.choices.confirm(
-                        p, f"use {skill.name}?", about=skill,
-                        reach=None if trig.reach is None or not self.choices.shows_reach(p)
-                        else self.choices.seats_named(trig.reach, frame)):
+                if trig.optional and not self._confirmed(p, skill, trig, timing, fields, frame):
                     continue
                 if limit is not None:
                     self.count_use(p, ("trigger", skill.ident, trig.index))
@@ -301,6 +301,27 @@ class Dispatch:
                 continue
             spend(self.game, trig.line or timing)
             run_rule(trig.body, Frame(self.game, {"owner": None, "event": ev}))
+
+    def _confirmed(self, p: Player, skill: Any, trig: TriggerRule, timing: str, fields: dict[str, Any],
+                   frame: Frame) -> bool:
+        """Whether p uses an optional skill trigger. An agent that reads the table is told whom the event befell
+        (its `target`, else its `player`), where a yes could be aimed (`TriggerRule.reach`) and, when a yes cancels
+        the start of one of p's own phases, which phase it skips and what that phase holds for p now
+        (`TurnFlow.phase_stake`)."""
+        choices = self.choices
+        if not choices.shows_reach(p):
+            return choices.confirm(p, f"use {skill.name}?", about=skill)
+        skips = None
+        stake = self.phase_stake
+        if trig.cancels and stake is not None and timing == "before_phase" and fields.get("player") is p:
+            phase = fields["phase"]
+            skips = (phase, stake(p, phase))
+        subject = fields.get("target")
+        if not isinstance(subject, Player):
+            subject = fields.get("player")
+        return choices.confirm(p, f"use {skill.name}?", about=skill,
+                               reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
+                               skips=skips, subject=subject if isinstance(subject, Player) else None)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

@@ -72,6 +72,7 @@ class Game(GameState):
         self.health = Health(self, self.choices, self.dispatch, self.zones, self.piles, self.use)
         self.pindians = Pindian(self, self.choices, self.dispatch, self.zones)
         self.turnflow = TurnFlow(self, self.choices, self.dispatch, self.zones, self.use)
+        self.dispatch.phase_stake = self.turnflow.phase_stake
         if not blank:  # (a game made to be given a snapshot's state has its cards from there)
             self._build_deck()
         if self.searching:  # agents that search get their handle to rollouts of this game

@@ -79,6 +79,9 @@ class TriggerRule:
     # An optional skill trigger: the items of its body's first choice of characters, when they can be worked out
     # before it runs (interp/reach.py), shown with the question whether to use it
     reach: Fn | None = None
+    # An optional skill trigger whose body cancels its event outright (interp/reach.py, `cancels_event`): at the
+    # start of one of its owner's phases a yes skips that phase, and the question says so (`Request.skips`)
+    cancels: bool = False
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

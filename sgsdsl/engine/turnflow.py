@@ -167,6 +167,20 @@ class TurnFlow:
         if p.alive and "phase_end" in heard:
             self.dispatch.emit("phase_end", new_event("phase_end", {"player": p, "phase": phase}))
 
+    def phase_stake(self, p: Player, phase: str) -> int:
+        """What one of p's phases holds for it now, for an agent asked whether to skip it (`Request.skips`): the
+        cards waiting in its judge area, the cards its draw phase would draw, the cards in its hand for the play
+        phase, the cards its discard phase would make it discard; 0 for the others."""
+        if phase == "judge":
+            return len(p.judge)
+        if phase == "draw":
+            return max(0, self.dispatch.value("draw_count", p))
+        if phase == "play":
+            return len(p.hand)
+        if phase == "discard":
+            return max(0, len(p.hand) - max(0, self.dispatch.value("hand_limit", p)))
+        return 0
+
     def _phase_prepare(self, p: Player) -> None:
         pass
 

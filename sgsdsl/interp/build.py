@@ -35,7 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import TRIGGER_BOUND, first_seat_choice
+from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,8 @@ class StructureBuilder:
                            # event its listeners hear, so the cross-check tests the shortcut)
                            field_guard(t.where) if self.make_direct is not None else None,
                            self.fn(first_seat_choice(t.body, self.checked.symbols.values, TRIGGER_BOUND), owner,
-                                   slot + "_reach", scope) if t.optional and scope == "trigger" else None)
+                                   slot + "_reach", scope) if t.optional and scope == "trigger" else None,
+                           t.optional and scope == "trigger" and cancels_event(t.body))
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

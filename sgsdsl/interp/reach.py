@@ -9,6 +9,10 @@ owner (no action, no name the body binds), so the engine can show them as the op
 conversion's (what the body does before the choice, such as a discard, may change them). An optional trigger's
 body is read the same way (突袭 takes from seats that hold cards): its reach comes with the question whether to use
 it.
+
+An optional trigger that cancels its event outright (`cancel(event)` among its body's own statements, not under a
+branch or a loop) says so too: at the start of one of its owner's phases a yes skips that phase (巧变, 放权), and the
+engine tells the agent which phase and what it holds (`Request.skips`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,14 @@ def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef],
     runs."""
     items = next(seat_choices(body, values), None)
     return items if items is not None and _pure(items, bound) else None
+
+
+def cancels_event(body: ast.Block) -> bool:
+    """Whether the body cancels its event whatever else it does: a `cancel(event)` statement of its own, not under
+    a branch or a loop (what comes before it, a discard say, is the price of the cancelling)."""
+    return any(isinstance(stmt, ast.CallStmt) and stmt.call.func.text == "cancel" and len(stmt.call.args) == 1
+               and isinstance(arg := stmt.call.args[0], ast.Name) and arg.ident == "event"
+               and arg.ref == ("local", "event") for stmt in body.stmts)
 
 
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
