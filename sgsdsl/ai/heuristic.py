@@ -33,6 +33,10 @@ from .beliefs import RoleBelief
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
+# how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
+RISKY_RATE = 0.4
+# every AI hint word (the registry's AI_HINTS): the words a rule may give a choice's options (`choose(…, hints: …)`)
+HINT_WORDS = HARMFUL | HELPFUL | KEEP | frozenset({"passive", "area"})
 # the stance above which a seat is a sure friend: the only seats a helpful act chosen by the agent goes to
 FRIEND = 0.5
 # a seat attacks without evidence (a probe) only a seat at most this friendly: more likely a foe than a friend by
@@ -336,8 +340,11 @@ class HeuristicAgent(Agent):
         a helpful skill needs a friend to help: a sure friend among the seats it may name, or the friend its event
         befell (`Request.subject`), or, for a phase given up, a sure friend at the table."""
         about = set(r.about)
+        if not about and r.subject is not None and r.subject != view["seat"]:
+            # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
+            return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
         if "risk" in about and not about & {"passive"}:
-            return [0] if self._healthy(view) and self.rng.random() < 0.4 else [1]
+            return [0] if self._healthy(view) and self.rng.random() < RISKY_RATE else [1]
         if r.skips is not None and "passive" not in about:
             verdict = _skip_verdict(r.skips, about)
             if verdict is not None:
@@ -491,6 +498,10 @@ class HeuristicAgent(Agent):
                 score = 0.8 if has_foe and self.rng.random() < self.skill_rate else 0.0
             else:
                 score = 0.5 if self.rng.random() < 0.5 else 0.0
+            if score > 0 and kind != "risk" and "risk" in t:
+                # a card made by a risky skill's conversion (蛊惑's face-down card may be questioned): worth what
+                # the card is, taken only when healthy and then sparingly
+                score = score if self._healthy(view) and self.rng.random() < RISKY_RATE else 0.0
             if score > 0:
                 score += self.rng.random() * 0.1
             if score > best_score:
@@ -603,7 +614,36 @@ class HeuristicAgent(Agent):
         if r.option_tags and "discard" in r.prompt:
             ranked = sorted(range(n), key=lambda i: (bool(set(r.option_tags[i]) & KEEP), self.rng.random()))
             return sorted(ranked[: r.low])
+        if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
+                and all(HINT_WORDS.issuperset(t) for t in r.option_tags):
+            # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
+            return self._pick_hinted(r, view)
         return None
+
+    def _pick_hinted(self, r: Request, view: Any) -> list[int]:
+        """One of a rule's options that carry hint words (`choose(…, hints: …)`), or the first with none. Asked by
+        another's skill (`Request.subject`, its owner), a harmful option is taken only against a sure foe, a helpful
+        one only for a friend; asked of its own, a heal only while wounded. A risky option besides: only when
+        healthy, and then sparingly (as a risky optional skill)."""
+        me = view["seat"]
+        toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None and r.subject != me else None
+        plain = next((i for i, t in enumerate(r.option_tags) if not t), None)
+        for i, tags in enumerate(r.option_tags):
+            t = set(tags)
+            if not t:
+                continue
+            if t & {"attack", "control"} and not (toward is not None and toward < -self.lord_bar):
+                continue
+            if t & HELPFUL and toward is not None and toward <= 0:
+                continue
+            if "heal" in t and toward is None and self._me(view)["hp"] >= self._me(view)["max_hp"]:
+                continue
+            if "risk" in t and not (self._healthy(view) and self.rng.random() < RISKY_RATE):
+                continue
+            return [i]
+        if plain is not None:
+            return [plain]
+        return self.fallback(r)
 
     def on_respond(self, r: Request, view: Any) -> list[int]:
         return [0]  # answering a demand keeps HP; the first offer is a real card when one is held

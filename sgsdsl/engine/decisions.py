@@ -138,7 +138,11 @@ class Decisions:
         return tuple(q.seat for q in items if q.alive)
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
-                    about: Any = None, same_view: bool = False) -> list[Any]:
+                    about: Any = None, same_view: bool = False, hints: Sequence[tuple[str, ...]] | None = None,
+                    subject: Player | None = None) -> list[Any]:
+        """Ask p to pick between LOW and HIGH of ITEMS. HINTS: the AI hint words a rule gave each item (`choose(…,
+        hints: …)`), shown as the options' tags in place of a card's own; SUBJECT: whom the question is about (the
+        owner of the skill that asks someone else)."""
         items = list(items)
         if not items or high <= 0:
             return []
@@ -156,14 +160,16 @@ class Decisions:
             return [items[i] for i in picks]
         labels = [self.item_label(x, p) for x in items]
         seats = [x.seat if isinstance(x, Player) else None for x in items]
-        tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
-                for x, label in zip(items, labels, strict=True)]
+        tags = list(hints) if hints is not None else \
+            [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
+             for x, label in zip(items, labels, strict=True)]
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
-                         same_view=same_view)
+                         subject=subject, same_view=same_view)
         return [items[i] for i in picks]
 
-    def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None) -> Any:
-        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt, about=about)
+    def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,
+                   hints: Sequence[tuple[str, ...]] | None = None, subject: Player | None = None) -> Any:
+        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt, about=about, hints=hints, subject=subject)
         return got[0] if got else None
 
     def item_label(self, x: Any, viewer: Player) -> str:

@@ -266,9 +266,10 @@ class TurnFlow:
         kind = option[0]
         if kind == "card":
             return hints_of(option[1])
-        if kind == "viewas":
+        if kind == "viewas":  # the card it makes, and the skill's `risk`: what the card costs is the skill's (蛊惑)
             rule = self.game.program.cards[option[2].card]
-            return tuple(sorted(rule.tags)) + (rule.category, "conversion")
+            return tuple(sorted(rule.tags)) + (rule.category, "conversion") + (
+                ("risk",) if "risk" in option[1].tags and "risk" not in rule.tags else ())
         if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
             return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)

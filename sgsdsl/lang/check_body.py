@@ -368,6 +368,8 @@ class BodyChecker(CheckerBase):
         missing = [p.name for p in required if p.name not in given]
         if missing:
             self.error("SGS-E204", f"'{fname}' is missing {', '.join(missing)}", e.func.span, _signature(prim))
+        if fname in ("choose", "choose_many"):
+            self.option_hints(e)
         if fname == "cancel" and e.args:
             et = arg_types[0]
             if et and et.startswith("event:"):
@@ -377,6 +379,25 @@ class BodyChecker(CheckerBase):
                     self.error("SGS-E307", f"a {tm.name} event cannot be cancelled", e.func.span,
                                f"cancellable timings: {cancellable}")
         return _result_type(prim, e, arg_types, kw_types)
+
+    def option_hints(self, e: ast.Call) -> None:
+        """A choice's `hints:` written out: one text per item when both are written as lists (SGS-E204), and hint
+        words that look misspelt (SGS-W406, as for `tags`)."""
+        hints = next((v for k, v in e.kwargs if k.text == "hints"), None)
+        if not isinstance(hints, ast.ListLit):
+            return
+        items = e.args[1] if len(e.args) > 1 else next((v for k, v in e.kwargs if k.text == "items"), None)
+        if isinstance(items, ast.ListLit) and len(items.items) != len(hints.items):
+            self.error("SGS-E204", f"'{e.func.text}' has {len(items.items)} item(s) but {len(hints.items)} hint "
+                       "text(s): give one text per item (\"\" for none)", hints.span)
+        for h in hints.items:
+            if isinstance(h, ast.Lit) and h.kind == "str":
+                for word in str(h.value).split():
+                    if word in reg.AI_HINTS:
+                        continue
+                    best = did_you_mean(word, reg.AI_HINTS)
+                    self.warn("SGS-W406", f"hint '{word}' is not an AI hint word, so agents ignore it", h.span,
+                              f"did you mean '{best}'?" if best else f"hint words: {', '.join(sorted(reg.AI_HINTS))}")
 
     def procedure_call(self, e: ast.Call, arg_types: list[str | None], scope: _Scope) -> None:
         """`NAME(args)` of a procedure: positional arguments, one per parameter; an action (not in conditions)."""

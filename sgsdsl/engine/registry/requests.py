@@ -13,13 +13,32 @@ from .core import primitive
 # ---------------------------------------------------------------- requests (functions that ask)
 @primitive("confirm", "action", "player:player, prompt:str=\"\"", "bool", "ask yes/no")
 def _confirm(f, player, prompt=""):
-    return f.game.choices.confirm(player, prompt or "confirm?", about=_skill_asking(f, player))
+    about, subject = _asking(f, player)
+    return f.game.choices.confirm(player, prompt or "confirm?", about=about, subject=subject)
 
 
-def _skill_asking(f, player) -> Any:
-    """The skill whose owner is asked (its AI hints travel with the request); None for anyone else."""
+def _asking(f, player) -> tuple[Any, Any]:
+    """(the skill whose owner is asked, its owner when someone else is asked): a skill's AI hints travel with a
+    request to its owner; a request to anyone else inside a skill names the owner as its subject, so an agent can
+    tell a favour asked of it (颂威: let the lord draw) or a challenge offered (蛊惑: question the card) by whom."""
     skill = f.vars.get("skill")
-    return skill if skill is not None and player is not None and f.vars.get("owner") is player else None
+    if skill is None or player is None:
+        return None, None
+    owner = f.vars.get("owner")
+    return (skill, None) if owner is player else (None, owner)
+
+
+def _option_hints(hints: Any, items: Any, what: str) -> list[tuple[str, ...]] | None:
+    """A choice's `hints:`, one text of AI hint words per item (`["", "control risk"]`), as the words of each; the
+    agent reads them as it reads a card's tags (docs/language.md, "AI hints")."""
+    if hints is None:
+        return None
+    if not isinstance(hints, list) or not all(isinstance(h, str) for h in hints):
+        raise RuleError(f"{what}'s hints must be a list of texts, one per item (words such as \"control risk\")")
+    n = 0 if items is None else len(items)
+    if len(hints) != n:
+        raise RuleError(f"{what}'s hints must give one text per item: {n} item(s), {len(hints)} hint text(s)")
+    return [tuple(h.split()) for h in hints]
 
 
 # The most options one choice offers (docs/language.md, "Limits"): every option is labelled, logged and weighed
@@ -36,23 +55,29 @@ def _options(f: Any, items: Any, what: str) -> None:
     spend_items(f, n * 15, f"{what}()")
 
 
-@primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\"", "item",
-           "the player picks one item (none when optional and declined or nothing to pick)")
-def _choose(f, player, items, optional=False, prompt=""):
+@primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\", hints:list=none",
+           "item", "the player picks one item (none when optional and declined or nothing to pick); hints: AI hint "
+           "words per item")
+def _choose(f, player, items, optional=False, prompt="", hints=None):
     _options(f, items, "choose")
+    tags = _option_hints(hints, items, "choose")
+    about, subject = _asking(f, player)
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
-                                     about=_skill_asking(f, player))
+                                     about=about, hints=tags, subject=subject)
 
 
-@primitive("choose_many", "action", "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\"", "list",
-           "the player picks between min and max items")
-def _choose_many(f, player, items, min=0, max=99, prompt=""):  # noqa: A002
+@primitive("choose_many", "action",
+           "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\", hints:list=none", "list",
+           "the player picks between min and max items; hints: AI hint words per item")
+def _choose_many(f, player, items, min=0, max=99, prompt="", hints=None):  # noqa: A002
     low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
     if high < low:
         raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
     _options(f, items, "choose_many")
+    tags = _option_hints(hints, items, "choose_many")
+    about, subject = _asking(f, player)
     return f.game.choices.choose_many(_need(player, "choose_many's player"), list(items or []), low, high,
-                                      prompt or "choose", about=_skill_asking(f, player))
+                                      prompt or "choose", about=about, hints=tags, subject=subject)
 
 
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
