@@ -498,7 +498,7 @@ class HeuristicAgent(Agent):
                 score = 0.8 if has_foe and self.rng.random() < self.skill_rate else 0.0
             else:
                 score = 0.5 if self.rng.random() < 0.5 else 0.0
-            if score > 0 and kind != "risk" and "risk" in t:
+            if score > 0 and kind not in ("risk", "skill") and "risk" in t:  # (a skill's own is in _skill_score)
                 # a card made by a risky skill's conversion (蛊惑's face-down card may be questioned): worth what
                 # the card is, taken only when healthy and then sparingly
                 score = score if self._healthy(view) and self.rng.random() < RISKY_RATE else 0.0
