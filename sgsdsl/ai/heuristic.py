@@ -28,6 +28,7 @@ from mypy_extensions import mypyc_attr
 
 from ..engine.agents import Agent, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
+from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -35,8 +36,8 @@ HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
-# every AI hint word (the registry's AI_HINTS): the words a rule may give a choice's options (`choose(…, hints: …)`)
-HINT_WORDS = HARMFUL | HELPFUL | KEEP | frozenset({"passive", "area"})
+# every AI hint word: the words a rule may give a choice's options (`choose(…, hints: …)`)
+HINT_WORDS = frozenset(AI_HINTS)
 # the stance above which a seat is a sure friend: the only seats a helpful act chosen by the agent goes to
 FRIEND = 0.5
 # a seat attacks without evidence (a probe) only a seat at most this friendly: more likely a foe than a friend by
