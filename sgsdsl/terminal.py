@@ -34,6 +34,9 @@ class TerminalAgent(Agent):
     def decide(self, request: Request, view: Any) -> list[int]:
         self.write(render_view(view))
         self.write(f"\n{request.prompt}  ({_how_many(request)})")
+        context = request_context(request, view)
+        if context:
+            self.write(f"  ({context})")
         for i, label in enumerate(request.options):
             self.write(f"  [{i}] {label}")
         while True:
@@ -58,6 +61,25 @@ class TerminalAgent(Agent):
         if found is None:
             return f"  no skill or general {name!r} in these rules"
         return "\n".join(f"  {line}" for line in found.splitlines())
+
+
+# what each of a seat's phases holds, as a yes that skips it would lose or save (Request.skips)
+_STAKES = {"judge": "{n} card(s) waiting in your judge area", "draw": "{n} card(s) to draw",
+           "play": "{n} card(s) in your hand", "discard": "{n} card(s) to discard"}
+
+
+def request_context(request: Request, view: Any) -> str:
+    """What the engine tells about a question beyond its prompt: the phase a yes skips (巧变 is asked before each
+    of four), and whom a question asked by another's skill is about (蛊惑: whose card to question)."""
+    parts = []
+    if request.skips is not None:
+        phase, n = request.skips
+        stake = _STAKES.get(phase)
+        parts.append(f"a yes skips your {phase} phase" + (f": {stake.format(n=n)}" if stake else ""))
+    if request.subject is not None and request.subject != view.get("seat") and request.kind in ("confirm", "choose") \
+            and request.subject < len(view.get("players", ())):
+        parts.append(f"about P{request.subject} {view['players'][request.subject]['general']}")
+    return "; ".join(parts)
 
 
 def _how_many(request: Request) -> str:

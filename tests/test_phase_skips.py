@@ -190,3 +190,21 @@ def test_a_phase_is_given_up_for_a_friends_good_only_with_a_sure_friend() -> Non
     tell its mates among the hidden seats: it keeps its play phase."""
     assert {HeuristicAgent(seed).decide(fangquan(1), view(1))[0] for seed in range(1, 21)} == {0}
     assert {HeuristicAgent(seed).decide(fangquan(3), view(3))[0] for seed in range(1, 21)} == {1}
+
+
+def test_a_person_at_the_terminal_is_told_the_phase_a_yes_skips_and_whom_a_question_is_about() -> None:
+    """巧变 is asked before each of four phases: the terminal says which, and what it holds; a question asked by
+    another's skill names the seat it is about."""
+    from sgsdsl.terminal import TerminalAgent
+
+    written: list[str] = []
+    agent = TerminalAgent(lambda _: "1", written.append)
+    v = {"seat": 0, "role": "lord", "hand": ["杀♠7"], "draw_pile": 3, "discard_top": [],
+         "players": [{"seat": i, "general": g, "role": "hidden", "hp": 4, "max_hp": 4, "alive": True, "equips": [],
+                      "judge": [], "hand": 1} for i, g in enumerate(["张郃", "于吉"])]}
+    agent.decide(Request(0, "confirm", "use 巧变?", ("yes", "no"), skips=("judge", 1), subject=0), v)
+    agent.decide(Request(0, "choose", "蛊惑: question the declared card?", ("no question", "question"),
+                         subject=1), v)
+    out = "\n".join(written)
+    assert "(a yes skips your judge phase: 1 card(s) waiting in your judge area)" in out
+    assert "(about P1 于吉)" in out
