@@ -307,15 +307,18 @@ class Dispatch:
         """Whether p uses an optional skill trigger. An agent that reads the table is told whom the event befell
         (its `target`, else its `player`), where a yes could be aimed (`TriggerRule.reach`) and, when a yes cancels
         the start of one of p's own phases, which phase it skips and what that phase holds for p now
-        (`TurnFlow.phase_stake`)."""
+        (`TurnFlow.phase_stake`); a yes that cancels p's draw phase's draw forgoes it: ("drawing", its amount)."""
         choices = self.choices
         if not choices.shows_reach(p):
             return choices.confirm(p, f"use {skill.name}?", about=skill)
         skips = None
         stake = self.phase_stake
-        if trig.cancels and stake is not None and timing == "before_phase" and fields.get("player") is p:
-            phase = fields["phase"]
-            skips = (phase, stake(p, phase))
+        if trig.cancels and fields.get("player") is p:
+            if timing == "before_phase" and stake is not None:
+                phase = fields["phase"]
+                skips = (phase, stake(p, phase))
+            elif timing == "drawing":  # (the draw phase's own draw: a yes forgoes it, as 突袭 and 双雄 do)
+                skips = ("drawing", fields["amount"])
         subject = fields.get("target")
         if not isinstance(subject, Player):
             subject = fields.get("player")
