@@ -232,7 +232,7 @@ def test_simulate_warns_of_a_skill_that_fires_implausibly_often(monkeypatch: pyt
     from sgsdsl.lab.stats import Stats, implausible_skills
 
     stats = Stats(games=10, rounds=10.0, skills={"loop": 58.0, "busy": 5.0})
-    assert implausible_skills(stats) == [("loop", 58.0, 5.8)]
+    assert implausible_skills(stats) == [("loop", 58.0, 5.8, False)]
     args = ["simulate", "--players", "5", "--games", "3", "--json", "--agents", "heuristic"]
     quiet = CliRunner().invoke(main, args)
     assert quiet.exit_code == 0 and "warning" not in quiet.stderr

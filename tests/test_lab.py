@@ -207,3 +207,54 @@ def test_report_draws_are_words_not_a_dict() -> None:
 
     assert draws_text({"round_cap": 11, "deck_exhausted": 2}) == "deck exhausted 2, round cap 11"
     assert draws_text({}) == "none"
+
+
+def _record(seed: int, generals: tuple[str, ...], roles: tuple[str, ...], winners: tuple[str, ...],
+            skills: dict[str, int]):
+    from sgsdsl.lab.records import GameRecord
+
+    seats = tuple(s for s, role in enumerate(roles) if role in winners)
+    return GameRecord(seed, generals, roles, ("魏",) * len(roles), winners, seats, "win", 10, 40, 300,
+                      skills=skills)
+
+
+def test_a_general_is_measured_against_what_its_roles_give() -> None:
+    """A general seated as the lord in a table where the lord's side wins half the games is expected to win half,
+    one seated as a rebel what the rebels win: its own rate is read against that, not against 50%."""
+    roles = ("lord", "rebel", "renegade")
+    gens = [("a", "b", "c"), ("a", "b", "c"), ("b", "a", "c"), ("b", "a", "c")]
+    wins = [("lord",), ("rebel",), ("lord",), ("lord",)]
+    st = summarise([_record(i, g, roles, w, {}) for i, (g, w) in enumerate(zip(gens, wins, strict=True))],
+                   ["lord", "rebel", "renegade"])
+    lord, rebel = 3 / 4, 1 / 4  # the roles' rates per seat in these games
+    assert st.expected["a"] == pytest.approx((2 * lord + 2 * rebel) / 4)
+    assert st.expected["b"] == pytest.approx(0.5) and st.expected["c"] == 0.0  # (the renegade never won)
+    assert st.generals["a"].rate == 0.25 and st.generals["b"].rate == 0.75
+    assert st.as_dict()["generals_expected"]["a"] == 0.5
+
+
+def test_skill_firings_per_seat_that_held_it() -> None:
+    """A skill of a general seated in one game of four fires 40 times there: 10 a game over all games, 40 per seat
+    that held it; the runaway warning reads the latter for a general's skill, the former for any other."""
+    from sgsdsl.lab.stats import implausible_skills
+
+    roles = ("lord", "rebel")
+    recs = [_record(1, ("a", "b"), roles, ("lord",), {"loop": 40, "card_skill": 8}),
+            *(_record(i, ("c", "b"), roles, ("rebel",), {"card_skill": 8}) for i in (2, 3, 4))]
+    st = summarise(recs, ["lord", "rebel"], holders={"a": ["loop"], "b": ["never_fired"], "c": []})
+    assert st.skills == {"card_skill": 8.0, "loop": 10.0}
+    assert st.per_holder == {"loop": 40.0}
+    st.rounds = 10.0
+    assert implausible_skills(st) == [("loop", 40.0, 4.0, True)]  # over all games 1.0 a round: diluted
+    st.skills["card_skill"] = 35.0
+    assert implausible_skills(st) == [("loop", 40.0, 4.0, True), ("card_skill", 35.0, 3.5, False)]
+
+
+def test_simulate_tables_show_the_roles_figure_and_firings_per_holder() -> None:
+    r = invoke("simulate", "--players", "5", "--games", "6", "--agents", "heuristic", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert "its roles give" in r.output and "per seat that held it" in r.output
+    j = json.loads(invoke("simulate", "--players", "5", "--games", "6", "--agents", "heuristic", "--jobs", "1",
+                          "--json").output)["stats"]
+    assert set(j["generals_expected"]) == set(j["generals"])
+    assert j["skills_per_holder"] and set(j["skills_per_holder"]) <= set(j["skills_per_game"])

@@ -16,11 +16,12 @@ from ..lab.compare import Comparison, Diff, compare, what_changed
 from ..lab.export import versions
 from ..lab.records import GameRecord
 from ..lab.report import compare_report
-from ..lab.stats import mode_sides, summarise
+from ..lab.stats import Stats, mode_sides, summarise
 from .lab_common import (
     Prepared,
     display_names,
     failure_headline,
+    general_skills,
     parse_agents,
     play,
     prepare,
@@ -104,15 +105,16 @@ def compare_cmd(rules, rule_names, opts, a_opts, b_opts, a_files, b_files, with_
         target = min(max_games, target * 2)
     seconds = time.perf_counter() - start
     changed = what_changed(a.variant.settings(), b.variant.settings())
-    doc = document(a, b, result, changed, ra, rb, sides, designer, until_ci)
+    sa = summarise(ra, sides, designer, general_skills(a.program))
+    sb = summarise(rb, sides, designer, general_skills(b.program))
+    doc = document(a, b, result, changed, ra, sa, sb, until_ci)
     meta = {"paired games": result.games, "seeds": f"{seed}–{seed + len(ra) - 1}", "mode": mode,
             "players": players, "agents": ",".join(agents), "rules digest A": a.digest, "rules digest B": b.digest}
     errors = [r.error for r in ra + rb if r.reason == "error"]
     same = not errors and ra == rb
     doc["identical_games"] = same
     write_outputs([("A", ra), ("B", rb)], csv_path, parquet_path, html_path,
-                  lambda: compare_report(result, changed, meta, summarise(ra, sides, designer),
-                                         summarise(rb, sides, designer), IDENTICAL if same else ""))
+                  lambda: compare_report(result, changed, meta, sa, sb, IDENTICAL if same else ""))
     failure_headline(errors, len(ra) + len(rb), as_json)
     if same and not as_json:  # (the JSON says it: "identical_games": true)
         click.echo(IDENTICAL)
@@ -132,13 +134,11 @@ IDENTICAL = ("A and B played identical games: every seed gave the same winners, 
              "changes nothing these agents see.")
 
 
-def document(a: Prepared, b: Prepared, result: Comparison, changed: list[str], ra: list[GameRecord],
-             rb: list[GameRecord], sides: list[str], designer: tuple[str, ...], until_ci: float | None) -> dict:
+def document(a: Prepared, b: Prepared, result: Comparison, changed: list[str], ra: list[GameRecord], sa: Stats,
+             sb: Stats, until_ci: float | None) -> dict:
     return {"changed": changed, "comparison": result.as_dict(), "until_ci": until_ci,
-            "A": {"settings": a.variant.settings(), "rules_digest": a.digest,
-                  "stats": summarise(ra, sides, designer).as_dict()},
-            "B": {"settings": b.variant.settings(), "rules_digest": b.digest,
-                  "stats": summarise(rb, sides, designer).as_dict()},
+            "A": {"settings": a.variant.settings(), "rules_digest": a.digest, "stats": sa.as_dict()},
+            "B": {"settings": b.variant.settings(), "rules_digest": b.digest, "stats": sb.as_dict()},
             "seeds": [ra[0].seed, ra[-1].seed] if ra else [], "versions": versions()}
 
 

@@ -97,6 +97,11 @@ def display_names(program: Program) -> dict[str, str]:
     return out
 
 
+def general_skills(program: Program) -> dict[str, list[str]]:
+    """Each general's own skills (general ident -> skill idents), for the firings per seat that held one."""
+    return {g: [s.ident for s in gen.skills] for g, gen in program.generals.items()}
+
+
 def failure_headline(errors: Sequence[str], total: int, as_json: bool = False) -> None:
     """Lead with "N of M games failed: <the first one's error>" (on stderr when stdout is JSON)."""
     from ..lab.stats import failure_line

@@ -25,6 +25,7 @@ from .lab_common import (
     Prepared,
     display_names,
     failure_headline,
+    general_skills,
     parse_agents,
     play,
     prepare,
@@ -87,7 +88,7 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
     records = play(v, seeds, jobs, backend, address)
     seconds = time.perf_counter() - start
     sides = mode_sides(prep.program.modes[mode].sides_named())
-    stats = summarise(records, sides, v.designer)
+    stats = summarise(records, sides, v.designer, general_skills(prep.program))
     doc = document(prep, stats, seeds)
     headline = max(stats.sides, key=lambda s: stats.sides[s].k) if stats.sides else ""
     meta = {"games": games, "mode": mode, "players": players, "seeds": f"{seed}–{seed + games - 1}",
@@ -101,9 +102,10 @@ def simulate_cmd(rules, rule_names, games, opts, mode, players, seed, round_cap,
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
     elif stats.finished:  # (no finished game: no tables of nothing)
         print_tables(stats, doc, seconds, detail, names)
-    for name, per_game, per_round in implausible_skills(stats):
-        click.echo(f"warning: skill {name} fired {per_game:.1f} times a game ({per_round:.1f} a round, more than "
-                   f"{LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
+    for name, per_game, per_round, held in implausible_skills(stats):
+        whose = " per seat that held it" if held else ""
+        click.echo(f"warning: skill {name} fired {per_game:.1f} times a game{whose} ({per_round:.1f} a round, more "
+                   f"than {LOOP_WARN_PER_ROUND:g}): an agent may be asking again for something that changes nothing",
                    err=True)
     for e in stats.errors[:5]:
         click.echo(shown(f"engine error: {describe_text(e)}"), err=True)
@@ -147,14 +149,23 @@ def _fmt(r: Rate) -> tuple[str, str, str]:
 
 
 def rate_table(title: str, rates: dict[str, Rate], designer: tuple[str, ...] = (),
-               names: dict[str, str] | None = None) -> Table:
+               names: dict[str, str] | None = None, expected: dict[str, float] | None = None) -> Table:
+    """One row a key; with `expected` (a general's rate from its roles alone) a column more: that rate, and in
+    brackets how many points the key's own rate is above it."""
     t = Table(title=title, title_justify="left")
-    for col, just in ((title.split()[-1], "left"), ("wins", "right"), ("win rate", "right"), ("95% CI", "right")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    cols = [(title.split()[-1], "left"), ("wins", "right"), ("win rate", "right"), ("95% CI", "right")]
+    if expected is not None:
+        cols.append(("its roles give", "right"))
+    for col, just in cols:
+        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     for name, r in rates.items():
         shown = (names or {}).get(name, name)
         label = f"{shown} (designer)" if name in designer else shown
-        t.add_row(label, *_fmt(r), style="bold yellow" if name in designer else None)
+        extra = []
+        if expected is not None:
+            given = expected.get(name)
+            extra = [""] if given is None or not r.n else [f"{100 * given:.1f}% ({100 * (r.rate - given):+.1f})"]
+        t.add_row(label, *_fmt(r), *extra, style="bold yellow" if name in designer else None)
     return t
 
 
@@ -180,7 +191,7 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool,
     console.print(t)
     if s.designer:  # the designer's own generals, whatever --detail says
         mine = {g: s.generals.get(g, Rate(0, 0)) for g in s.designer}
-        console.print(rate_table("designer's generals", mine, s.designer, names))
+        console.print(rate_table("designer's generals", mine, s.designer, names, s.expected))
         for g in s.designer:
             if g not in s.generals:
                 click.echo(f"{(names or {}).get(g, g)} never sat down: pin it (--general P0={g}) or rate it with "
@@ -188,7 +199,7 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool,
     if detail:
         console.print(rate_table("win rate per role", s.roles))
         if s.generals:
-            console.print(rate_table("win rate per general", s.generals, s.designer, names))
+            console.print(rate_table("win rate per general", s.generals, s.designer, names, s.expected))
         if s.agents:
             console.print(rate_table("win rate per agent and role", s.agents))
         console.print(rate_table("win rate per seat", s.seats))
@@ -198,8 +209,10 @@ def print_tables(s: Stats, doc: dict[str, Any], seconds: float, detail: bool,
             sk = Table(title="skill firings per game", title_justify="left")
             sk.add_column("skill")
             sk.add_column("per game", justify="right")
+            sk.add_column("per seat that held it", justify="right")
             for name, per in s.skills.items():
-                sk.add_row((names or {}).get(name, name), f"{per:.3f}")
+                held = s.per_holder.get(name)
+                sk.add_row((names or {}).get(name, name), f"{per:.3f}", "" if held is None else f"{held:.3f}")
             console.print(sk)
     finished = max(1, s.finished)
     secs = max(seconds, 1e-9)

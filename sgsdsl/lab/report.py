@@ -32,16 +32,21 @@ def _pct(x: float) -> str:
 
 
 def _rate_table(title: str, rates: dict[str, Rate], designer: Sequence[str] = (), cls: str = "",
-                names: dict[str, str] | None = None) -> str:
+                names: dict[str, str] | None = None, expected: dict[str, float] | None = None) -> str:
+    """With `expected` (a general's rate from its roles alone), two columns more: that rate and the points above it."""
     rows = []
     for name, r in rates.items():
         lo, hi = r.interval
         mark = ' class="designer"' if name in designer else ""
         shown = (names or {}).get(name, name)
+        given = (expected or {}).get(name)
+        extra = "" if expected is None else ("<td></td><td></td>" if given is None else
+                                             f"<td>{_pct(given)}</td><td>{100 * (r.rate - given):+.1f}</td>")
         rows.append(f"<tr{mark}><td>{escape(shown)}{' (designer)' if mark else ''}</td><td>{r.k}</td><td>{r.n}</td>"
-                    f"<td>{_pct(r.rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td></tr>")
+                    f"<td>{_pct(r.rate)}</td><td>{_pct(lo)} – {_pct(hi)}</td>{extra}</tr>")
+    more = "" if expected is None else "<th>by its roles</th><th>points over its roles</th>"
     return (f'<h2>{escape(title)}</h2><table class="{cls}"><tr><th>{escape(title.split()[-1])}</th><th>wins</th>'
-            f"<th>of</th><th>win rate</th><th>95% interval (Wilson)</th></tr>{''.join(rows)}</table>")
+            f"<th>of</th><th>win rate</th><th>95% interval (Wilson)</th>{more}</tr>{''.join(rows)}</table>")
 
 
 def _diff_table(title: str, diffs: Sequence[Diff]) -> str:
@@ -81,11 +86,16 @@ def simulate_report(stats: Stats, meta: dict[str, Any], convergence: Sequence[tu
             f"<h2>Convergence: win rate of {escape(headline)} as games accumulate</h2>",
             convergence_chart(convergence, headline),
             _rate_table("Win rate per role", stats.roles), rate_chart(stats.roles),
-            _rate_table("Win rate per general", stats.generals, stats.designer, names=names), rate_chart(generals),
+            _rate_table("Win rate per general", stats.generals, stats.designer, names=names, expected=stats.expected),
+            rate_chart(generals),
             *([_rate_table("Win rate per agent and role", stats.agents)] if stats.agents else []),
             _rate_table("Win rate per seat", stats.seats), _rate_table("Win rate per kingdom", stats.kingdoms)]
-    skills = "".join(f"<tr><td>{escape(names.get(k, k))}</td><td>{v:.3f}</td></tr>" for k, v in stats.skills.items())
-    body.append(f"<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th></tr>{skills}</table>")
+    held = stats.per_holder
+    skills = "".join(f"<tr><td>{escape(names.get(k, k))}</td><td>{v:.3f}</td>"
+                     f"<td>{'' if k not in held else format(held[k], '.3f')}</td></tr>"
+                     for k, v in stats.skills.items())
+    body.append("<h2>Skill firings per game</h2><table><tr><th>skill</th><th>per game</th><th>per seat that held it"
+                f"</th></tr>{skills}</table>")
     lo, hi = stats.rounds_ci
     body.append(f"<h2>Game length</h2><p>average rounds {stats.rounds:.2f} (95% interval {lo:.2f} – {hi:.2f}), "
                 f"average turns {stats.turns:.2f}; draws {escape(draws_text(stats.draws))}; engine errors "

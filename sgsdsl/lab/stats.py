@@ -8,7 +8,7 @@ so their intervals are a little optimistic; per-game figures are exact binomial 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +106,12 @@ class Stats:
     seats: dict[str, Rate] = field(default_factory=dict)
     kingdoms: dict[str, Rate] = field(default_factory=dict)
     skills: dict[str, float] = field(default_factory=dict)  # firings per game, over finished games
+    # a general's skill: firings per game of each seat that held a general with it (the figure to read a skill of a
+    # general seated in a fifth of the games by; cards' and granted skills have none)
+    per_holder: dict[str, float] = field(default_factory=dict)
+    # per general, the win rate its seats' roles would give (each role's rate per seat in these games): the
+    # general's own rate above or below it is the general's, not its roles' (a lord wins more than a renegade)
+    expected: dict[str, float] = field(default_factory=dict)
     rounds: float = 0.0
     turns: float = 0.0
     rounds_ci: tuple[float, float] = (0.0, 0.0)
@@ -132,6 +138,8 @@ class Stats:
             "seats": {k: v.as_dict() for k, v in self.seats.items()},
             "kingdoms": {k: v.as_dict() for k, v in self.kingdoms.items()},
             "skills_per_game": {k: round(v, 4) for k, v in self.skills.items()},
+            "skills_per_holder": {k: round(v, 4) for k, v in self.per_holder.items()},
+            "generals_expected": {k: round(v, 4) for k, v in self.expected.items()},
             "avg_rounds": round(self.rounds, 3), "avg_rounds_ci": [round(x, 3) for x in self.rounds_ci],
             "avg_turns": round(self.turns, 3),
             "designer_generals": list(self.designer),
@@ -141,28 +149,68 @@ class Stats:
         }
 
 
-# a skill firing more often than this per round of play, on average over the games, is reported by `simulate`: an
-# owner takes one turn a round, and the busiest skills of the bundled rules fire about 0.5 times a round (仁德 with
-# heuristic agents), so four times that points at an agent asking again for something that changes nothing
-# (docs/balance.md, "Runaway loops")
-LOOP_WARN_PER_ROUND = 2.0
+# a skill firing more often than this per round of play is reported by `simulate`, a general's skill counted per
+# seat that held it, any other over all games: an owner takes one turn a round, and the busiest skills of the bundled
+# rules fire at most 1.2 times a round per holder with heuristic agents (享乐, 制衡, 蛊惑 1.75 when it bluffed every
+# turn) and 2.2 with random ones (蛊惑, with fifteen conversions on every menu), while the 激将 loop gave 4-7 a round
+# over all games (docs/balance.md, "Runaway loops")
+LOOP_WARN_PER_ROUND = 3.0
 
 
-def implausible_skills(stats: Stats) -> list[tuple[str, float, float]]:
-    """(skill, firings per game, firings per round) of each skill above LOOP_WARN_PER_ROUND, most frequent first."""
+def implausible_skills(stats: Stats) -> list[tuple[str, float, float, bool]]:
+    """(skill, firings per game, firings per round, whether per seat holding it) of each skill above
+    LOOP_WARN_PER_ROUND, most frequent first: a general's skill counted per seat that held it (a loop of a general
+    seated in a fifth of the games is not diluted fivefold), any other skill over all games."""
     if stats.rounds <= 0:
         return []
-    out = [(name, per_game, per_game / stats.rounds) for name, per_game in stats.skills.items()
-           if per_game / stats.rounds > LOOP_WARN_PER_ROUND]
+    out = []
+    for name, per_game in stats.skills.items():
+        held = name in stats.per_holder
+        figure = stats.per_holder[name] if held else per_game
+        if figure / stats.rounds > LOOP_WARN_PER_ROUND:
+            out.append((name, figure, figure / stats.rounds, held))
     return sorted(out, key=lambda x: (-x[1], x[0]))
+
+
+def _per_holder(ok: Sequence[GameRecord], fired: dict[str, int],
+                holders: Mapping[str, Iterable[str]]) -> dict[str, float]:
+    """Firings per game of each seat that held a general with the skill, for the skills that fired."""
+    owned = {g: set(skills) for g, skills in holders.items()}
+    held: dict[str, int] = {}
+    for r in ok:
+        for gen in r.generals:
+            for sk in owned.get(gen, ()):
+                held[sk] = held.get(sk, 0) + 1
+    return {k: v / held[k] for k, v in sorted(fired.items()) if held.get(k)}
+
+
+def _expected(ok: Sequence[GameRecord]) -> dict[str, float]:
+    """Per general, the mean over its seats of its role's win rate per seat in these games."""
+    per_role: dict[str, list[int]] = {}
+    for r in ok:
+        for seat, role in enumerate(r.roles):
+            e = per_role.setdefault(role, [0, 0])
+            e[0] += r.won(seat)
+            e[1] += 1
+    base = {role: w / t for role, (w, t) in per_role.items()}
+    seated: dict[str, dict[str, int]] = {}  # general -> role -> seats (counts, so the sum's order is fixed)
+    for r in ok:
+        for gen, role in zip(r.generals, r.roles, strict=False):
+            if gen:
+                roles = seated.setdefault(gen, {})
+                roles[role] = roles.get(role, 0) + 1
+    return {g: sum(k * base[role] for role, k in sorted(roles.items())) / sum(roles.values())
+            for g, roles in sorted(seated.items())}
 
 
 def _rates(counts: dict[str, list[int]]) -> dict[str, Rate]:
     return {k: Rate(w, n) for k, (w, n) in sorted(counts.items())}
 
 
-def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Sequence[str] = ()) -> Stats:
-    """Aggregate records (in any order: the result depends only on the multiset of records)."""
+def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Sequence[str] = (),
+              holders: Mapping[str, Iterable[str]] | None = None) -> Stats:
+    """Aggregate records (in any order: the result depends only on the multiset of records). `holders`: each
+    general's skills (general ident -> skill idents), for the firings per seat that held one."""
     st = Stats(games=len(records), designer=tuple(designer))
     ok = [r for r in records if r.reason != "error"]
     sides = sides_seen(ok, sides)
@@ -215,6 +263,8 @@ def summarise(records: Sequence[GameRecord], sides: Sequence[str], designer: Seq
     st.seats = dict(sorted(_rates(seats).items(), key=lambda kv: int(kv[0][1:])))
     st.kingdoms = _rates(kingdoms)
     st.skills = {k: v / max(1, n) for k, v in sorted(skills.items())}
+    st.per_holder = _per_holder(ok, skills, holders or {})
+    st.expected = _expected(ok)
     lengths = [float(r.rounds) for r in ok]
     st.rounds, lo, hi = mean_interval(lengths)
     st.rounds_ci = (lo, hi)
