@@ -9,6 +9,12 @@ from typing import Any, NamedTuple
 from .draws import sample_below, uniform_below
 from .errors import ScriptExhausted
 
+# the hints the engine adds to a play-menu conversion that is a face-down declaration (`view_as basic …`), and to
+# one it can make true; "genuine" marks too the card that is the card declared, when the cards it is made of are
+# chosen: a question then shows the truth
+DECLARED = "declared"
+GENUINE = "genuine"
+
 
 class Request(NamedTuple):
     """One decision: pick between `low` and `high` of `options` (indices into the list). A named tuple: read-only

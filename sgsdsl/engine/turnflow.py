@@ -7,6 +7,7 @@ queued and played right after the turn in progress, one after another.
 
 from __future__ import annotations
 
+from .agents import DECLARED, GENUINE
 from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import Horizon
@@ -267,9 +268,15 @@ class TurnFlow:
         if kind == "card":
             return hints_of(option[1])
         if kind == "viewas":  # the card it makes, and the skill's `risk`: what the card costs is the skill's (蛊惑)
-            rule = self.game.program.cards[option[2].card]
-            return tuple(sorted(rule.tags)) + (rule.category, "conversion") + (
-                ("risk",) if "risk" in option[1].tags and "risk" not in rule.tags else ())
+            skill, va = option[1], option[2]
+            rule = self.game.program.cards[va.card]
+            out = tuple(sorted(rule.tags)) + (rule.category, "conversion") + (
+                ("risk",) if "risk" in skill.tags and "risk" not in rule.tags else ())
+            if va.declared:  # a face-down declaration, and whether it can be made true
+                out += (DECLARED, GENUINE) if self.use.can_declare_truly(self.game.current, skill, va) else (DECLARED,)
+            return out
+        if kind == "viewas_recast":  # a conversion recast: its skill's `risk` too (蛊惑's may be questioned)
+            return ("viewas_recast", "conversion", "risk") if "risk" in option[1].tags else (kind,)
         if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
             return tuple(sorted(option[1].tags)) + ("skill",)
         return (kind,)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
+from .agents import DECLARED, GENUINE
 from .decisions import Decisions, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, NULLIFIABLE, run_rule
 from .model import EQUIP_SLOTS, Card, Player, UseRecord, VirtualCard, color_of
-from .program import ActiveRule, Frame, SkillRule, UseRule
+from .program import ActiveRule, CardRule, Frame, SkillRule, UseRule
 from .state import GameState
 from .zones import Zones
 
@@ -147,13 +149,20 @@ class CardUse:
                 out.append(c)
         return out
 
+    def can_declare_truly(self, p: Player, skill: SkillRule, va) -> bool:
+        """Whether one of the cards p may make a face-down declaration of is the card declared."""
+        sources = self._viewas_sources(p, skill, va)
+        name = self.game.program.cards[va.card].name
+        return sources is not None and any(c.name == name for c in sources)
+
     def build_viewas(self, p: Player, skill: SkillRule, va, optional: bool) -> VirtualCard | None:
         sources = self._viewas_sources(p, skill, va)
         if sources is None or len(sources) < va.count:
             return None
-        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}") \
-            if va.count > 0 else []  # (a conversion from no card asks for none)
         rule = self.game.program.cards[va.card]
+        hints = declared_hints(sources, rule) if va.declared and not self.choices.blind(p) else None
+        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}", hints=hints) \
+            if va.count > 0 else []  # (a conversion from no card asks for none)
         self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
         return VirtualCard(rule, tuple(chosen), skill.ident, va.declared)
 
@@ -522,7 +531,8 @@ class CardUse:
                     continue
                 labels = [o[0] for o in offers] + ["pass"]
                 prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
-                pick = self.choices.ask(q, "nullify", prompt, labels, about=card, subject=target or user)[0]
+                pick = self.choices.ask(q, "nullify", prompt, labels, about=card, subject=target or user,
+                                        option_tags=risky_conversions(offers))[0]
                 if pick == len(offers):
                     continue
                 c, use = self.realize_offer(q, offers[pick][1])
@@ -760,3 +770,19 @@ class CardUse:
         if self.game.record:  # (the labels are made only for a log that is kept)
             self.game.emit_log("equip", player=p.label(), card=phys.label())
         self.dispatch.refresh_skills(p)
+
+
+def risky_conversions(offers: list[tuple[str, tuple]]) -> tuple[tuple[str, ...], ...]:
+    """Per offer of an answer (and its pass), ("conversion", "risk") for a card made by a risky skill's conversion,
+    and "declared" when it is a face-down declaration (蛊惑's may be questioned), for agents to weigh; () when no
+    offer is one, as for any request."""
+    tags = [(("conversion", "risk", DECLARED) if o[1][2].declared else ("conversion", "risk"))
+            if o[1][0] == "viewas" and "risk" in o[1][1].tags else () for o in offers]
+    return (*tags, ()) if any(tags) else ()
+
+
+def declared_hints(sources: Sequence[Card], rule: CardRule) -> list[tuple[str, ...]]:
+    """The cards a face-down declaration may be made of, as agents see them: each card's own hints, and "genuine" on
+    one that is the card declared (what a question shows: 蛊惑 makes each questioner of a true one lose 1 HP)."""
+    return [(*hints_of(c), GENUINE) if c.name == rule.name else hints_of(c) for c in sources]
+
