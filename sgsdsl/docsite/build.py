@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.registry.core import VIEW_CATEGORIES
 from ..files import write_text_atomic
 from ..interp.reach import ACTION_BOUND, TRIGGER_BOUND, cancels_event, first_seat_choice, seat_choices
 from ..lang import ast
@@ -123,6 +124,8 @@ class _Builder:
                     self.owners.setdefault(f"{kind}-{node.ident.text}", m.path)
         self.sources = sources
         self.scenarios = scenarios
+        # every card's ident and name: a conversion naming none of them but a category declares face down
+        self.card_names = {n for m in modules for c in m.cards for n in (c.ident.text, c.name.text)}
         self.linked: set[str] = set()
 
     def text(self, module: ast.Module, node: ast.Node) -> str:
@@ -144,7 +147,8 @@ class _Builder:
     def for_agents(self, module: ast.Module, s: ast.SkillDef) -> str:
         """What an agent reads of the skill: its hints, and for each action or optional trigger that names
         characters, the list it is shown beforehand (docs/language.md, "AI hints") or that it is shown none; and for
-        an optional trigger that cancels its event outright, that a yes does (the phase it skips, `Request.skips`)."""
+        an optional trigger that cancels its event outright, that a yes does (the phase it skips, `Request.skips`); for
+        a face-down declaration (`view_as basic …`), that agents are told which declarations can be made true."""
         src = self.sources.get(module.path, "")
         parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
@@ -155,6 +159,8 @@ class _Builder:
             reach = first_seat_choice(body, self.values, bound)
             parts.append(f"{kind} aims within <code>{_e(span_text(src, reach.span))}</code>" if reach is not None
                          else f"{kind}: whom it names is known only as it runs")
+        if any(v.card.text in VIEW_CATEGORIES and v.card.text not in self.card_names for v in s.view_as):
+            parts.append("declares face down: the menu marks a declaration it can make true <code>genuine</code>")
         for t in s.triggers:
             if t.optional and cancels_event(t.body):
                 timing = t.timing.text
