@@ -176,3 +176,26 @@ def test_an_agent_raising_the_engines_control_flow_is_named(signal: str) -> None
         with pytest.raises(errors.AgentMisbehaved, match=f"agent rogue at seat 1 raised {signal}"):
             game.run()
         assert game.result is None or "I say so" not in str(game.result)
+
+
+def test_extra_turns_granted_without_end_are_a_located_error(tmp_path: Path) -> None:
+    """A rule that grants an extra turn at every phase start grants them without end: it stops where it grants, at
+    its own line, not when the step budget runs out somewhere in the engine with no line to name."""
+    from sgsdsl.engine.events import MAX_EXTRA_TURNS
+
+    path = write(tmp_path, "extra_turn(event.player) extra_turn(event.player)", timing="phase_start")
+    error, steps = run_both(path)["compiled"]
+    assert error is not None and "b.sgs:4:" in error and f"more than {MAX_EXTRA_TURNS} extra turns" in error
+    assert steps < STEP_BUDGET
+
+
+def test_a_few_extra_turns_a_turn_are_played(tmp_path: Path) -> None:
+    """Three extra turns granted in one ordinary turn are all played (the count starts again each ordinary turn)."""
+    path = write(tmp_path, "if not is_extra_turn() { extra_turn(event.player) extra_turn(event.player) "
+                           "extra_turn(event.player) }")
+    result = run_both(path)
+    error, _ = result["compiled"]
+    assert error is None
+    log = result["game"].log  # type: ignore[attr-defined]
+    extra = sum(e.get("e") == "extra_turn" for e in log)
+    assert extra == 3 * (sum(e.get("e") == "turn" for e in log) - extra) > 0  # (a "turn" entry for every turn)

@@ -14,6 +14,9 @@ UNLIMITED = 10**6
 # Each game's step budget: loop rounds, trigger runs and value evaluations of the rules together. A normal game
 # spends a few thousand; a rule that loops or recurses without end exhausts it in about a second.
 STEP_BUDGET = 150_000
+# How many extra turns may be granted after one ordinary turn (their own included): no rule of the game needs more
+# than a few; a rule that grants one at every phase start grants them without end, and is stopped where it grants.
+MAX_EXTRA_TURNS = 100
 # How deep events may nest (a trigger whose effect fires its own timing again, and again…).
 MAX_EVENT_DEPTH = 40
 

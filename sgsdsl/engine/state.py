@@ -97,6 +97,7 @@ class GameState(CardHome):
         self.in_turn = False  # a turn is being played (take_turn refuses to start another inside it)
         self.extra_queue: list[Player] = []  # extra turns gained, played right after the turn in progress
         self.extra_now = False  # the turn being played is an extra one
+        self.extra_granted = 0  # extra turns granted since the last ordinary turn began (MAX_EXTRA_TURNS)
         self.decisions = 0
         self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
         self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error

@@ -10,8 +10,8 @@ from __future__ import annotations
 from .agents import DECLARED, GENUINE
 from .decisions import Decisions, blank, hints_of
 from .dispatch import Dispatch, new_event
-from .errors import Horizon
-from .events import MAX_PLAY_ACTIONS
+from .errors import Horizon, RuleError
+from .events import MAX_EXTRA_TURNS, MAX_PLAY_ACTIONS
 from .model import PHASES, Card, Player, VirtualCard
 from .snapshots import take_snapshot
 from .state import GameState
@@ -44,7 +44,12 @@ class TurnFlow:
         self.dispatch.emit("turned_over", new_event("turned_over", {"player": p, "face_down": p.face_down}))
 
     def queue_extra_turn(self, p: Player) -> None:
-        self.game.extra_queue.append(p)
+        g = self.game
+        g.extra_granted += 1
+        if g.extra_granted > MAX_EXTRA_TURNS:  # (raised in the granting rule, so the error names its line)
+            raise RuleError(f"extra_turn: more than {MAX_EXTRA_TURNS} extra turns granted after one ordinary turn: a "
+                            "rule grants them without end")
+        g.extra_queue.append(p)
         self.game.emit_log("extra_turn_gained", player=p.label())
 
     def skip_turn(self, p: Player) -> None:
@@ -111,6 +116,7 @@ class TurnFlow:
         g = self.game
         outer = g.in_turn
         if not outer:
+            g.extra_granted = 0
             left = g.turns_left  # (a game continued from a snapshot: a search rollout's horizon)
             if left is not None:
                 if left <= 0:
