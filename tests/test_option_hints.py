@@ -149,3 +149,56 @@ def test_a_card_made_by_a_risky_skill_carries_its_risk(tmp_path) -> None:
     menu = g.use.play_options(g.players[1])
     wusheng = [g.turnflow.option_hints(o) for label, o in menu if label.startswith("武圣")]
     assert wusheng and all("risk" not in h for h in wusheng)
+
+
+# ------------------------------------------------------------------ a choice's own tags
+OWN_TAGS = """\
+card 杀 sha : basic { copies ♠7 ♠8 ♠9 ♠10 ♠J ♠Q ♠K ♥7 ♥8 ♥9  use play target one other
+  effect { damage(target, 1, source: user) } }
+general 甲 jia : 魏 male 4 {
+  skill 援 yuan { tags control
+    on turn_start where event.player == owner {
+      let f = choose(owner, others(owner), prompt: "援: who draws", tags: "help draw")
+      draw(f, 2)
+      let e = choose_many(owner, others(owner), 1, 1, prompt: "援: who discards", tags: "control")
+      let x = choose(owner, others(owner), prompt: "援: as the skill")
+    }
+  }
+}
+mode 身份局 identity { players 3..3  roles 3 { lord rebel rebel }  leader lord  win lord when count(players()) == 1 }
+"""
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_choice_may_carry_its_own_tags_in_place_of_its_skills(tmp_path, back_end) -> None:
+    """A skill that helps one seat and hampers another says so choice by choice (`tags: "help draw"`): each request
+    carries the choice's own words as what it is about, a choice without them the skill's."""
+    path = tmp_path / "own.sgs"
+    path.write_text(OWN_TAGS, encoding="utf-8")
+    loaded = check_paths([str(path)])
+    assert loaded.ok, [str(d) for d in loaded.diagnostics]
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    kept: list = []
+    g = Game(program, "identity", 3, 1, [Keeping(kept) for _ in range(3)], None, round_cap=1)
+    for p in g.players:
+        g.set_general(p, program.generals["jia"])
+    g.run()
+    about = {r.prompt: r.about for r in kept if r.prompt.startswith("援")}
+    assert about == {"援: who draws": ("draw", "help"), "援: who discards": ("control",),
+                     "援: as the skill": ("control", "skill")}
+
+
+def test_a_choices_own_tags_aim_it() -> None:
+    """Loyalist 1 has seen seat 3 strike the lord: asked whom a choice tagged `help` favours, it names the lord; the
+    same seats asked by a choice tagged `control`, it names seat 3."""
+    struck = view(1, damage=[(3, 0, 3)], acts=[(3, 0, ("attack", "basic"))] * 3)
+    seats = (0, 2, 3)
+    for about, wanted in ((("draw", "help"), {0}), (("control",), {3})):
+        r = Request(1, "choose", "援", tuple(f"P{s}" for s in seats), about=about, option_seats=seats)
+        assert {seats[HeuristicAgent(seed).decide(r, struck)[0]] for seed in range(1, 21)} == wanted
+
+
+@pytest.mark.parametrize(("tags", "expected"), [('"help"', []), ('"hlep"', ["SGS-W406"]), ("3", ["SGS-E301"])])
+def test_the_checker_reads_a_choices_own_tags(tags: str, expected: list[str]) -> None:
+    src = f'skill s a {{ on damaged {{ let x = choose(owner, others(owner), tags: {tags}) }} }}'
+    assert sorted(codes(src)) == expected

@@ -285,8 +285,8 @@ def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
 
 
 def hints_of(card: Any) -> tuple[str, ...]:
-    """A card's AI tags (from its .sgs `tags`) and its category, or a skill's tags and "skill", for agents that
-    reason about options."""
+    """A card's AI tags (from its .sgs `tags`) and its category, a skill's tags and "skill", or a choice's own tags,
+    for agents that reason about options."""
     if type(card) is Card:
         g = card.game
         if g is None or not g.counts_as:  # what `card.rule` gives then, without its property chain
@@ -294,6 +294,8 @@ def hints_of(card: Any) -> tuple[str, ...]:
             return sorted_hints(rule.tags, rule.category)
     if isinstance(card, SkillRule):
         return sorted_hints(card.tags, "skill")
+    if type(card) is tuple:  # a choice's own `tags:` (the words, sorted), in place of its skill's
+        return card
     if card is None or not hasattr(card, "rule"):
         return ()
     return sorted_hints(card.rule.tags, card.category)

@@ -381,8 +381,11 @@ class BodyChecker(CheckerBase):
         return _result_type(prim, e, arg_types, kw_types)
 
     def option_hints(self, e: ast.Call) -> None:
-        """A choice's `hints:` written out: one text per item when both are written as lists (SGS-E204), and hint
-        words that look misspelt (SGS-W406, as for `tags`)."""
+        """A choice's `hints:` written out: one text per item when both are written as lists (SGS-E204); and in
+        them and in the choice's own `tags:`, hint words that look misspelt (SGS-W406, as for `tags`)."""
+        own = next((v for k, v in e.kwargs if k.text == "tags"), None)
+        if isinstance(own, ast.Lit) and own.kind == "str":
+            self.hint_words(own)
         hints = next((v for k, v in e.kwargs if k.text == "hints"), None)
         if not isinstance(hints, ast.ListLit):
             return
@@ -392,12 +395,16 @@ class BodyChecker(CheckerBase):
                        "text(s): give one text per item (\"\" for none)", hints.span)
         for h in hints.items:
             if isinstance(h, ast.Lit) and h.kind == "str":
-                for word in str(h.value).split():
-                    if word in reg.AI_HINTS:
-                        continue
-                    best = did_you_mean(word, reg.AI_HINTS)
-                    self.warn("SGS-W406", f"hint '{word}' is not an AI hint word, so agents ignore it", h.span,
-                              f"did you mean '{best}'?" if best else f"hint words: {', '.join(sorted(reg.AI_HINTS))}")
+                self.hint_words(h)
+
+    def hint_words(self, text: ast.Lit) -> None:
+        """SGS-W406 for each word of a written hint text that is not an AI hint word."""
+        for word in str(text.value).split():
+            if word in reg.AI_HINTS:
+                continue
+            best = did_you_mean(word, reg.AI_HINTS)
+            self.warn("SGS-W406", f"hint '{word}' is not an AI hint word, so agents ignore it", text.span,
+                      f"did you mean '{best}'?" if best else f"hint words: {', '.join(sorted(reg.AI_HINTS))}")
 
     def procedure_call(self, e: ast.Call, arg_types: list[str | None], scope: _Scope) -> None:
         """`NAME(args)` of a procedure: positional arguments, one per parameter; an action (not in conditions)."""

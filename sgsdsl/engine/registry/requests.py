@@ -41,6 +41,14 @@ def _option_hints(hints: Any, items: Any, what: str) -> list[tuple[str, ...]] | 
     return [tuple(h.split()) for h in hints]
 
 
+def _choice_tags(tags: Any, what: str) -> tuple[str, ...]:
+    """A choice's own `tags:` (`tags: "help"`): AI hint words for this question, read by agents in place of the
+    asking skill's (缔盟 takes cards from one seat and gives them to another)."""
+    if not isinstance(tags, str):
+        raise RuleError(f"{what}'s tags must be a text of AI hint words (such as \"help\" or \"control\")")
+    return tuple(sorted(set(tags.split())))
+
+
 # The most options one choice offers (docs/language.md, "Limits"): every option is labelled, logged and weighed
 # by the agent, so a rule offering 1..100000 would spend seconds and hundreds of MB on one question.
 MAX_OPTIONS = 1000
@@ -55,29 +63,35 @@ def _options(f: Any, items: Any, what: str) -> None:
     spend_items(f, n * 15, f"{what}()")
 
 
-@primitive("choose", "action", "player:player, items:list, optional:bool=false, prompt:str=\"\", hints:list=none",
+@primitive("choose", "action",
+           "player:player, items:list, optional:bool=false, prompt:str=\"\", hints:list=none, tags:str=none",
            "item", "the player picks one item (none when optional and declined or nothing to pick); hints: AI hint "
-           "words per item")
-def _choose(f, player, items, optional=False, prompt="", hints=None):
+           "words per item; tags: AI hint words for the choice, in place of its skill's")
+def _choose(f, player, items, optional=False, prompt="", hints=None, tags=None):
     _options(f, items, "choose")
-    tags = _option_hints(hints, items, "choose")
+    per_item = _option_hints(hints, items, "choose")
     about, subject = _asking(f, player)
+    if tags is not None:
+        about = _choice_tags(tags, "choose")
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
-                                     about=about, hints=tags, subject=subject)
+                                     about=about, hints=per_item, subject=subject)
 
 
 @primitive("choose_many", "action",
-           "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\", hints:list=none", "list",
-           "the player picks between min and max items; hints: AI hint words per item")
-def _choose_many(f, player, items, min=0, max=99, prompt="", hints=None):  # noqa: A002
+           "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\", hints:list=none, tags:str=none",
+           "list", "the player picks between min and max items; hints: AI hint words per item; tags: AI hint words "
+           "for the choice, in place of its skill's")
+def _choose_many(f, player, items, min=0, max=99, prompt="", hints=None, tags=None):  # noqa: A002
     low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
     if high < low:
         raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
     _options(f, items, "choose_many")
-    tags = _option_hints(hints, items, "choose_many")
+    per_item = _option_hints(hints, items, "choose_many")
     about, subject = _asking(f, player)
+    if tags is not None:
+        about = _choice_tags(tags, "choose_many")
     return f.game.choices.choose_many(_need(player, "choose_many's player"), list(items or []), low, high,
-                                      prompt or "choose", about=about, hints=tags, subject=subject)
+                                      prompt or "choose", about=about, hints=per_item, subject=subject)
 
 
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",
