@@ -75,7 +75,7 @@ def request_context(request: Request, view: Any) -> str:
     if request.skips is not None:
         phase, n = request.skips
         stake = _STAKES.get(phase)
-        parts.append(f"a yes gives up your draw of {n} card(s)" if phase == "drawing" else
+        parts.append(f"a yes gives up {n} card(s) of your draw" if phase == "drawing" else
                      f"a yes skips your {phase} phase" + (f": {stake.format(n=n)}" if stake else ""))
     if request.subject is not None and request.subject != view.get("seat") and request.kind in ("confirm", "choose") \
             and request.subject < len(view.get("players", ())):

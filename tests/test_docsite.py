@@ -126,6 +126,7 @@ def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     assert "optional trigger: a yes skips the phase it is asked before" in agents_line("keji")
     assert "optional trigger: a yes cancels its <code>drawing</code>" in agents_line("tuxi")
     assert "cancels" not in agents_line("jianxiong") and "skips" not in agents_line("jianxiong")
+    assert "optional trigger: a yes lowers its <code>drawing</code>'s amount by 1" in agents_line("luoyi")
     # a face-down declaration (蛊惑: `view_as basic …`) says agents are told which it can make true; 武圣 (杀) does not
     assert "declares face down" in agents_line("guhuo") and "declares" not in agents_line("wusheng")
 

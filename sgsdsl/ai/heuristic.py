@@ -355,7 +355,10 @@ class HeuristicAgent(Agent):
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
         if "risk" in about and not about & {"passive"}:
-            return [0] if self._healthy(view) and self.rng.random() < RISKY_RATE else [1]
+            if not (self._healthy(view) and self.rng.random() < RISKY_RATE):
+                return [1]
+            if not about & {"attack", "control"}:
+                return [0]  # (a harmful one goes on to the aim and the hand it needs, below)
         if r.skips is not None and "passive" not in about:
             verdict = _skip_verdict(r.skips, about)
             if verdict is not None:

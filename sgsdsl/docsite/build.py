@@ -16,7 +16,14 @@ from pathlib import Path
 
 from ..engine.registry.core import VIEW_CATEGORIES
 from ..files import write_text_atomic
-from ..interp.reach import ACTION_BOUND, TRIGGER_BOUND, cancels_event, first_seat_choice, seat_choices
+from ..interp.reach import (
+    ACTION_BOUND,
+    TRIGGER_BOUND,
+    cancels_event,
+    first_seat_choice,
+    lowers_amount,
+    seat_choices,
+)
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
 from ..lang.sources import walk_files
@@ -166,6 +173,9 @@ class _Builder:
                 timing = t.timing.text
                 parts.append("optional trigger: a yes skips the phase it is asked before" if timing == "before_phase"
                              else f"optional trigger: a yes cancels its <code>{_e(timing)}</code>")
+            elif t.optional and (lowered := lowers_amount(t.body)):
+                parts.append(f"optional trigger: a yes lowers its <code>{_e(t.timing.text)}</code>'s amount by "
+                             f"{lowered}")
         return " · ".join(parts)
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:

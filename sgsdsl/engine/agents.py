@@ -38,7 +38,7 @@ class Request(NamedTuple):
     # a yes to an optional skill that cancels the start of one of the asked seat's own phases skips that phase: the
     # phase and what it holds for the seat now (judge: cards waiting in its judge area; draw: cards it would draw;
     # play: cards in hand; discard: cards it would have to discard); ("drawing", N) when a yes cancels its draw
-    # phase's draw of N cards (突袭, 双雄); filled only for agents that read views
+    # phase's draw of N cards (突袭, 双雄), or lowers it by N (裸衣); filled only for agents that read views
     skips: tuple[str, int] | None = None
 
     def describe(self) -> str:

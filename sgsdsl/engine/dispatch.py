@@ -307,7 +307,8 @@ class Dispatch:
         """Whether p uses an optional skill trigger. An agent that reads the table is told whom the event befell
         (its `target`, else its `player`), where a yes could be aimed (`TriggerRule.reach`) and, when a yes cancels
         the start of one of p's own phases, which phase it skips and what that phase holds for p now
-        (`TurnFlow.phase_stake`); a yes that cancels p's draw phase's draw forgoes it: ("drawing", its amount)."""
+        (`TurnFlow.phase_stake`); a yes that cancels p's draw phase's draw forgoes it: ("drawing", its amount), and
+        one that lowers it by N outright forgoes N of it: ("drawing", N)."""
         choices = self.choices
         if not choices.shows_reach(p):
             return choices.confirm(p, f"use {skill.name}?", about=skill)
@@ -319,6 +320,8 @@ class Dispatch:
                 skips = (phase, stake(p, phase))
             elif timing == "drawing":  # (the draw phase's own draw: a yes forgoes it, as 突袭 and 双雄 do)
                 skips = ("drawing", fields["amount"])
+        elif trig.lowers and timing == "drawing" and fields.get("player") is p:  # a yes forgoes part of it (裸衣)
+            skips = ("drawing", min(trig.lowers, fields["amount"]))
         subject = fields.get("target")
         if not isinstance(subject, Player):
             subject = fields.get("player")

@@ -82,6 +82,9 @@ class TriggerRule:
     # An optional skill trigger whose body cancels its event outright (interp/reach.py, `cancels_event`): at the
     # start of one of its owner's phases a yes skips that phase, and the question says so (`Request.skips`)
     cancels: bool = False
+    # An optional skill trigger whose body lowers its event's `amount` by a constant outright (interp/reach.py,
+    # `lowers_amount`): at its owner's `drawing`, a yes gives up that many cards of the draw (`Request.skips`)
+    lowers: int = 0
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

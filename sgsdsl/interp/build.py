@@ -35,7 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice
+from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,8 @@ class StructureBuilder:
                            field_guard(t.where) if self.make_direct is not None else None,
                            self.fn(first_seat_choice(t.body, self.checked.symbols.values, TRIGGER_BOUND), owner,
                                    slot + "_reach", scope) if t.optional and scope == "trigger" else None,
-                           t.optional and scope == "trigger" and cancels_event(t.body))
+                           t.optional and scope == "trigger" and cancels_event(t.body),
+                           lowers_amount(t.body) if t.optional and scope == "trigger" else 0)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -48,6 +48,18 @@ def cancels_event(body: ast.Block) -> bool:
                and arg.ref == ("local", "event") for stmt in body.stmts)
 
 
+def lowers_amount(body: ast.Block) -> int:
+    """By how much the body lowers its event's `amount` whatever else it does: an `event.amount -= N` statement of its
+    own with N a whole number, not under a branch or a loop (裸衣 draws one card fewer); 0 when it does not."""
+    for stmt in body.stmts:
+        if isinstance(stmt, ast.Assign) and stmt.op == "-=" and stmt.target.name.text == "amount" \
+                and isinstance(base := stmt.target.obj, ast.Name) and base.ident == "event" \
+                and base.ref == ("local", "event") and isinstance(stmt.value, ast.Lit) and stmt.value.kind == "int" \
+                and isinstance(stmt.value.value, int) and stmt.value.value > 0:
+            return stmt.value.value
+    return 0
+
+
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
     """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
     order the body runs."""
