@@ -30,13 +30,18 @@ SHAN = ROOT / "rules" / "shan.sgs"
 LIN = ROOT / "rules" / "lin.sgs"
 
 
-def trigger_cancels(member: str) -> bool:
-    """Whether the one trigger of a skill whose member is MEMBER cancels its event outright."""
+def trigger_body(member: str):
+    """The body of the one trigger of a skill whose member is MEMBER, checked."""
     module, diags = parse_text("skill s a {\n" + member + "\n}\n", "t.sgs")
     assert module is not None, diags
     checked = check([module])
     assert not [d for d in checked.diagnostics if d.severity == "error"], [str(d) for d in checked.diagnostics]
-    return cancels_event(checked.modules[0].skills[0].triggers[0].body)
+    return checked.modules[0].skills[0].triggers[0].body
+
+
+def trigger_cancels(member: str) -> bool:
+    """Whether the one trigger of a skill whose member is MEMBER cancels its event outright."""
+    return cancels_event(trigger_body(member))
 
 
 @pytest.mark.parametrize(("member", "cancels"), [
@@ -243,11 +248,7 @@ def test_the_question_says_a_yes_gives_up_the_draw(back_end) -> None:
 
 
 def trigger_lowers(member: str) -> int:
-    module, diags = parse_text("skill s a {\n" + member + "\n}\n", "t.sgs")
-    assert module is not None, diags
-    checked = check([module])
-    assert not [d for d in checked.diagnostics if d.severity == "error"], [str(d) for d in checked.diagnostics]
-    return lowers_amount(checked.modules[0].skills[0].triggers[0].body)
+    return lowers_amount(trigger_body(member))
 
 
 @pytest.mark.parametrize(("member", "lowers"), [
