@@ -16,7 +16,7 @@ import pytest
 from sgsdsl.ai.heuristic import BLUFF_RATE, HeuristicAgent
 from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.compiler.cache import compiled_program
-from sgsdsl.engine.agents import DECLARED, GENUINE, Agent, Request
+from sgsdsl.engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.using import risky_conversions
 from tests.test_role_play import view
@@ -141,3 +141,44 @@ def test_yuji_declares_true_cards_when_he_can() -> None:
         agents: list[Agent] = [Watching(seed * 10 + i) for i in range(5)]
         Game(program, "identity", 5, seed, agents, None, round_cap=30, pinned={1: "yuji"}).run()
     assert chosen and all(chosen)
+
+
+# ------------------------------------------------------------------ cards spent, cards paid
+def test_a_conversion_is_made_of_a_card_it_need_not_keep() -> None:
+    """火计 makes a 火攻 of a red hand card: a 杀 before a 桃 or a 闪 (卧龙 burnt his peaches: 火计 was worth −10.2
+    points to him at 5 players, −7.9 spending cards it need not keep first)."""
+    r = Request(0, "choose", SPENT_FOR + "火计", ("桃♥5", "杀♦3", "闪♦7"),
+                option_tags=(("heal", "basic"), ("attack", "basic"), ("defence", "basic")))
+    assert {HeuristicAgent(seed).decide(r, view(0))[0] for seed in range(1, 41)} == {1}
+
+
+def test_a_discard_that_pays_for_a_blow_is_paid_with_a_card_it_need_not_keep() -> None:
+    """火攻's last choice, tagged `attack`: a card of the shown suit is discarded to deal the damage, one it need not
+    keep; with only a 闪 or a 桃 of that suit, it keeps them. Untagged, an optional discard is declined."""
+    def paying(*options: tuple[str, tuple[str, ...]], about: tuple[str, ...] = ("attack",)) -> Request:
+        return Request(0, "choose", "火攻: discard a card of the same suit to deal 1 fire damage",
+                       tuple(o for o, _ in options), 0, 1, about=about, option_tags=tuple(t for _, t in options))
+
+    both = paying(("闪♥2", ("defence", "basic")), ("杀♥9", ("attack", "basic")))
+    assert {tuple(HeuristicAgent(seed).decide(both, view(0))) for seed in range(1, 21)} == {(1,)}
+    keep = paying(("闪♥2", ("defence", "basic")), ("桃♥Q", ("heal", "basic")))
+    assert {tuple(HeuristicAgent(seed).decide(keep, view(0))) for seed in range(1, 21)} == {()}
+    plain = paying(("杀♥9", ("attack", "basic")), about=())
+    assert {tuple(HeuristicAgent(seed).decide(plain, view(0))) for seed in range(1, 21)} == {()}
+
+
+def test_huogongs_payment_is_tagged_attack() -> None:
+    """In whole games, each 火攻 user asked to pay is told the choice is an attack (`tags: "attack"`)."""
+    seen: list[tuple[str, ...]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, v) -> list[int]:
+            if request.prompt.startswith("火攻: discard"):
+                seen.append(request.about)
+            return super().decide(request, v)
+
+    program = compiled_program(check_paths([str(ROOT / "rules" / f) for f in ("junzheng.sgs", "huo.sgs")]))
+    for seed in range(1, 13):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=20,
+             pinned={0: "wolong"}).run()
+    assert seen and set(seen) == {("attack",)}

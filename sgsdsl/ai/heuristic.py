@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.agents import DECLARED, GENUINE, Agent, Request, uniform_below
+from ..engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
@@ -641,9 +641,13 @@ class HeuristicAgent(Agent):
             true = next((i for i, t in enumerate(r.option_tags) if GENUINE in t), None)
             if true is not None:
                 return [true]
-        if r.option_tags and "discard" in r.prompt:
+        if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)):
+            # (cards discarded, or spent on a conversion: those it need not keep first)
             ranked = sorted(range(n), key=lambda i: (bool(set(r.option_tags[i]) & KEEP), self.rng.random()))
-            return sorted(ranked[: r.low])
+            k = r.low
+            if not k and r.high and "attack" in r.about and not set(r.option_tags[ranked[0]]) & KEEP:
+                k = 1  # a discard that pays for a blow (火攻's, tagged `attack`): with a card it need not keep
+            return sorted(ranked[:k])
         if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
                 and all(HINT_WORDS.issuperset(t) for t in r.option_tags):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)

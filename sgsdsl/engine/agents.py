@@ -12,6 +12,8 @@ from .errors import ScriptExhausted
 # the hints the engine adds to a play-menu conversion that is a face-down declaration (`view_as basic …`), and to
 # one it can make true; "genuine" marks too the card that is the card declared, when the cards it is made of are
 # chosen: a question then shows the truth
+# the prompt of the choice of the cards a conversion is made of, before the skill's name: cards spent
+SPENT_FOR = "cards for "
 DECLARED = "declared"
 GENUINE = "genuine"
 

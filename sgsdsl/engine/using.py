@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from .agents import DECLARED, GENUINE
+from .agents import DECLARED, GENUINE, SPENT_FOR
 from .decisions import Decisions, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import RuleError
@@ -161,7 +161,7 @@ class CardUse:
             return None
         rule = self.game.program.cards[va.card]
         hints = declared_hints(sources, rule) if va.declared and not self.choices.blind(p) else None
-        chosen = self.choices.choose_many(p, sources, va.count, va.count, f"cards for {skill.name}", hints=hints) \
+        chosen = self.choices.choose_many(p, sources, va.count, va.count, SPENT_FOR + skill.name, hints=hints) \
             if va.count > 0 else []  # (a conversion from no card asks for none)
         self.game.skill_uses[skill.ident] = self.game.skill_uses.get(skill.ident, 0) + 1  # counted, not logged
         return VirtualCard(rule, tuple(chosen), skill.ident, va.declared)
