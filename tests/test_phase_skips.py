@@ -90,6 +90,11 @@ def questions(program, general: str, skill: str, seeds: range, players: int = 5)
     return asked
 
 
+def standard_rules(back_end: str):
+    loaded = check_paths([str(ROOT / "rules" / "standard.sgs")])
+    return interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+
+
 def test_the_question_says_which_phase_a_yes_skips_and_what_it_holds(mountain) -> None:
     """张郃's 巧变 is offered before his judge, draw, play and discard phases: each question names the phase and what
     it holds for him as his own view shows it (cards in his judge area, the two cards of his draw, his hand, the
@@ -238,12 +243,7 @@ def test_a_draw_is_given_up_to_strike_only_with_a_hand_to_strike_with() -> None:
 @pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
 def test_the_question_says_a_yes_gives_up_the_draw(back_end) -> None:
     """突袭 cancels the draw phase's draw (`drawing`), not the phase: its question says ("drawing", 2)."""
-    loaded = check_paths([str(ROOT / "rules" / "standard.sgs")])
-    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
-    asked: list = []
-    for seed in range(1, 4):
-        agents = [Recording(seed * 10 + i, asked, "突袭") for i in range(5)]
-        Game(program, "identity", 5, seed, agents, None, pinned={0: "zhangliao"}, round_cap=4).run()
+    asked = questions(standard_rules(back_end), "zhangliao", "突袭", range(1, 4))
     assert asked and all(r.skips == ("drawing", 2) for r, _, _ in asked)
 
 
@@ -268,11 +268,6 @@ def test_the_question_says_a_yes_gives_up_part_of_the_draw(back_end) -> None:
     """裸衣 draws one card fewer (`event.amount -= 1`): its question says ("drawing", 1), and the agent says yes only
     with two cards in hand at least (DRAW_FOR_STRIKES per card forgone) and a seat to aim at. Before, its `risk`
     answered alone: a yes on four healthy draw phases in ten, and 裸衣 was worth -4.3 points to 许褚 at 5 players."""
-    loaded = check_paths([str(ROOT / "rules" / "standard.sgs")])
-    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
-    asked: list = []
-    for seed in range(1, 7):
-        agents = [Recording(seed * 10 + i, asked, "裸衣") for i in range(5)]
-        Game(program, "identity", 5, seed, agents, None, pinned={0: "xuchu"}, round_cap=6).run()
+    asked = questions(standard_rules(back_end), "xuchu", "裸衣", range(1, 13))
     assert asked and all(r.skips == ("drawing", 1) for r, _, _ in asked)
     assert any(yes for _, _, yes in asked) and all(len(v["hand"]) >= 2 for _, v, yes in asked if yes)
