@@ -271,3 +271,29 @@ def test_the_question_says_a_yes_gives_up_part_of_the_draw(back_end) -> None:
     asked = questions(standard_rules(back_end), "xuchu", "裸衣", range(1, 13))
     assert asked and all(r.skips == ("drawing", 1) for r, _, _ in asked)
     assert any(yes for _, _, yes in asked) and all(len(v["hand"]) >= 2 for _, v, yes in asked if yes)
+
+
+@pytest.mark.parametrize(("member", "skipped"), [
+    ("on before_phase where event.player == owner optional { cancel(event)\n skip_phase(owner, draw) }", ("draw",)),
+    # skipped on a branch, or another's phase: not known beforehand, not its own
+    ("on before_phase where event.player == owner optional { cancel(event)\n"
+     " if owner.hp > 1 { skip_phase(owner, draw) } }", ()),
+    ("on before_phase where event.player == owner optional { cancel(event)\n"
+     " skip_phase(first(others(owner)), play) }", ()),
+])
+def test_the_phases_a_trigger_skips_outright_are_found(member: str, skipped: tuple[str, ...]) -> None:
+    from sgsdsl.interp.reach import phases_skipped
+
+    assert phases_skipped(trigger_body(member)) == skipped
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_yes_that_skips_an_empty_phase_says_what_the_others_it_skips_hold(back_end) -> None:
+    """神速 cancels the judge phase and skips the draw phase: with nothing in the judge area its question says what
+    the draw phase holds, ("draw", 2), so the agent weighs the two cards against one 杀 (神速 was worth −4.2 points
+    to 夏侯渊 at 5 players when an empty judge phase was all the question named, −0.8 since)."""
+    loaded = check_paths([str(ROOT / "rules" / "feng.sgs")])
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    asked = [r.skips for r, _, _ in questions(program, "xiahouyuan", "神速", range(1, 9))]
+    assert ("draw", 2) in asked and ("judge", 0) not in asked
+    assert {phase for phase, _ in asked} <= {"draw", "judge", "play"}

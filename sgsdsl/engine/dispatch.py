@@ -318,6 +318,12 @@ class Dispatch:
             if timing == "before_phase" and stake is not None:
                 phase = fields["phase"]
                 skips = (phase, stake(p, phase))
+                if not skips[1]:  # the phase holds nothing: a yes costs what the others it skips too hold (神速)
+                    for more in trig.also_skips:
+                        held = stake(p, more)
+                        if held:
+                            skips = (more, held)
+                            break
             elif timing == "drawing":  # (the draw phase's own draw: a yes forgoes it, as 突袭 and 双雄 do)
                 skips = ("drawing", fields["amount"])
         elif trig.lowers and timing == "drawing" and fields.get("player") is p:  # a yes forgoes part of it (裸衣)

@@ -85,6 +85,8 @@ class TriggerRule:
     # An optional skill trigger whose body lowers its event's `amount` by a constant outright (interp/reach.py,
     # `lowers_amount`): at its owner's `drawing`, a yes gives up that many cards of the draw (`Request.skips`)
     lowers: int = 0
+    # The phases of its owner's turn a cancelling trigger skips too, outright (`skip_phase(owner, P)`: 神速's draw)
+    also_skips: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

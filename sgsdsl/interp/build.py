@@ -35,7 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount
+from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount, phases_skipped
 
 
 @dataclass(frozen=True)
@@ -293,7 +293,9 @@ class StructureBuilder:
                            self.fn(first_seat_choice(t.body, self.checked.symbols.values, TRIGGER_BOUND), owner,
                                    slot + "_reach", scope) if t.optional and scope == "trigger" else None,
                            t.optional and scope == "trigger" and cancels_event(t.body),
-                           lowers_amount(t.body) if t.optional and scope == "trigger" else 0)
+                           lowers_amount(t.body) if t.optional and scope == "trigger" else 0,
+                           phases_skipped(t.body) if t.optional and scope == "trigger" and cancels_event(t.body)
+                           else ())
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -48,6 +48,19 @@ def cancels_event(body: ast.Block) -> bool:
                and arg.ref == ("local", "event") for stmt in body.stmts)
 
 
+def phases_skipped(body: ast.Block) -> tuple[str, ...]:
+    """The phases of its owner's turn the body skips whatever else it does: `skip_phase(owner, P)` statements of its
+    own with P a phase named outright, not under a branch or a loop (神速 skips the draw phase with the judge phase it
+    cancels)."""
+    out = []
+    for stmt in body.stmts:
+        if isinstance(stmt, ast.CallStmt) and stmt.call.func.text == "skip_phase" and len(stmt.call.args) == 2 \
+                and _is_owner(stmt.call.args[0]) and isinstance(phase := stmt.call.args[1], ast.Name) \
+                and phase.ref == ("const", phase.ident):
+            out.append(phase.ident)
+    return tuple(out)
+
+
 def lowers_amount(body: ast.Block) -> int:
     """By how much the body lowers its event's `amount` whatever else it does: an `event.amount -= N` statement of its
     own with N a whole number, not under a branch or a loop (裸衣 draws one card fewer); 0 when it does not."""
