@@ -163,3 +163,13 @@ def test_the_verdict_is_the_same_whatever_the_number_of_jobs() -> None:
     for doc in (one, two):
         doc.pop("seconds")
     assert one == two and one["results"][1]["restricted"]["wenjian"]
+
+
+def test_each_skill_bars_every_skill_of_the_general_in_an_arm_of_its_own() -> None:
+    # 黄月英 (standard) has two skills: 集智 and 奇才; one named with --without comes first and is not repeated
+    doc = json.loads(invoke("balance", "huangyueying", "--players", "5", "--games", "4", "--jobs", "1", "--agents",
+                            "random", "--robust-agents", "none", "--without", "奇才", "--each-skill", "--json").output)
+    assert doc["without"] == ["qicai", "jizhi"]
+    assert sorted(doc["results"][0]["restricted"]) == ["jizhi", "qicai"]
+    bare = invoke("balance", "ruojiang", str(TEST_GENERALS), "--players", "5", "--each-skill")
+    assert bare.exit_code == 2 and "--each-skill: ruojiang has no skills to bar" in bare.output

@@ -69,6 +69,9 @@ EXIT_FAILED = 1
               help="the baseline: this general in the same seat [default: the pool's average general]")
 @click.option("--without", "without", multiple=True, metavar="SKILL",
               help="restricted play: also play the general with this skill barred (repeatable, one arm each)")
+@click.option("--each-skill", "each_skill", is_flag=True,
+              help="restricted play for every skill of the general, one arm each: which skill carries it, and which "
+                   "the agents misplay (a skill worth less than nothing)")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=400, show_default=True,
               help="paired seeds, spread evenly over the roles (each played once per arm and agent kind)")
 @click.option("--until-ci", "until_ci", type=click.FloatRange(0.0, 1.0, min_open=True), default=None, metavar="W",
@@ -97,8 +100,8 @@ EXIT_FAILED = 1
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="one row per game and arm (CSV)")
 @click.option("--html", "--report", "html_path", type=click.Path(dir_okay=False),
               help="write an HTML report (charts per role, restricted-play table, robustness line)")
-def balance_cmd(general, rules, rule_names, against, without, games, until_ci, max_games, tolerance, opts, mode,
-                players, seed, round_cap, engine, agent_spec, robust_spec, pool_spec, jobs, as_json, csv_path,
+def balance_cmd(general, rules, rule_names, against, without, each_skill, games, until_ci, max_games, tolerance, opts,
+                mode, players, seed, round_cap, engine, agent_spec, robust_spec, pool_spec, jobs, as_json, csv_path,
                 html_path) -> None:
     """Is GENERAL too strong, too weak or about right, and in which role? Paired games against a baseline."""
     require_exports(csv_path, None, html_path)
@@ -110,7 +113,7 @@ def balance_cmd(general, rules, rule_names, against, without, games, until_ci, m
     paths = rule_paths(list(rules), rule_names, f"balance {general}")
     prep = prepare(paths, engine, mode, players, opts, round_cap, kinds[0], (), None)
     program = prep.program
-    plan = make_plan(prep, general, against, without, pool_spec, players)
+    plan = make_plan(prep, general, against, without, pool_spec, players, each_skill)
     tol = tolerance / 100
     start = time.perf_counter()
     runs: dict[str, dict[str, list[GameRecord]]] = {",".join(k): {arm: [] for arm in plan.arms()} for k in kinds}
@@ -147,8 +150,9 @@ def balance_cmd(general, rules, rule_names, against, without, games, until_ci, m
 
 
 def make_plan(prep: Prepared, general: str, against: str | None, without: tuple[str, ...], pool_spec: str | None,
-              players: int) -> Plan:
-    """The general, baseline, pool, roles and barred skills, every one checked (a usage error otherwise)."""
+              players: int, each_skill: bool = False) -> Plan:
+    """The general, baseline, pool, roles and barred skills, every one checked (a usage error otherwise); with
+    EACH_SKILL, every skill of the general is barred in an arm of its own (after those named, in the order written)."""
     program = prep.program
     v = prep.variant
     ident = general_ident(program, general, "GENERAL")
@@ -175,6 +179,10 @@ def make_plan(prep: Prepared, general: str, against: str | None, without: tuple[
                                    + (f"; did you mean {best!r}?" if best else ""))
         if skill.ident not in barred:
             barred.append(skill.ident)
+    if each_skill:
+        if not owned:
+            raise click.UsageError(f"--each-skill: {ident} has no skills to bar")
+        barred.extend(s.ident for s in owned if s.ident not in barred)
     try:
         probe = Game(program, v.mode, players, 0, make_agents(("random",), players, 0), dict(v.options))
         roles = role_table(probe)
