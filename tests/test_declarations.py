@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sgsdsl.ai.heuristic import BLUFF_RATE, HeuristicAgent
+from sgsdsl.ai.heuristic import BLUFF_RATE, PAY_HAND, HeuristicAgent
 from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.compiler.cache import compiled_program
 from sgsdsl.engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request
@@ -182,3 +182,31 @@ def test_huogongs_payment_is_tagged_attack() -> None:
         Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=20,
              pinned={0: "wolong"}).run()
     assert seen and set(seen) == {("attack",)}
+
+
+def test_a_blow_that_costs_more_cards_waits_for_cards_to_spare() -> None:
+    """A harmful card tagged `risk` (火攻: its blow is paid with a second card, of the suit its target shows) is
+    played at a sure foe only while healthy with PAY_HAND cards in hand or more; a plain 杀 is played whatever the
+    hand. 卧龙 played six 火攻 a game like 杀 and paid for one blow in twenty: 火计 was worth -7.9 points to him."""
+    foe = {3: -0.9}
+    huogong = (("use 火攻", ("attack", "trick", "risk")),)
+
+    def menu(tags: tuple[tuple[str, tuple[str, ...]], ...]) -> Request:
+        options = (*tags, ("end play phase", ("end",)))
+        return Request(0, "play", "choose a card or skill to use", tuple(o for o, _ in options),
+                       option_tags=tuple(t for _, t in options), option_reach=((3,), None))
+
+    def picks(request: Request, hand: int, hp: int = 4) -> set[int]:
+        v = view(1, hp={1: hp})
+        v["players"][1]["hand"] = hand
+        out = set()
+        for seed in range(1, 21):
+            agent = HeuristicAgent(seed)
+            agent._stance_now = lambda _view: foe  # type: ignore[method-assign]
+            out.add(agent.decide(request._replace(seat=1), v)[0])
+        return out
+
+    assert picks(menu(huogong), PAY_HAND) == {0}
+    assert picks(menu(huogong), PAY_HAND - 1) == {1}
+    assert picks(menu(huogong), PAY_HAND + 2, hp=1) == {1}
+    assert picks(menu((("use 杀", ("attack", "basic")),)), 1) == {0}
