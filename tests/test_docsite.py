@@ -129,6 +129,15 @@ def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     assert "optional trigger: a yes lowers its <code>drawing</code>'s amount by 1" in agents_line("luoyi")
     # a face-down declaration (蛊惑: `view_as basic …`) says agents are told which it can make true; 武圣 (杀) does not
     assert "declares face down" in agents_line("guhuo") and "declares" not in agents_line("wusheng")
+    # a skip besides the one asked about (神速 skips its draw phase too), and a choice's own words for agents
+    assert "a yes skips the phase it is asked before and its <code>draw</code> phase" in agents_line("shensu")
+    assert "choice “蛊惑: question the declared card?”: hints <code>[&quot;&quot;, &quot;control risk&quot;]</code>" \
+        in agents_line("guhuo")
+    # (a card's own choices too: 火攻's payment)
+    at = page.index('id="card-huogong"')
+    card = page[at:page.index("</article>", at)]
+    assert ("for agents: choice “火攻: discard a card of the same suit to deal 1 fire damage”: tagged "
+            "<code>attack</code>") in card
 
 
 def _chromium(*args: str, home: Path) -> subprocess.CompletedProcess:

@@ -22,7 +22,9 @@ from ..interp.reach import (
     cancels_event,
     first_seat_choice,
     lowers_amount,
+    phases_skipped,
     seat_choices,
+    tagged_choices,
 )
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
@@ -154,8 +156,9 @@ class _Builder:
     def for_agents(self, module: ast.Module, s: ast.SkillDef) -> str:
         """What an agent reads of the skill: its hints, and for each action or optional trigger that names
         characters, the list it is shown beforehand (docs/language.md, "AI hints") or that it is shown none; and for
-        an optional trigger that cancels its event outright, that a yes does (the phase it skips, `Request.skips`); for
-        a face-down declaration (`view_as basic …`), that agents are told which declarations can be made true."""
+        an optional trigger that cancels its event outright, that a yes does (the phase it skips, `Request.skips`, and
+        the phases it skips besides); for a face-down declaration (`view_as basic …`), that agents are told which
+        declarations can be made true; and each choice that carries its own words (`tags:`, `hints:`)."""
         src = self.sources.get(module.path, "")
         parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
@@ -171,12 +174,32 @@ class _Builder:
         for t in s.triggers:
             if t.optional and cancels_event(t.body):
                 timing = t.timing.text
-                parts.append("optional trigger: a yes skips the phase it is asked before" if timing == "before_phase"
-                             else f"optional trigger: a yes cancels its <code>{_e(timing)}</code>")
+                also = "".join(f" and its <code>{_e(p)}</code> phase" for p in phases_skipped(t.body))
+                parts.append(f"optional trigger: a yes skips the phase it is asked before{also}"
+                             if timing == "before_phase"
+                             else f"optional trigger: a yes cancels its <code>{_e(timing)}</code>{also}")
             elif t.optional and (lowered := lowers_amount(t.body)):
                 parts.append(f"optional trigger: a yes lowers its <code>{_e(t.timing.text)}</code>'s amount by "
                              f"{lowered}")
+        bodies = [a.body for a in s.actives] + [t.body for t in s.triggers]
+        parts += self.choice_words(src, bodies)
         return " · ".join(parts)
+
+    @staticmethod
+    def choice_words(src: str, bodies: list[ast.Block]) -> list[str]:
+        """Each choice that carries its own words for agents (`tags:`, `hints:`), named by its prompt."""
+        out = []
+        for body in bodies:
+            for call, tags, hints in tagged_choices(body):
+                prompt = next((v for k, v in call.kwargs if k.text == "prompt"), None)
+                name = (f"“{_e(prompt.value)}”" if isinstance(prompt, ast.Lit) and isinstance(prompt.value, str)
+                        else f"<code>{_e(call.func.text)}</code>")
+                said = tags.value if isinstance(tags, ast.Lit) and isinstance(tags.value, str) else \
+                    span_text(src, tags.span) if tags is not None else ""
+                words = ([f"tagged <code>{_e(said)}</code>"] if tags is not None else []) \
+                    + ([f"hints <code>{_e(span_text(src, hints.span))}</code>"] if hints is not None else [])
+                out.append(f"choice {name}: {' and '.join(words)}")
+        return out
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:
         text = self.text(module, c)
@@ -187,12 +210,15 @@ class _Builder:
         if c.tags:
             extra.append("tags " + " ".join(t.text for t in c.tags))
         faces_ = faces(c)
+        bodies = ([c.effect] if c.effect is not None else []) + [b for _, b in c.hooks]
+        agents = " · ".join(self.choice_words(self.sources.get(module.path, ""), bodies))
         return (f'<article class=entry id="{_e(self.key(module, "card", c.ident.text))}" data-search="'
                 f'{_search("card", c.name.text, c.ident.text, c.category.text, text, *(p[1] for p in parts))}">'
                 f'<h3>{_e(c.name.text)} <span class=id>{_e(c.ident.text)}</span></h3>'
                 f'<div class=meta>{_e(c.category.text)} · {len(c.copies)} '
                 f'{"copy" if len(c.copies) == 1 else "copies"}{" · " + _e(", ".join(extra)) if extra else ""}</div>'
                 f'<div class=text>{_e(text) or "—"}</div><div class=faces>{_e(faces_)}</div>'
+                + (f"<div class=agents>for agents: {agents}</div>" if agents else "")
                 + "".join(p[0] for p in parts) + "</article>")
 
     def general(self, module: ast.Module, g: ast.GeneralDef) -> str:

@@ -73,6 +73,17 @@ def lowers_amount(body: ast.Block) -> int:
     return 0
 
 
+def tagged_choices(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr | None, ast.Expr | None]]:
+    """Each choice in a body that carries its own words for agents, in the order the body runs: the call, its
+    `tags:` (what the choice is about, read in place of the skill's or card's) and its `hints:` (per option), either
+    None when not written (docs/language.md, "A choice's own tags")."""
+    for call in _calls(node):
+        if call.func.text in CHOICES and call.ref == "action":
+            tags, hints = _kwarg(call, "tags"), _kwarg(call, "hints")
+            if tags is not None or hints is not None:
+                yield call, tags, hints
+
+
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
     """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
     order the body runs."""
