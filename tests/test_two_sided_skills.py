@@ -1,0 +1,54 @@
+"""A skill that hampers one seat and helps another aims each (issue 30): 缔盟 swaps two other characters' hands,
+its owner paying the difference. Untagged, the heuristic agent used it on a third of its menus and named two seats
+at random, as often a friend's larger hand given to a foe: 缔盟 was worth -3.2 points to 鲁肃 at 5 players (1,000
+paired games) and -3.3 at 8. Its rule now names the pair larger hand first (the same pairs), the first choice
+tagged `control` and the second `help`, the skill `control help`: +1.0 and +0.5 (docs/balance.md, "Eleventh
+pass")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sgsdsl.ai.heuristic import HeuristicAgent
+from sgsdsl.api import check_paths
+from sgsdsl.compiler.cache import compiled_program
+from sgsdsl.engine.agents import Request
+from sgsdsl.engine.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_dimeng_takes_the_larger_hand_from_a_foe_and_gives_it_to_a_friend() -> None:
+    """Whole games with 鲁肃 pinned: each first choice is told it hampers and each second that it helps; the first
+    seat named holds at least as many cards as the second; the agent names a seat it counts as a foe first whenever
+    one is offered, and a friend second whenever one is offered (the second is not asked when only one seat fits)."""
+    pairs: list[tuple[int, int]] = []
+    aimed: list[bool] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, view) -> list[int]:
+            answer = super().decide(request, view)
+            if request.prompt.startswith("缔盟: the one with"):
+                first = "more cards" in request.prompt
+                assert request.about == (("control",) if first else ("help",))
+                stance = self._stance_now(view)
+                seat = request.option_seats[answer[0]]
+                hand = view["players"][seat]["hand"]
+                if first:
+                    pairs.append((hand, -1))
+                else:
+                    pairs[-1] = (pairs[-1][0], hand)
+                offered = [stance.get(s, 0.0) for s in request.option_seats]
+                if first and min(offered) < -0.6:
+                    aimed.append(stance.get(seat, 0.0) < -0.6)
+                elif not first and max(offered) > 0.5:
+                    aimed.append(stance.get(seat, 0.0) > 0.5)
+            return answer
+
+    program = compiled_program(check_paths([str(ROOT / "rules" / f) for f in ("standard.sgs", "lin.sgs")]))
+    for seed in range(1, 31):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=20,
+             pinned={seed % 5: "lusu"}).run()
+    # (-1: the second was not asked, one seat alone fitting)
+    assert len(pairs) >= 10 and all(more >= fewer for more, fewer in pairs) and any(f >= 0 for _, f in pairs)
+    assert aimed and all(aimed)
