@@ -240,3 +240,16 @@ def test_simulate_warns_of_a_skill_that_fires_implausibly_often(monkeypatch: pyt
     monkeypatch.setattr("sgsdsl.lab.stats.LOOP_WARN_PER_ROUND", 0.01)
     loud = CliRunner().invoke(main, args)
     assert loud.exit_code == 0 and "warning: skill" in loud.stderr and loud.stdout == quiet.stdout
+
+
+def test_a_draw_paid_for_in_hp_is_taken_from_full_health_only() -> None:
+    """苦肉 (`tags draw risk`: lose 1 HP, draw 2) in the play menu: taken, sparingly, at full HP and never below it.
+    While it was taken at 3 HP or more, 黄盖 went from 4 HP to 2 every turn: 苦肉 was worth -7.1 points to him at 5
+    players (1,000 paired games), -0.6 taken from full health only."""
+    from tests.test_role_play import view as table_view
+
+    menu = Request(1, "play", "choose a card or skill to use", ("skill 苦肉", "end play phase"),
+                   option_tags=(("skill", "draw", "risk"), ("end",)), option_reach=(None, None))
+    full, one_down = table_view(1), table_view(1, hp={1: 3})
+    assert {HeuristicAgent(seed).decide(menu, full)[0] for seed in range(1, 41)} == {0, 1}
+    assert {HeuristicAgent(seed).decide(menu, one_down)[0] for seed in range(1, 41)} == {1}
