@@ -1,9 +1,11 @@
-"""A skill that hampers one seat and helps another aims each (issue 30): 缔盟 swaps two other characters' hands,
+"""A skill that hampers one seat and helps another aims each (issue 30). 缔盟 swaps two other characters' hands,
 its owner paying the difference. Untagged, the heuristic agent used it on a third of its menus and named two seats
 at random, as often a friend's larger hand given to a foe: 缔盟 was worth -3.2 points to 鲁肃 at 5 players (1,000
 paired games) and -3.3 at 8. Its rule now names the pair larger hand first (the same pairs), the first choice
 tagged `control` and the second `help`, the skill `control help`: +1.0 and +0.5 (docs/balance.md, "Eleventh
-pass")."""
+pass"). 英魂 chooses what to do before whom (the same choices): a favour while a sure friend sits at the table, a
+blow while a sure foe does; it chose whom first and what blind, a foe given X cards as often as made to discard
+them."""
 
 from __future__ import annotations
 
@@ -52,3 +54,26 @@ def test_dimeng_takes_the_larger_hand_from_a_foe_and_gives_it_to_a_friend() -> N
     # (-1: the second was not asked, one seat alone fitting)
     assert len(pairs) >= 10 and all(more >= fewer for more, fewer in pairs) and any(f >= 0 for _, f in pairs)
     assert aimed and all(aimed)
+
+
+def test_yinghun_helps_a_sure_friend_or_hampers_a_sure_foe() -> None:
+    """Its own choice of what to do, the seat named after: `help` with a sure friend at the table (a loyalist: the
+    lord), `control` with only a sure foe (a rebel: the lord), either when it is sure of nobody."""
+    from tests.test_role_play import view
+
+    which = Request(1, "choose", "英魂: which option", ("draw X, then discard 1", "draw 1, then discard X"),
+                    option_tags=(("help",), ("control",)))
+
+    def picks(role: str, stance: dict[int, float]) -> set[int]:
+        out = set()
+        for seed in range(1, 41):
+            agent = HeuristicAgent(seed)
+            agent._stance_now = lambda _view: stance  # type: ignore[method-assign]
+            v = view(1)
+            v["role"] = v["players"][1]["role"] = role
+            out.add(agent.decide(which, v)[0])
+        return out
+
+    assert picks("loyalist", {0: 1.0, 1: 1.0, 3: -0.2}) == {0}
+    assert picks("rebel", {0: -1.0, 1: 1.0, 3: 0.1}) == {1}
+    assert picks("renegade", {0: 0.2, 1: 1.0, 3: -0.2}) == {0, 1}

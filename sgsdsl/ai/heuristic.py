@@ -674,16 +674,27 @@ class HeuristicAgent(Agent):
     def _pick_hinted(self, r: Request, view: Any) -> list[int]:
         """One of a rule's options that carry hint words (`choose(…, hints: …)`), or the first with none. Asked by
         another's skill (`Request.subject`, its owner), a harmful option is taken only against a sure foe, a helpful
-        one only for a friend; asked of its own, a heal only while wounded. A risky option besides: only when
-        healthy, and then sparingly (as a risky optional skill)."""
+        one only for a friend; asked of its own, a harmful option only with a sure foe at the table and a `help` one
+        only with a sure friend (the seat is named after: 英魂), a heal only while wounded. A risky option besides:
+        only when healthy, and then sparingly (as a risky optional skill). 英魂 chose its seat first and its option
+        blind (a foe given X cards as often as made to discard them): worth +1.0 points to 孙坚 at 8 players, +4.6
+        chosen option first by these rules (1,000 paired games; at 5 players +1.5 and +3.0)."""
         me = view["seat"]
-        toward = self._stance_now(view).get(r.subject, 0.0) if r.subject is not None and r.subject != me else None
+        stance = self._stance_now(view)
+        toward = stance.get(r.subject, 0.0) if r.subject is not None and r.subject != me else None
         plain = next((i for i, t in enumerate(r.option_tags) if not t), None)
         for i, tags in enumerate(r.option_tags):
             t = set(tags)
             if not t:
                 continue
-            if t & {"attack", "control"} and not (toward is not None and toward < -self.lord_bar):
+            if toward is None:
+                # its own choice of what to do, the seat named after (英魂): a blow only with a sure foe at the
+                # table, a favour to another only with a sure friend
+                if t & {"attack", "control"} and not self._has_sure_foe(stance, me):
+                    continue
+                if "help" in t and not any(v > FRIEND for s, v in stance.items() if s != me):
+                    continue
+            elif t & {"attack", "control"} and not toward < -self.lord_bar:
                 continue
             if t & HELPFUL and toward is not None and toward <= 0:
                 continue
