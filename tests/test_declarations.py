@@ -20,6 +20,7 @@ from sgsdsl.engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.using import risky_conversions
 from tests.test_role_play import view
+from tests.test_two_sided_skills import Sure
 
 ROOT = Path(__file__).resolve().parent.parent
 FENG = ROOT / "rules" / "feng.sgs"
@@ -201,9 +202,7 @@ def test_a_blow_that_costs_more_cards_waits_for_cards_to_spare() -> None:
         v["players"][1]["hand"] = hand
         out = set()
         for seed in range(1, 21):
-            agent = HeuristicAgent(seed)
-            agent._stance_now = lambda _view: foe  # type: ignore[method-assign]
-            out.add(agent.decide(request._replace(seat=1), v)[0])
+            out.add(Sure(seed, foe).decide(request._replace(seat=1), v)[0])
         return out
 
     assert picks(menu(huogong), PAY_HAND) == {0}
