@@ -27,6 +27,22 @@ os.environ.update({
 os.environ.setdefault("SGSDSL_NATIVE", "0")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """SGSDSL_NATIVE=1 must run the native build, never fall back to the Python engine in silence: the suite's
+    cache is the sandbox above, so only the package's own build (made by `pip install -e .`) can serve it, and a
+    build made for older engine sources is not used."""
+    if os.environ.get("SGSDSL_NATIVE") != "1":
+        return
+    import sgsdsl.ai.heuristic  # noqa: F401 - the imports make the choice (sgsdsl/native.py) and load the modules
+    import sgsdsl.engine.game  # noqa: F401
+    from sgsdsl import native
+
+    if not native.active():
+        pytest.exit(f"SGSDSL_NATIVE=1, but the native build does not run here: {native.in_use().why}. The suite "
+                    "sandboxes the cache, so only the package's build counts: run `pip install -e .` to remake it",
+                    returncode=4)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_SANDBOX_HOME, ignore_errors=True)
 
