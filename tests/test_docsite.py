@@ -138,6 +138,10 @@ def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     card = page[at:page.index("</article>", at)]
     assert ("for agents: choice “火攻: discard a card of the same suit to deal 1 fire damage”: tagged "
             "<code>attack</code>") in card
+    # what a judgement hopes for, in a card (乐不思蜀) and in a skill (刚烈)
+    at = page.index('id="card-le"')
+    assert "for agents: judge hoping <code>it.suit == ♥</code>" in page[at:page.index("</article>", at)]
+    assert "judge hoping <code>it.suit != ♥</code>" in agents_line("ganglie")
 
 
 def _chromium(*args: str, home: Path) -> subprocess.CompletedProcess:

@@ -92,6 +92,14 @@ CASES = [
     ("skill s a locked { modify hand_limit(p) by draw(p, 1) }", ["SGS-E303", "SGS-E301"]),
     ("value v(p: player) = damage(p, 1)", ["SGS-E303"]),
     ("skill s a { on turn_start { cancel(event) } }", ["SGS-E307"]),
+    # a condition on a card: checked with the card as `it`, a condition (no actions), true or false
+    ("skill s a { on damaged { let k = ♥\n judge(owner, hoping: it.suit == k and owner.hp > 1) } }", []),
+    ("skill s a { on damaged { judge(owner, none, it.color == red) } }", []),
+    ("skill s a { on damaged { judge(owner, hoping: it.suit) } }", ["SGS-E301"]),
+    ("skill s a { on damaged { judge(owner, hoping: count(draw(owner, 1)) > 0) } }", ["SGS-E303"]),
+    ("skill s a { on damaged { judge(owner, hoping: it.colour == red) } }", ["SGS-E207"]),
+    # (`it` is unknown past the condition)
+    ("skill s a { on damaged { judge(owner, hoping: it.suit == ♥)\n draw(it, 1) } }", ["SGS-E202"]),
     ("skill s a { on damaged { break } }", ["SGS-E210"]),
     ("skill s a { on damaged { repeat 2 { break } } }", []),
     # never fires

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request, uniform_below
+from ..engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
@@ -357,6 +357,8 @@ class HeuristicAgent(Agent):
         a helpful skill needs a friend to help: a sure friend among the seats it may name, or the friend its event
         befell (`Request.subject`), or, for a phase given up, a sure friend at the table."""
         about = set(r.about)
+        if r.hope is not None and "passive" not in about:
+            return [0] if self._turns_judgement(r.hope, view) else [1]
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
@@ -390,6 +392,24 @@ class HeuristicAgent(Agent):
             elif reach is not None and not self._helps_within(view, self._stance_now(view), reach):
                 return [1]
         return [0]
+
+    def _judgement_wanted(self, h: Hope, view: Any) -> bool | None:
+        """Whether it wants a pending judgement to go as its judged character hopes (`Request.hope`): yes for
+        itself or a sure friend, no against a sure foe, and for anyone else it does not care (a card is not spent
+        on a guess)."""
+        if h.judged == view["seat"]:
+            return True
+        toward = self._stance_now(view).get(h.judged, 0.0)
+        return True if toward > FRIEND else False if toward < -self.lord_bar else None
+
+    def _turns_judgement(self, h: Hope, view: Any) -> bool:
+        """A yes to a skill asked while a judgement is pending (鬼才, 鬼道: replace its card): only when the card
+        now goes against what it wants and one of its own cards would not (the card it then picks,
+        `on_choose`)."""
+        wanted = self._judgement_wanted(h, view)
+        if wanted is None or h.now == wanted:
+            return False
+        return (h.own[0] if wanted else h.own[1]) > 0
 
     def _helps_within(self, view: Any, stance: dict[int, float], reach: tuple[int, ...] | None) -> bool:
         """Whether a helpful act has somewhere to go: itself, when REACH shows it may name itself, or a living sure
@@ -632,6 +652,13 @@ class HeuristicAgent(Agent):
 
     def on_choose(self, r: Request, view: Any) -> list[int] | None:
         n = len(r.options)
+        if r.hope is not None and r.high == 1 and any(o is not None for o in r.hope.options):
+            # a card for a pending judgement (鬼才's new judgement card): one that makes it go the way it wants,
+            # one it need not keep first
+            goal = self._judgement_wanted(r.hope, view)
+            fits = [i for i, o in enumerate(r.hope.options) if o is not None and o == goal]
+            if fits:
+                return [min(fits, key=lambda i: (bool(r.option_tags and set(r.option_tags[i]) & KEEP), i))]
         if r.option_seats and any(s is not None for s in r.option_seats):
             stance = self._stance_now(view)
             about = set(r.about)

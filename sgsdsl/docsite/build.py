@@ -25,6 +25,7 @@ from ..interp.reach import (
     phases_skipped,
     seat_choices,
     tagged_choices,
+    written_hopes,
 )
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
@@ -187,7 +188,8 @@ class _Builder:
 
     @staticmethod
     def choice_words(src: str, bodies: list[ast.Block]) -> list[str]:
-        """Each choice that carries its own words for agents (`tags:`, `hints:`), named by its prompt."""
+        """Each choice that carries its own words for agents (`tags:`, `hints:`), named by its prompt; then each
+        judgement that says what its character hopes for (`hoping:`)."""
         out = []
         for body in bodies:
             for call, tags, hints in tagged_choices(body):
@@ -199,6 +201,8 @@ class _Builder:
                 words = ([f"tagged <code>{_e(said)}</code>"] if tags is not None else []) \
                     + ([f"hints <code>{_e(span_text(src, hints.span))}</code>"] if hints is not None else [])
                 out.append(f"choice {name}: {' and '.join(words)}")
+            for call, hope in written_hopes(body):
+                out.append(f"{_e(call.func.text)} hoping <code>{_e(span_text(src, hope.span))}</code>")
         return out
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:

@@ -18,6 +18,17 @@ DECLARED = "declared"
 GENUINE = "genuine"
 
 
+class Hope(NamedTuple):
+    """What a pending judgement's judged character hopes for, as far as the asked seat can weigh it: a skill that
+    may replace the judgement card (鬼才) helps a friend by a card it hopes for and hampers a foe by one it does
+    not. Every card named is one the asked seat sees: the judgement card (face up) and its own."""
+
+    judged: int  # the judged seat
+    now: bool  # whether the judgement card now is one the judged seat hopes for
+    options: tuple[bool | None, ...]  # per option: whether that card would be (None: the option is not a card)
+    own: tuple[int, int]  # the asked seat's hand: how many of its cards would be, how many not
+
+
 class Request(NamedTuple):
     """One decision: pick between `low` and `high` of `options` (indices into the list). A named tuple: read-only
     for the agent it is given to, and made in one call for each of the hundreds of decisions of a game."""
@@ -42,6 +53,10 @@ class Request(NamedTuple):
     # play: cards in hand; discard: cards it would have to discard); ("drawing", N) when a yes cancels its draw
     # phase's draw of N cards (突袭, 双雄), or lowers it by N (裸衣); filled only for agents that read views
     skips: tuple[str, int] | None = None
+    # a judgement pending while this is asked (its `judging` event), whose judged character hopes for a result
+    # (`judge(…, hoping: …)`): whom it is for, whether its card now is hoped for, per option that is a card
+    # whether that card would be; filled only for agents that read views
+    hope: Hope | None = None
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -8,7 +8,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
-from .agents import Agent, Request
+from .agents import Agent, Hope, Request
 from .draws import uniform_below
 from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, RuleError, StopEffect
 from .model import Card, Player
@@ -39,7 +39,7 @@ class Decisions:
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = (), skips: tuple[str, int] | None = None,
-            same_view: bool = False) -> list[int]:
+            same_view: bool = False, hope: Hope | None = None) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -62,7 +62,7 @@ class Decisions:
             # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
             req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                                 subject.seat if subject is not None else None, tuple(option_seats),
-                                                tuple(option_tags), tuple(option_reach), skips))
+                                                tuple(option_tags), tuple(option_reach), skips, hope))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -115,8 +115,20 @@ class Decisions:
         """Ask yes or no; REACH: the seats a yes could then be aimed at, when known (`Request.option_reach`); SKIPS:
         the phase of p's own a yes skips, and what it holds (`Request.skips`); SUBJECT: whom the question is about
         (an optional skill's: whom its event befell)."""
+        hope = self.hope(p, ()) if self.game.judging and self.shows_reach(p) else None
         return self.ask(p, "confirm", prompt, ["yes", "no"], about=about, subject=subject,
-                        option_reach=(reach, None) if reach is not None else (), skips=skips)[0] == 0
+                        option_reach=(reach, None) if reach is not None else (), skips=skips, hope=hope)[0] == 0
+
+    def hope(self, p: Player, items: Sequence[Any]) -> Hope | None:
+        """What the innermost pending judgement's character hopes for (`GameState.judging`), told to p about its
+        card now, each card among ITEMS and p's hand; None when no judgement is pending."""
+        if not self.game.judging:
+            return None
+        judged, hoping, ev = self.game.judging[-1]
+        own = [bool(hoping(c)) for c in p.hand]
+        hoped = sum(own)
+        return Hope(judged.seat, bool(hoping(ev.card)),
+                    tuple(bool(hoping(x)) if isinstance(x, Card) else None for x in items), (hoped, len(own) - hoped))
 
     def shows_reach(self, p: Player) -> bool:
         """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""
@@ -163,8 +175,9 @@ class Decisions:
         tags = list(hints) if hints is not None else \
             [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
              for x, label in zip(items, labels, strict=True)]
+        hope = self.hope(p, items) if self.game.judging and self.shows_reach(p) else None
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
-                         subject=subject, same_view=same_view)
+                         subject=subject, same_view=same_view, hope=hope)
         return [items[i] for i in picks]
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,

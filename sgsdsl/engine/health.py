@@ -239,10 +239,12 @@ class Health:
                 raise GameOver(roles, "win")
 
     # ------------------------------------------------------------ judgement
-    def judge(self, p: Player, reason: Any = None) -> Card:
+    def judge(self, p: Player, reason: Any = None, hoping: Any = None) -> Card:
         """A judgement for p. While it is judged the card is p's (holder_of: a skill that makes its owner's cards
         count as another suit applies to it), and the result keeps the face it was judged with until it next moves
-        (the rule that asked reads the judged suit after the card went to the discard pile)."""
+        (the rule that asked reads the judged suit after the card went to the discard pile). HOPING, a function of
+        a card: whether it is a result p hopes for, told to agents asked while its card may still be replaced (the
+        `judging` event)."""
         g = self.game
         card = self.zones.reveal_top()
         g.judge_owner[card.id] = p
@@ -250,7 +252,14 @@ class Health:
         try:
             if g.record:  # (the labels are made only for a log that is kept)
                 g.emit_log("judge", player=p.label(), card=card.label())
-            self.dispatch.emit("judging", ev)
+            if hoping is None:
+                self.dispatch.emit("judging", ev)
+            else:
+                g.judging.append((p, hoping, ev))
+                try:
+                    self.dispatch.emit("judging", ev)
+                finally:
+                    g.judging.pop()
             self.dispatch.emit("judged", ev)
             result = ev.card
             face = (result.rule, result.suit, result.color) if g.counts_as else None

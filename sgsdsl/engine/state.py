@@ -123,6 +123,10 @@ class GameState(CardHome):
         self.used_face_kept = False  # some card was used with another face (Card.used_face): counts_as stays on
         # a card being judged -> the character it is judged for (its owner while it is judged: holder_of reads it)
         self.judge_owner: dict[int, Player] = {}
+        # the judgements pending while their `judging` event is heard, innermost last, each with what its judged
+        # character hopes for (`judge(…, hoping: …)`, a function of a card): agents asked then are told
+        # (`Decisions.hope`); empty at every point a game is snapshot
+        self.judging: list[tuple[Player, Any, Any]] = []
         # characters alive at 0 HP or less under a rule (the engine value alive_at_zero), re-checked after each event
         self.zero_hp: list[Player] = []
         self.dying_now: list[Player] = []  # the characters in their dying state, innermost last

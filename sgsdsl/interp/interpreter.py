@@ -126,12 +126,15 @@ class Interpreter:
         if isinstance(e, ast.Attr):
             return rt.get_attr(self.eval(e.obj, frame, env), e.name.text, _where(e))
         if isinstance(e, ast.Call):
-            args = [self.eval(a, frame, env) for a in e.args]
+            tests = reg.card_tests(e.func.text) if e.ref not in ("value", "procedure") else frozenset()
+            args = [self.card_test(a, frame, env) if i in tests else self.eval(a, frame, env)
+                    for i, a in enumerate(e.args)]
             if e.ref == "value":
                 return frame.game.dispatch.value(e.func.text, *args)
             if e.ref == "procedure":
                 return rt.call_procedure(frame, e.func.text, args)
-            kwargs = {k.text: self.eval(v, frame, env) for k, v in e.kwargs}
+            kwargs = {k.text: self.card_test(v, frame, env) if k.text in tests else self.eval(v, frame, env)
+                      for k, v in e.kwargs}
             prim = reg.PRIMITIVES.get(e.func.text)
             if prim is None:
                 raise RuleError(f"{_where(e)}: unknown function '{e.func.text}'")
@@ -169,6 +172,14 @@ class Interpreter:
                 return self.eval(e.then, frame, env)
             return self.eval(e.orelse, frame, env)
         raise RuleError(f"{_where(e)}: unknown expression")  # pragma: no cover
+
+    def card_test(self, e: ast.Expr, frame: Frame, env: dict[str, Any]) -> Any:
+        """A condition on a card (`hoping: it.suit == ♥`) as a function of the card, run later: with the names of
+        its rule as they are then, and the card as `it`."""
+        def holds(card: Any) -> bool:
+            return rt.truthy(self.eval(e, frame, {**env, "it": card}))
+
+        return holds
 
     def binop(self, e: ast.BinOp, frame: Frame, env: dict[str, Any]) -> Any:
         op = e.op

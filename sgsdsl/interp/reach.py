@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..engine.registry import PRIMITIVES
+from ..engine.registry import PRIMITIVES, card_tests
 from ..lang import ast
 
 # requests whose first argument chooses and whose second are the items chosen among
@@ -82,6 +82,16 @@ def tagged_choices(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr | None, 
             tags, hints = _kwarg(call, "tags"), _kwarg(call, "hints")
             if tags is not None or hints is not None:
                 yield call, tags, hints
+
+
+def written_hopes(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr]]:
+    """Each call in a body given a condition on a card for agents (`judge(…, hoping: it.suit == ♥)`), in the order
+    the body runs: the call and the condition (docs/language.md, "What a judgement hopes for")."""
+    for call in _calls(node):
+        tests = card_tests(call.func.text) if call.ref == "action" else frozenset()
+        for key, arg in [*enumerate(call.args), *((k.text, v) for k, v in call.kwargs)]:
+            if key in tests:
+                yield call, arg
 
 
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:

@@ -308,8 +308,9 @@ class BodyChecker(CheckerBase):
 
     def call(self, e: ast.Call, scope: _Scope) -> str | None:
         fname = e.func.text
-        arg_types = [self.expr(a, scope) for a in e.args]
-        kw_types = [self.expr(v, scope) for _, v in e.kwargs]
+        tests = reg.card_tests(fname)
+        arg_types = [self.expr(a, self.card_test_scope(scope) if i in tests else scope) for i, a in enumerate(e.args)]
+        kw_types = [self.expr(v, self.card_test_scope(scope) if k.text in tests else scope) for k, v in e.kwargs]
         if fname in self.sym.values or fname in reg.ENGINE_VALUES:
             e.ref = "value"
             if fname in self.sym.values:
@@ -380,6 +381,14 @@ class BodyChecker(CheckerBase):
                                f"cancellable timings: {cancellable}")
         return _result_type(prim, e, arg_types, kw_types)
 
+    @staticmethod
+    def card_test_scope(scope: _Scope) -> _Scope:
+        """Where a condition on a card is checked (`judge(…, hoping: it.suit == ♥)`): a condition (no actions) with
+        the card as `it`."""
+        inner = scope.child(pure=True)
+        inner.names["it"] = "card"
+        return inner
+
     def option_hints(self, e: ast.Call) -> None:
         """A choice's `hints:` written out: one text per item when both are written as lists (SGS-E204); and in
         them and in the choice's own `tags:`, hint words that look misspelt (SGS-W406, as for `tags`)."""
@@ -435,6 +444,12 @@ class BodyChecker(CheckerBase):
                 self._asked.add(arg.ref[1])
             elif not (isinstance(arg, ast.Lit) and arg.kind == "none"):
                 self._dynamic_ask = True
+        if want == "card_test":  # a condition: true or false, of the card `it`
+            if _known(got) not in (None, "bool"):
+                self.error("SGS-E301", f"argument '{pname}' of '{fname}' is a condition on the card `it` (true or "
+                           f"false), not {_article(_known(got) or '')}", arg.span,
+                           f"e.g. {pname}: it.suit == ♥")
+            return
         if not assignable(want, got):
             hint = None
             if want == "player" and _known(got) == "players":

@@ -42,6 +42,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     _need,
     _params,
     all_fields,
+    card_tests,
     engine_value,
     event_fields,
     primitive,

@@ -69,10 +69,13 @@ def _put_bottom(f, cards):
     f.game.zones.move(_cards(cards), "draw", None, top=False)
 
 
-@primitive("judge", "action", "player:player, reason:card=none", "card",
-           "reveal the top card as the player's judgement; returns the final judgement card")
-def _judge(f, player, reason=None):
-    return f.game.health.judge(_need(player, "judge's player"), reason)
+@primitive("judge", "action", "player:player, reason:card=none, hoping:card_test=none", "card",
+           "reveal the top card as the player's judgement; returns the final judgement card. `hoping`: the result "
+           "the judged player hopes for, a condition on the card `it` (`hoping: it.suit == ♥`): agents asked while "
+           "the judgement is pending (a skill that may replace its card) are told whether the card now, and each card "
+           "they may pick, is one the judged player hopes for")
+def _judge(f, player, reason=None, hoping=None):
+    return f.game.health.judge(_need(player, "judge's player"), reason, hoping)
 
 
 @primitive("retrial", "action", "event:event, card:card", doc="replace the card of a pending judgement")

@@ -62,6 +62,8 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "use": (lambda v: v is None or type(v) is UseRecord, "a use"),
     "skill": (lambda v: v is None or isinstance(v, (SkillRule, str)), "a skill"),
 }
+# (a `card_test` parameter, a condition on a card written in the rule and asked later of any card: `judge(…, hoping:
+# it.suit == ♥)`, has no run-time check: both back ends always pass what is written there as a function of the card)
 _TEXT_KINDS = ("str", "family", "role", "kingdom", "gender", "phase", "nature", "color", "category", "suit", "zone")
 for _t in _TEXT_KINDS:
     _CHECKS[_t] = (lambda v: v is None or isinstance(v, str), "a name or text")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
@@ -82,6 +83,17 @@ def _params(sig: str) -> tuple[Param, ...]:
         else:
             out.append(Param(name.strip(), typ.strip()))
     return tuple(out)
+
+
+@cache
+def card_tests(name: str) -> frozenset[int | str]:
+    """The parameters of primitive NAME that are conditions on a card (type `card_test`), by position and by name:
+    the checker checks their arguments with the card bound as `it`, and both back ends pass them as functions of
+    the card, run later (once per card asked about), never as values."""
+    prim = PRIMITIVES.get(name)
+    if prim is None:
+        return frozenset()
+    return frozenset(x for i, p in enumerate(prim.params) if p.type == "card_test" for x in (i, p.name))
 
 
 def primitive(name: str, kind: str, sig: str, returns: str = "none", doc: str = "", variadic: bool = False,
