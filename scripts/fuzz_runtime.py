@@ -76,6 +76,9 @@ POOL: dict[str, list[str]] = {
     "any": ["1", "owner", "none", "\"v\"", "1..1000000000"],
     "gender": ["male", "female"],
     "kingdom": ["\"魏\"", "\"蜀\""],
+    # conditions on a card (`judge(…, hoping: …)`): run later, once per card an agent is asked about
+    "card_test": ["it.suit == ♥", "it.color == red and owner.hp > 1", "not (it.suit == ♠ and it.rank in 2..9)",
+                  "it is 杀", "holder_of(it) == owner", "count(hand(owner)) > it.rank"],
 }
 SKIP = {"take_turn", "supply", "winners", "is_winner", "deal_roles", "win"}  # need a special place
 CONTEXT_FREE = [p for p in reg.PRIMITIVES.values() if not p.contexts and p.name not in SKIP]
