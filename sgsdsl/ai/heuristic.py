@@ -54,6 +54,10 @@ PROBE = -0.3
 # worth to 卧龙 (`balance wolong --without huoji`): -7.9 points when 火攻 was played like a 杀 (six a game, a blow
 # paid for one in twenty), -1.2 with at least 3 cards, +0.1 with 4, -1.0 with 5
 PAY_HAND = 4
+# a `cycle` skill's worth in the play menu (制衡: cards traded for new ones): below every other option that is worth
+# anything, so that it is used last, on the cards the agent chose not to play
+CYCLE_SCORE = 0.3
+_EQUIPMENT = frozenset(EQUIP_SLOTS)
 # the rounds a hidden seat holds off harming a shown foe nobody has harmed yet (`HeuristicAgent._aiming`)
 HIDE_ROUNDS = 1
 # a hidden seat hides only when its side has at least this many seats: among few, a seat that holds back is
@@ -435,6 +439,14 @@ class HeuristicAgent(Agent):
         its first choice may name (`Request.option_reach`): the seat it aims at, or helps, must be among them."""
         if "risk" in t and not self._healthy(view):
             return 0.0
+        if "cycle" in t:
+            # cards traded for new ones (制衡): last, once nothing else is worth playing, so that what it trades is
+            # what it chose not to play, and what it draws may still be played; and only with more cards than its
+            # HP (the hand it may keep, as a rule), where the cards it would not keep are spare. 5 players, all six
+            # sets, 1,000 paired games, 制衡's worth to 孙权: -1.0 points used first on one card, +3.8 used last with
+            # any hand, +5.0 with more cards than HP, +3.1 with three or more (8 players: -0.5, +1.9, +3.4)
+            me = self._me(view)
+            return CYCLE_SCORE if me["hand"] > me["hp"] else 0.0
         if "help" in t and not self._helps_within(view, stance, reach):
             return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
             # itself when the menu shows it may (青囊 on a wounded owner)
@@ -685,6 +697,8 @@ class HeuristicAgent(Agent):
             true = next((i for i, t in enumerate(r.option_tags) if GENUINE in t), None)
             if true is not None:
                 return [true]
+        if r.option_tags and "cycle" in r.about:
+            return self._cycled(r)
         if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)):
             # (cards discarded, or spent on a conversion: those it need not keep first)
             ranked = sorted(range(n), key=lambda i: (bool(set(r.option_tags[i]) & KEEP), self.rng.random()))
@@ -697,6 +711,19 @@ class HeuristicAgent(Agent):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
             return self._pick_hinted(r, view)
         return None
+
+    @staticmethod
+    def _cycled(r: Request) -> list[int]:
+        """The cards a `cycle` skill trades for new ones (制衡): every card it need not keep, none that is equipment
+        (it played those it held: what is offered is worn), as many as it may; short of the least it must trade, the
+        cards it would keep, then the equipment."""
+        def rank(i: int) -> int:
+            t = set(r.option_tags[i])
+            return 2 if t & _EQUIPMENT else 1 if t & KEEP else 0
+
+        ranked = sorted(range(len(r.options)), key=lambda i: (rank(i), i))
+        spare = sum(1 for i in ranked if rank(i) == 0)
+        return sorted(ranked[:min(r.high, max(r.low, spare))])
 
     def _pick_hinted(self, r: Request, view: Any) -> list[int]:
         """One of a rule's options that carry hint words (`choose(…, hints: …)`), or the first with none. Asked by

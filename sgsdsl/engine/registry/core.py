@@ -222,6 +222,7 @@ AI_HINTS: dict[str, str] = {
     "risk": "costs its user (HP, cards) or may backfire: use sparingly, only when healthy",
     "passive": "fires by itself and asks nothing worth weighing: always accept",
     "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
+    "cycle": "trades cards for as many new ones (制衡): use it last in the play phase, on the cards not worth keeping",
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
