@@ -70,7 +70,8 @@ _STAKES = {"judge": "{n} card(s) waiting in your judge area", "draw": "{n} card(
 
 def request_context(request: Request, view: Any) -> str:
     """What the engine tells about a question beyond its prompt: the phase a yes skips (巧变 is asked before each
-    of four), and whom a question asked by another's skill is about (蛊惑: whose card to question)."""
+    of four), whom a question asked by another's skill is about (蛊惑: whose card to question), and a pending
+    judgement's hope (鬼才: whether its card now, and each card offered, is a result its character hopes for)."""
     parts = []
     if request.skips is not None:
         phase, n = request.skips
@@ -80,6 +81,13 @@ def request_context(request: Request, view: Any) -> str:
     if request.subject is not None and request.subject != view.get("seat") and request.kind in ("confirm", "choose") \
             and request.subject < len(view.get("players", ())):
         parts.append(f"about P{request.subject} {view['players'][request.subject]['general']}")
+    hope = request.hope
+    if hope is not None and hope.judged < len(view.get("players", ())):
+        whose = "your" if hope.judged == view.get("seat") else \
+            f"P{hope.judged} {view['players'][hope.judged]['general']}'s"
+        offered = [o for o in hope.options if o is not None]
+        parts.append(f"{whose} judgement is pending: its card is {'' if hope.now else 'not '}a result it hopes for"
+                     + (f", {sum(offered)} of the {len(offered)} cards offered would be" if offered else ""))
     return "; ".join(parts)
 
 

@@ -115,3 +115,19 @@ def test_agents_are_told_the_hope_alike_on_both_back_ends(judges: list[str]) -> 
     picks = [(h, a) for kind, h, a in seen if kind == "choose"]
     assert {h.now for h, _ in confirms} == {True, False} and any(a == 0 for _, a in confirms)
     assert picks and all(len(h.options) > 1 for h, _ in picks)
+
+
+def test_a_person_at_the_terminal_is_told_what_a_pending_judgement_hopes_for() -> None:
+    from sgsdsl.terminal import TerminalAgent
+
+    written: list[str] = []
+    agent = TerminalAgent(lambda _: "1", written.append)
+    v = {"seat": 1, "role": "rebel", "hand": ["杀♠7", "闪♥2"], "draw_pile": 3, "discard_top": [],
+         "players": [{"seat": i, "general": g, "role": "hidden", "hp": 4, "max_hp": 4, "alive": True, "equips": [],
+                      "judge": [], "hand": 2} for i, g in enumerate(["刘备", "司马懿"])]}
+    agent.decide(CONFIRM._replace(hope=Hope(0, False, (None, None), (1, 1))), v)
+    agent.decide(Request(1, "choose", "鬼才: the new judgement card", ("杀♠7", "闪♥2"),
+                         hope=Hope(1, True, (False, True), (1, 1))), v)
+    out = "\n".join(written)
+    assert "(about P0 刘备; P0 刘备's judgement is pending: its card is not a result it hopes for)" in out
+    assert "(your judgement is pending: its card is a result it hopes for, 1 of the 2 cards offered would be)" in out
