@@ -13,6 +13,7 @@ from sgsdsl.cli import main
 from sgsdsl.engine.agents import RandomAgent, Request
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.invariants import CheckingAgent, check_invariants
+from tests.test_two_sided_skills import Sure
 
 
 def heuristic_game(players: int, seed: int) -> Game:
@@ -287,3 +288,58 @@ def test_a_cycle_skill_is_used_last_with_spare_cards_and_trades_what_it_need_not
     assert trade((shan, sha, horse, ("control", "trick"), sha)) == [1, 3, 4]
     assert trade((horse, shan, tao)) == [1]  # one at least: a card it would keep before its equipment
     assert trade((horse, shan), low=2) == [0, 1]
+
+
+def test_a_card_taken_from_another_hurts_a_foe_and_helps_a_friend() -> None:
+    """过河拆桥 and 顺手牵羊 name whose card is chosen (`Request.subject`, prompt "a card of …"): from a foe its worn
+    equipment first and a harm waiting in its judge area (乐不思蜀) last, since losing that helps it; from a sure
+    friend that harm first, then a hand card before its equipment. A random card took a foe's 乐不思蜀 as often as
+    its armour."""
+    from sgsdsl.engine.agents import CARD_OF
+    from tests.test_role_play import view as table_view
+
+    request = Request(1, "choose", CARD_OF + "P0:刘备", ("hand card of P0:刘备", "乐不思蜀♠6#3", "八卦阵♠2#9"),
+                      subject=0, option_tags=((), ("control", "delayed"), ("armor",)))
+    v = table_view(1)
+    assert {Sure(s, {0: -1.0}).decide(request, v)[0] for s in range(1, 11)} == {2}
+    assert {Sure(s, {0: 0.1}).decide(request, v)[0] for s in range(1, 11)} == {2}
+    assert {Sure(s, {0: 1.0}).decide(request, v)[0] for s in range(1, 11)} == {1}
+    plain = request._replace(options=request.options[::2], option_tags=request.option_tags[::2])
+    assert {Sure(s, {0: 1.0}).decide(plain, v)[0] for s in range(1, 11)} == {0}  # a hand card before the armour
+    assert {Sure(s, {0: -1.0}).decide(plain, v)[0] for s in range(1, 11)} == {1}
+
+
+def test_cards_spent_or_discarded_keep_the_equipment_for_last() -> None:
+    """A worn 八卦阵 was spent on 奇袭 (a black card as 过河拆桥) as readily as a 杀: 奇袭 was worth -3.3 points to 甘宁
+    at 5 players (1,000 paired games), -1.1 with the equipment spent last."""
+    from sgsdsl.engine.agents import SPENT_FOR
+    from tests.test_role_play import view as table_view
+
+    request = Request(1, "choose", SPENT_FOR + "奇袭", ("八卦阵♠2#9", "无懈可击♠J#40", "杀♣5#21"), 1, 1,
+                      option_tags=(("armor",), ("defence", "trick"), ("attack", "basic")))
+    assert {HeuristicAgent(s).decide(request, table_view(1))[0] for s in range(1, 11)} == {2}
+    no_spare = request._replace(options=request.options[:2], option_tags=request.option_tags[:2])
+    assert {HeuristicAgent(s).decide(no_spare, table_view(1))[0] for s in range(1, 11)} == {1}
+
+
+def test_the_engine_names_whose_card_is_chosen() -> None:
+    """Whole games: every choice of one of another character's cards names that character (subject and prompt)."""
+    from pathlib import Path
+
+    from sgsdsl.api import check_paths
+    from sgsdsl.compiler.cache import compiled_program
+    from sgsdsl.engine.agents import CARD_OF
+
+    asked: list[tuple[str, int | None]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, v) -> list[int]:
+            if request.prompt.startswith(CARD_OF):
+                asked.append((request.prompt, request.subject))
+            return super().decide(request, v)
+
+    program = compiled_program(check_paths([str(Path(__file__).resolve().parent.parent / "rules" / "standard.sgs")]))
+    for seed in range(1, 11):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=15).run()
+    assert len(asked) > 10
+    assert all(s is not None and p.startswith(f"{CARD_OF}P{s}:") for p, s in asked)

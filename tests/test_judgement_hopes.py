@@ -72,8 +72,8 @@ def test_the_new_card_is_one_that_turns_it_and_one_it_need_not_keep() -> None:
 
 def _games(program, seeds: range) -> tuple[list[tuple[str, Hope, int]], list[bool]]:
     """Whole games with 判者 and 改者 pinned to seats 0 and 1: every request that carries a hope (its kind, the
-    hope and the answer); and, for each judgement 改者 was asked about, whether the hope's `now` matched the card
-    the log shows judged then (the ♥ 判者 hopes for)."""
+    hope and the answer); and, for each of 占's judgements 改者 was asked about, whether the hope's `now` matched
+    the card the log shows judged then (the ♥ 判者 hopes for)."""
     seen: list[tuple[str, Hope, int]] = []
     matched: list[bool] = []
 
@@ -82,7 +82,8 @@ def _games(program, seeds: range) -> tuple[list[tuple[str, Hope, int]], list[boo
             answer = super().decide(request, v)
             if request.hope is not None:
                 seen.append((request.kind, request.hope, answer[0]))
-                if request.kind == "confirm" and request.hope.judged == 0:
+                if request.kind == "confirm" and request.hope.judged == 0 and game.phase == "prepare" \
+                        and game.current.seat == 0:  # (占's judgement: seat 0's others, 八卦阵's, hope otherwise)
                     shown = next(e for e in reversed(game.log) if e.get("e") in ("judge", "retrial"))
                     card = shown["card"] if shown["e"] == "judge" else shown["new"]
                     matched.append(request.hope.now == ("♥" in card.split("#")[0]))

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Hope, Request, uniform_below
+from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, Agent, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
@@ -91,6 +91,14 @@ BIG_TABLE = 5
 HOLD = 3.0
 SHARP = 1.32
 SPARED = 0.6
+
+
+def _keeping(tags: tuple[str, ...]) -> int:
+    """How much it would rather keep one of its own cards, by its hints: 0 a card it need not keep, 1 one it keeps
+    (`defence`, `heal`), 2 equipment (what it held it has put on: a card offered from its areas is worn). A worn
+    八卦阵 was spent on 奇袭 as readily as a 杀."""
+    t = frozenset(tags)
+    return 2 if t & _EQUIPMENT else 1 if t & KEEP else 0
 
 
 @lru_cache(maxsize=1024)
@@ -699,9 +707,11 @@ class HeuristicAgent(Agent):
                 return [true]
         if r.option_tags and "cycle" in r.about:
             return self._cycled(r)
+        if r.subject is not None and r.subject != view["seat"] and r.prompt.startswith(CARD_OF) and r.high == 1:
+            return [self._card_to_take(r, self._stance_now(view).get(r.subject, 0.0) > FRIEND)]
         if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)):
-            # (cards discarded, or spent on a conversion: those it need not keep first)
-            ranked = sorted(range(n), key=lambda i: (bool(set(r.option_tags[i]) & KEEP), self.rng.random()))
+            # (cards discarded, or spent on a conversion: those it need not keep first, its equipment last)
+            ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i]), self.rng.random()))
             k = r.low
             if not k and r.high and "attack" in r.about and not set(r.option_tags[ranked[0]]) & KEEP:
                 k = 1  # a discard that pays for a blow (火攻's, tagged `attack`): with a card it need not keep
@@ -713,16 +723,29 @@ class HeuristicAgent(Agent):
         return None
 
     @staticmethod
+    def _card_to_take(r: Request, friend: bool) -> int:
+        """Which of another character's cards to discard or take (过河拆桥, 顺手牵羊; `Request.subject` is whose): a
+        harm waiting in its judge area (a delayed card tagged to hurt, 乐不思蜀) is a loss that helps it. From a
+        friend, such a harm first, else a hand card (unseen) before its equipment; from anyone else, its equipment
+        (worn, seen) first, then a hand card, a pending harm last. A random card, as before, took a foe's 乐不思蜀 as
+        often as its armour."""
+        def rank(i: int) -> int:
+            t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
+            if "delayed" in t and t & HARMFUL:
+                return 0 if friend else 3
+            if t & _EQUIPMENT:
+                return 2 if friend else 0
+            return 1
+
+        return min(range(len(r.options)), key=lambda i: (rank(i), i))
+
+    @staticmethod
     def _cycled(r: Request) -> list[int]:
         """The cards a `cycle` skill trades for new ones (制衡): every card it need not keep, none that is equipment
         (it played those it held: what is offered is worn), as many as it may; short of the least it must trade, the
         cards it would keep, then the equipment."""
-        def rank(i: int) -> int:
-            t = set(r.option_tags[i])
-            return 2 if t & _EQUIPMENT else 1 if t & KEEP else 0
-
-        ranked = sorted(range(len(r.options)), key=lambda i: (rank(i), i))
-        spare = sum(1 for i in ranked if rank(i) == 0)
+        ranked = sorted(range(len(r.options)), key=lambda i: (_keeping(r.option_tags[i]), i))
+        spare = sum(1 for i in ranked if not _keeping(r.option_tags[i]))
         return sorted(ranked[:min(r.high, max(r.low, spare))])
 
     def _pick_hinted(self, r: Request, view: Any) -> list[int]:

@@ -14,6 +14,9 @@ from .errors import ScriptExhausted
 # chosen: a question then shows the truth
 # the prompt of the choice of the cards a conversion is made of, before the skill's name: cards spent
 SPENT_FOR = "cards for "
+# the prompt of a choice of one card from another character's areas (`choose_card_from`: 过河拆桥, 顺手牵羊), before
+# that character's label, who is also the request's subject: the card chosen is theirs to lose
+CARD_OF = "a card of "
 DECLARED = "declared"
 GENUINE = "genuine"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..agents import CARD_OF
 from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from .arguments import _need, count_arg, spend_items
@@ -114,4 +115,7 @@ def _choose_card_from(f, chooser, owner, areas=None, optional=False):
         hidden = list(owner.hand)
         shuffle(f.game.rng, hidden)
         items = hidden + items[len(owner.hand):]
-    return f.game.choices.choose_one(chooser, items, optional, f"a card of {owner.label()}")
+    # (whose card it is, the subject: an agent weighs what the owner loses, a pending harm in its judge area
+    # being a loss that helps it)
+    return f.game.choices.choose_one(chooser, items, optional, CARD_OF + owner.label(),
+                                     subject=owner if owner is not chooser else None)
