@@ -88,3 +88,24 @@ def test_yinghun_helps_a_sure_friend_or_hampers_a_sure_foe() -> None:
     assert picks("loyalist", {0: 1.0, 1: 1.0, 3: -0.2}) == {0}
     assert picks("rebel", {0: -1.0, 1: 1.0, 3: 0.1}) == {1}
     assert picks("renegade", {0: 0.2, 1: 1.0, 3: -0.2}) == {0, 1}
+
+
+def test_a_choice_of_seats_weighs_each_seat_by_its_own_hints() -> None:
+    """放逐 (draw X, then turn over) is a blow to a character face up and a favour to one face down, who turns back:
+    its rule gives each seat its words (`hints: [if p.face_down then "help" else "control" for p in …]`). The
+    heuristic weighs each seat by its own: a sure foe face up, or a sure friend face down, never a friend face up.
+    Untagged, it aimed at a foe whatever its state: -3.9 points to 曹丕 at 8 players (1,000 paired games), ±0.0
+    with the hints (5 players: +2.1, +4.3)."""
+    from tests.test_role_play import view
+
+    def pick(tags: tuple[tuple[str, ...], ...], stance: dict[int, float]) -> set[int]:
+        request = Request(1, "choose", "放逐: who draws and turns over", ("P0", "P2", "P3"), about=("control",),
+                          option_seats=(0, 2, 3), option_tags=tags)
+        return {Sure(seed, stance).decide(request, view(1))[0] for seed in range(1, 21)}
+
+    up = (("control",), ("control",), ("control",))
+    assert pick(up, {0: 1.0, 2: -1.0, 3: 0.0}) == {1}  # the sure foe
+    friend_down = (("help",), ("control",), ("control",))
+    assert pick(friend_down, {0: 1.0, 2: 0.1, 3: 0.2}) == {0}  # no sure foe: the friend face down turns back
+    foe_down = (("control",), ("help",), ("control",))
+    assert pick(foe_down, {0: 1.0, 2: -1.0, 3: -0.9}) == {2}  # not the foe face down: the other foe

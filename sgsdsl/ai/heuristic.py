@@ -679,6 +679,8 @@ class HeuristicAgent(Agent):
             fits = [i for i, o in enumerate(r.hope.options) if o is not None and o == goal]
             if fits:
                 return [min(fits, key=lambda i: (bool(r.option_tags and set(r.option_tags[i]) & KEEP), i))]
+        if r.option_seats and any(s is not None for s in r.option_seats) and any(r.option_tags):
+            return self._seats_by_hints(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats):
             stance = self._stance_now(view)
             about = set(r.about)
@@ -721,6 +723,30 @@ class HeuristicAgent(Agent):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
             return self._pick_hinted(r, view)
         return None
+
+    def _seats_by_hints(self, r: Request, view: Any) -> list[int]:
+        """A choice of characters whose `hints:` say what choosing each does (放逐: a blow to one face up, a favour to
+        one face down): each seat weighed by its own words (a helpful one towards friends, a harmful one towards
+        foes; one without words by the choice's), the best first, as many as are wanted (those beyond the bar of
+        their own words), at least as many as it must."""
+        about = set(r.about)
+        default = 1.0 if about & HELPFUL and not about & HARMFUL else -1.0
+        plain = self._stance_now(view)
+        aiming = self._aiming(view, plain)
+        shown_lead = view.get("role_shown") and not self._alone(view)
+        scored = []
+        for i, s in enumerate(r.option_seats):
+            if s is None:
+                scored.append((-9.0, i, False))
+                continue
+            t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
+            sign = -1.0 if t & HARMFUL else 1.0 if t & HELPFUL else default
+            stance = aiming if sign < 0 else plain
+            bar = FRIEND if sign > 0 else self.lord_bar if shown_lead else 0.15
+            scored.append((self._target_weight(s, sign, stance, view), i, sign * stance.get(s, 0.0) > bar))
+        ranked = sorted(scored, key=lambda x: (-x[0], x[1]))
+        k = max(r.low, min(r.high, sum(1 for _, _, ok in ranked if ok)))
+        return sorted(i for _, i, _ in ranked[:k])
 
     @staticmethod
     def _card_to_take(r: Request, friend: bool) -> int:
