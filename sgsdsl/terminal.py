@@ -71,7 +71,8 @@ _STAKES = {"judge": "{n} card(s) waiting in your judge area", "draw": "{n} card(
 def request_context(request: Request, view: Any) -> str:
     """What the engine tells about a question beyond its prompt: the phase a yes skips (巧变 is asked before each
     of four), whom a question asked by another's skill is about (蛊惑: whose card to question), and a pending
-    judgement's hope (鬼才: whether its card now, and each card offered, is a result its character hopes for)."""
+    judgement's hope (鬼才: whether its card now, and each card offered, is a result its character hopes for), and
+    the judgements waiting for the cards of the draw pile it arranges (观星)."""
     parts = []
     if request.skips is not None:
         phase, n = request.skips
@@ -88,6 +89,11 @@ def request_context(request: Request, view: Any) -> str:
         offered = [o for o in hope.options if o is not None]
         parts.append(f"{whose} judgement is pending: its card is {'' if hope.now else 'not '}a result it hopes for"
                      + (f", {sum(offered)} of the {len(offered)} cards offered would be" if offered else ""))
+    ahead = request.ahead
+    if ahead is not None and ahead.waiting:
+        parts.append(f"{ahead.waiting} judgement(s) wait in your judge area"
+                     + (f": {sum(ahead.hoped)} of the {len(ahead.hoped)} cards offered would be a result the first "
+                        "hopes for" if ahead.hoped else ""))
     return "; ".join(parts)
 
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, Agent, Hope, Request, uniform_below
+from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, Agent, Ahead, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
@@ -34,6 +34,11 @@ from .beliefs import RoleBelief
 HARMFUL = frozenset({"attack", "control", "risk"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
+# the cards most worth drawing (`_gain`), and the least worth putting on top of the pile for its own draws
+GAINFUL = KEEP | {"draw"}
+GAIN_BAR = 1
+NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
+DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
 # how often a face-down declaration it cannot make true (a bluff) is taken from the play menu when healthy: the
@@ -99,6 +104,13 @@ def _keeping(tags: tuple[str, ...]) -> int:
     八卦阵 was spent on 奇袭 as readily as a 杀."""
     t = frozenset(tags)
     return 2 if t & _EQUIPMENT else 1 if t & KEEP else 0
+
+
+def _gain(tags: tuple[str, ...]) -> int:
+    """How much it would like to draw a card, by its hints: 3 one it keeps or that draws more (`defence`, `heal`,
+    `draw`), 2 one that does harm (`attack`, `control`), 1 equipment, 0 anything else (闪电's `risk`)."""
+    t = frozenset(tags)
+    return 3 if t & GAINFUL else 2 if t & {"attack", "control"} else 1 if t & _EQUIPMENT else 0
 
 
 @lru_cache(maxsize=1024)
@@ -185,6 +197,8 @@ class HeuristicAgent(Agent):
         self._played: str = ""
         self._futile: set[str] = set()
         self._held: tuple[int, ...] = ()  # the shown foes it hides from at this decision (`_aiming`)
+        # the options its last pick of a card for the top of the pile left (`_next_card`), and how deep it was
+        self._stacking: tuple[tuple[str, ...], int] = ((), 0)
 
     # ------------------------------------------------------------ allegiance
     def allies(self, view: Any) -> set[str]:
@@ -707,6 +721,8 @@ class HeuristicAgent(Agent):
             true = next((i for i, t in enumerate(r.option_tags) if GENUINE in t), None)
             if true is not None:
                 return [true]
+        if r.option_tags and all(NEXT in t for t in r.option_tags):
+            return self._next_card(r, view)
         if r.option_tags and "cycle" in r.about:
             return self._cycled(r)
         if r.subject is not None and r.subject != view["seat"] and r.prompt.startswith(CARD_OF) and r.high == 1:
@@ -764,6 +780,29 @@ class HeuristicAgent(Agent):
             return 1
 
         return min(range(len(r.options)), key=lambda i: (rank(i), i))
+
+    def _next_card(self, r: Request, view: Any) -> list[int]:
+        """The next card for the top of the draw pile, from the top down (观星, options hinted `next`): first one for
+        each judgement waiting in its judge area, the least worth among those the first judgement hopes for
+        (`Request.ahead`; the judgement card is lost) or, with none, the least worth of all; then as many as it
+        would draw, the best first, while any is worth drawing; the rest go to the bottom, out of the next seats'
+        reach. Which card of the stack this is it counts itself: the options are the last ones it was offered less
+        its pick."""
+        left, depth = self._stacking
+        depth = depth + 1 if r.options == left else 0
+        worth = [_gain(t) for t in r.option_tags]
+        n = len(r.options)
+        ahead = r.ahead if r.ahead is not None else Ahead(0, (), DRAWS)
+        if depth < ahead.waiting:
+            hoped = [i for i, ok in enumerate(ahead.hoped) if ok] if depth == 0 else []
+            pick = min(hoped or range(n), key=lambda i: (worth[i], i))
+        else:
+            pick = max(range(n), key=lambda i: (worth[i], -i))
+            if not r.low and (worth[pick] < GAIN_BAR or depth >= ahead.waiting + ahead.draws):
+                self._stacking = ((), 0)
+                return []  # the rest to the bottom: nothing it would draw, or more than it will
+        self._stacking = (r.options[:pick] + r.options[pick + 1:], depth)
+        return [pick]
 
     @staticmethod
     def _cycled(r: Request) -> list[int]:

@@ -32,6 +32,18 @@ class Hope(NamedTuple):
     own: tuple[int, int]  # the asked seat's hand: how many of its cards would be, how many not
 
 
+class Ahead(NamedTuple):
+    """What comes next for the asked seat when it chooses among cards of the draw pile (观星 arranges the top: its
+    judgements take the first cards, its draws the next). Its judge area is not in the view of an agent that reads
+    no card labels, hence the count."""
+
+    waiting: int  # how many judgements wait
+    # per option, whether that card, turned up for the first to be judged (the last put there), would be a result
+    # it hopes for, when its card's own judgement says so of the card alone (CardRule.judge_hope); () otherwise
+    hoped: tuple[bool, ...]
+    draws: int  # how many cards its draw phase would draw now (the rule's `draw_count`)
+
+
 class Request(NamedTuple):
     """One decision: pick between `low` and `high` of `options` (indices into the list). A named tuple: read-only
     for the agent it is given to, and made in one call for each of the hundreds of decisions of a game."""
@@ -60,6 +72,9 @@ class Request(NamedTuple):
     # (`judge(…, hoping: …)`): whom it is for, whether its card now is hoped for, per option that is a card
     # whether that card would be; filled only for agents that read views
     hope: Hope | None = None
+    # a choice among cards of the draw pile: how many judgements wait in the asked seat's judge area, what the first
+    # to be judged hopes for, and how many cards it would draw; filled only for agents that read views
+    ahead: Ahead | None = None
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

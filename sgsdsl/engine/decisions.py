@@ -8,11 +8,11 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
-from .agents import Agent, Hope, Request
+from .agents import Agent, Ahead, Hope, Request
 from .draws import uniform_below
 from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, RuleError, StopEffect
 from .model import Card, Player
-from .program import GeneralRule, SkillRule
+from .program import Frame, GeneralRule, SkillRule
 from .state import GameState
 
 _tuple_new = tuple.__new__
@@ -39,7 +39,7 @@ class Decisions:
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = (), skips: tuple[str, int] | None = None,
-            same_view: bool = False, hope: Hope | None = None) -> list[int]:
+            same_view: bool = False, hope: Hope | None = None, ahead: Ahead | None = None) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -62,7 +62,7 @@ class Decisions:
             # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
             req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                                 subject.seat if subject is not None else None, tuple(option_seats),
-                                                tuple(option_tags), tuple(option_reach), skips, hope))
+                                                tuple(option_tags), tuple(option_reach), skips, hope, ahead))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -130,6 +130,17 @@ class Decisions:
         return Hope(judged.seat, bool(hoping(ev.card)),
                     tuple(bool(hoping(x)) if isinstance(x, Card) else None for x in items), (hoped, len(own) - hoped))
 
+    def ahead(self, p: Player, items: Sequence[Any]) -> Ahead | None:
+        """For a choice among cards of the draw pile, what comes next for p (`Request.ahead`): how many judgements
+        wait in its judge area, per item whether the first to be judged (the last put there) would hope for it, and
+        how many cards it would draw; None when the items are not all such cards."""
+        if not all(isinstance(x, Card) and x.zone == "draw" for x in items):
+            return None
+        test = p.judge[-1].rule.judge_hope if p.judge else None
+        hoped = tuple(bool(test(Frame(self.game, {"it": x}))) for x in items) if test is not None else ()
+        game: Any = self.game  # (the running Game: its rule values come through its dispatch)
+        return Ahead(len(p.judge), hoped, game.dispatch.value("draw_count", p))
+
     def shows_reach(self, p: Player) -> bool:
         """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""
         return not self.blind(p) and getattr(self.game.agents[p.seat], "reads_view", True)
@@ -172,12 +183,15 @@ class Decisions:
             return [items[i] for i in picks]
         labels = [self.item_label(x, p) for x in items]
         seats = [x.seat if isinstance(x, Player) else None for x in items]
-        tags = list(hints) if hints is not None else \
-            [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
-             for x, label in zip(items, labels, strict=True)]
-        hope = self.hope(p, items) if self.game.judging and self.shows_reach(p) else None
+        tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
+                for x, label in zip(items, labels, strict=True)]
+        if hints is not None:  # (a card keeps its own words after the rule's: what it is still counts)
+            tags = [(*h, *t) for h, t in zip(hints, tags, strict=True)]
+        shown = self.shows_reach(p)
+        hope = self.hope(p, items) if self.game.judging and shown else None
+        ahead = self.ahead(p, items) if shown and type(items[0]) is Card and items[0].zone == "draw" else None
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
-                         subject=subject, same_view=same_view, hope=hope)
+                         subject=subject, same_view=same_view, hope=hope, ahead=ahead)
         return [items[i] for i in picks]
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,

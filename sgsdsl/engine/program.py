@@ -197,6 +197,9 @@ class CardRule:
     hooks: dict[str, Fn]
     skills: list[SkillRule]
     tags: frozenset[str] = frozenset()
+    # what its own judgement hopes for, when that reads nothing but the card judged (`reach.own_judge_hope`): a
+    # function of a frame binding `it`, asked while it still waits in a judge area (Decisions.ahead)
+    judge_hope: Fn | None = None
 
     def __post_init__(self) -> None:
         # asked for every card in hand at every window and menu: kept as plain attributes

@@ -35,7 +35,7 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount, phases_skipped
+from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount, own_judge_hope, phases_skipped
 
 
 @dataclass(frozen=True)
@@ -331,6 +331,7 @@ class StructureBuilder:
             hooks={name.text: self.fn(block, own, f"hook{i}", "card_hook") for i, (name, block) in enumerate(c.hooks)},
             skills=[self.skill(s, inline_skill_key(c.ident.text, c.skills, i)) for i, s in enumerate(c.skills)],
             tags=frozenset(t.text for t in c.tags),
+            judge_hope=self.fn(own_judge_hope(c.effect), own, "judge_hope", "card_test"),
         )
 
     def more_copies(self, c: ast.CardDef) -> list[ast.Face]:

@@ -94,6 +94,22 @@ def written_hopes(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr]]:
                 yield call, arg
 
 
+def own_judge_hope(effect: ast.Block | None) -> ast.Expr | None:
+    """What a card's own judgement hopes for, when it can be asked before the card is judged: the `hoping:` of the
+    first judgement its effect makes, if that judgement is of its target (for a delayed card, the character whose
+    judge area it waits in) and the condition asks nothing but the card `it` (乐不思蜀's `it.suit == ♥`). An agent
+    arranging the top of the draw pile (观星) is told which cards its waiting judgements hope for (Request.ahead)."""
+    if effect is None:
+        return None
+    call, hope = next(written_hopes(effect), (None, None))
+    if call is None or hope is None:
+        return None
+    judged = call.args[0] if call.args else _kwarg(call, "player")
+    if not (isinstance(judged, ast.Name) and judged.ident == "target" and judged.ref == ("local", "target")):
+        return None
+    return hope if _pure(hope, frozenset({"it"})) else None
+
+
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
     """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
     order the body runs."""

@@ -386,7 +386,7 @@ class BodyChecker(CheckerBase):
         """Where a condition on a card is checked (`judge(…, hoping: it.suit == ♥)`): a condition (no actions) with
         the card as `it`."""
         inner = scope.child(pure=True)
-        inner.names["it"] = "card"
+        inner.names.update(reg.SCOPE_NAMES["card_test"])
         return inner
 
     def option_hints(self, e: ast.Call) -> None:

@@ -223,6 +223,8 @@ AI_HINTS: dict[str, str] = {
     "passive": "fires by itself and asks nothing worth weighing: always accept",
     "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
     "cycle": "trades cards for as many new ones (制衡): use it last in the play phase, on the cards not worth keeping",
+    "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
+            "the one before (观星): one for each waiting judgement first (one it hopes for), then the best to draw",
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
@@ -255,6 +257,9 @@ SCOPE_NAMES: dict[str, dict[str, str]] = {
     "turn_order": {},
     # a mode's `score ROLE… = EXPR [when COND]`: evaluated for every seat when the game is over
     "score": {"player": "player"},
+    # a condition on a card written in a rule and asked later of any card (`judge(…, hoping: it.suit == ♥)`); a
+    # delayed card's own hope is also kept on its own, asked before its judgement (CardRule.judge_hope)
+    "card_test": {"it": "card"},
 }
 # Where each kind of rule body is written, for messages ("take_turn can only be used in a mode's turn_order").
 SCOPE_PLACES: dict[str, str] = {

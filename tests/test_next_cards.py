@@ -1,0 +1,150 @@
+"""Cards put on top of the draw pile for what comes next (观星, issue 30). The agent arranged 观星's cards at random:
+worth +0.1 points to 诸葛亮 at 5 players (1,000 paired games), however many judgements waited in his judge area. Now
+the rule hints each option `next` and picks from the top down, a delayed card's own judgement says what it hopes
+for before it is judged (`CardRule.judge_hope`), and the engine tells the agent what comes next (`Request.ahead`:
+the judgements waiting, what the first hopes for, the cards it would draw)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sgsdsl.ai.heuristic import HeuristicAgent
+from sgsdsl.api import check_paths, interpreted_program
+from sgsdsl.compiler.cache import compiled_program
+from sgsdsl.engine.agents import Ahead, Request
+from sgsdsl.engine.game import Game
+from sgsdsl.engine.model import Card
+from sgsdsl.engine.program import Frame
+from tests.test_role_play import view
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = [str(ROOT / "rules" / f"{name}.sgs") for name in ("standard", "junzheng")]
+
+# a delayed card whose hope reads a name its effect binds: not to be asked before its judgement
+LOCAL_HOPE = """\
+card 迷 mi : delayed {
+  copies ♠3
+  use play target one other
+  effect {
+    let wanted = ♦
+    let j = judge(target, card, hoping: it.suit == wanted)
+    discard(card)
+    if j.suit != wanted { skip_phase(target, draw) }
+  }
+  tags control
+}
+"""
+
+
+@pytest.mark.parametrize("back_end", ["compiled", "interpreted"])
+def test_a_delayed_cards_own_hope_is_kept_when_it_reads_the_card_alone(back_end: str, tmp_path: Path) -> None:
+    extra = tmp_path / "mi.sgs"
+    extra.write_text(LOCAL_HOPE, encoding="utf-8")
+    checked = check_paths([*RULES, str(extra)])
+    program = compiled_program(checked) if back_end == "compiled" else interpreted_program(checked)
+    cards = {c.ident: c for c in program.cards.values()}
+
+    def hoped(ident: str, suit: str, rank: int) -> bool:
+        fn = cards[ident].judge_hope
+        assert fn is not None
+        return bool(fn(Frame(None, {"it": Card(0, cards["sha"], suit, rank)})))
+
+    assert hoped("le", "♥", 5) and not hoped("le", "♠", 5)
+    assert hoped("bingliang", "♣", 5) and not hoped("bingliang", "♦", 5)
+    assert hoped("shandian", "♠", 10) and hoped("shandian", "♥", 5) and not hoped("shandian", "♠", 5)
+    assert cards["mi"].judge_hope is None  # (its hope reads `wanted`, known only as its effect runs)
+    assert cards["sha"].judge_hope is None and cards["bagua"].judge_hope is None  # (八卦阵 judges its owner)
+
+
+def _stack(agent: HeuristicAgent, offers: list[tuple[tuple[bool, ...], Ahead]]) -> list[int | None]:
+    """The agent's picks for 观星's successive questions, each offering what the one before left."""
+    labels = ("杀♠7", "桃♥3", "闪♦2", "铁索连环♣Q", "闪电♠A")
+    tags = {"杀♠7": ("next", "attack", "basic"), "桃♥3": ("next", "heal", "basic"),
+            "闪♦2": ("next", "defence", "basic"), "铁索连环♣Q": ("next", "control", "trick"),
+            "闪电♠A": ("next", "risk", "delayed")}
+    left, picked = list(labels), []
+    for hoped, ahead in offers:  # (HOPED per label of all five; ahead's own is filled from it)
+        r = Request(0, "choose", "观星: the next card from the top", tuple(left), 0, 1,
+                    option_tags=tuple(tags[x] for x in left),
+                    ahead=ahead._replace(hoped=tuple(h for x, h in zip(labels, hoped, strict=True) if x in left))
+                    if hoped else ahead)
+        answer = agent.decide(r, view(0))
+        if not answer:
+            picked.append(None)
+            break
+        picked.append(labels.index(left.pop(answer[0])))
+    return picked
+
+
+def test_the_top_holds_a_card_each_waiting_judgement_hopes_for_then_the_best_to_draw() -> None:
+    agent = HeuristicAgent(1)
+    # nothing waits: the two best cards for its two draws, then the rest to the bottom
+    assert _stack(agent, [((), Ahead(0, (), 2))] * 5) == [1, 2, None]
+    # 乐不思蜀 waits (♥ hoped for): the ♥ card first (the least worth of those hoped for), then the draws
+    hearts = (False, True, False, False, False)
+    assert _stack(agent, [(hearts, Ahead(1, (), 2))] * 5) == [1, 2, 0, None]
+    # every card would do: the least worth is the one the judgement takes
+    assert _stack(agent, [((True,) * 5, Ahead(1, (), 2))] * 5) == [4, 1, 2, None]
+    # nothing would do: the least worth is lost to it, the best kept for the draws
+    assert _stack(agent, [((False,) * 5, Ahead(1, (), 2))] * 5) == [4, 1, 2, None]
+    # three draws (英姿): one more on top
+    assert _stack(agent, [((), Ahead(0, (), 3))] * 5) == [1, 2, 0, None]
+    # a fresh question (other cards) starts a new stack
+    assert _stack(agent, [((), Ahead(0, (), 1))]) == [1]
+    assert _stack(agent, [((), Ahead(0, (), 1))]) == [1]
+
+
+def _games(program, seeds: range) -> tuple[list[tuple[int, Ahead]], list[bool]]:
+    """Whole games with 诸葛亮 pinned to seat 0: what each of his 观星 questions said comes next; and for each
+    first card he put on top while a judgement he could satisfy waited, whether that card was the one judged (when
+    the judgement was not nullified)."""
+    seen: list[tuple[int, Ahead]] = []
+    firsts: list[tuple[str, int]] = []  # (the card, where the log was)
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, v) -> list[int]:
+            answer = super().decide(request, v)
+            if request.seat == 0 and request.ahead is not None:
+                seen.append((len(request.options), request.ahead))
+                # (the rule's hint before each card's own words)
+                assert all(t[0] == "next" and len(t) > 1 for t in request.option_tags)
+                if self._stacking[1] == 0 and answer and request.ahead.waiting and any(request.ahead.hoped):
+                    assert request.ahead.hoped[answer[0]]  # (a card the judgement hopes for, when one is offered)
+                    firsts.append((request.options[answer[0]], len(game.log)))
+            return answer
+
+    judged: list[bool] = []
+    for seed in seeds:
+        firsts.clear()
+        game = Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=12,
+                    pinned={0: "zhugeliang"})
+        game.run()
+        for card, at in firsts:  # (what came of the waiting card: its judgement, or its nullifying by 无懈可击)
+            came = next(e for e in game.log[at:] if e.get("e") == "judge" and e["player"].startswith("P0")
+                        or e.get("e") == "nullified" and e["target"].startswith("P0"))
+            if came["e"] == "judge":
+                judged.append(came["card"] == card)
+    return seen, judged
+
+
+def test_games_tell_what_comes_next_alike_on_both_back_ends() -> None:
+    checked = check_paths(RULES)
+    compiled = _games(compiled_program(checked), range(1, 41))
+    assert compiled == _games(interpreted_program(checked), range(1, 41))
+    seen, judged = compiled
+    assert all(a.draws >= 2 and len(a.hoped) in (0, n) for n, a in seen)
+    assert any(a.waiting for _, a in seen) and any(any(a.hoped) for _, a in seen)
+    assert judged and all(judged)
+
+
+def test_a_person_at_the_terminal_is_told_what_waits() -> None:
+    from sgsdsl.terminal import request_context
+
+    r = Request(0, "choose", "观星: the next card from the top", ("杀♠7", "桃♥3"), 0, 1,
+                ahead=Ahead(1, (False, True), 2))
+    assert request_context(r, view(0)) == \
+        "1 judgement(s) wait in your judge area: 1 of the 2 cards offered would be a result the first hopes for"
+    assert request_context(r._replace(ahead=Ahead(0, (), 2)), view(0)) == ""
+
