@@ -343,3 +343,34 @@ def test_the_engine_names_whose_card_is_chosen() -> None:
         Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=15).run()
     assert len(asked) > 10
     assert all(s is not None and p.startswith(f"{CARD_OF}P{s}:") for p, s in asked)
+
+
+def test_a_skill_that_reaches_everyone_is_weighed_as_such_a_card() -> None:
+    """乱击 (`tags attack area`: two cards of a suit as 万箭齐发) was weighed as an aimed blow, used whenever a foe sat
+    anywhere, its mates hit with the rest; now as the card it makes."""
+    agent = HeuristicAgent(2)
+    menu = Request(0, "play", "choose", ("乱击", "end play phase"), option_tags=(("area", "attack", "skill"),
+                                                                                ("end",)))
+    roles = ["lord", "loyalist", "loyalist", "rebel", "renegade"]
+    assert agent.decide(menu, view(0, "lord", {1: "loyalist", 2: "loyalist"}, roles)) == [1]
+    five = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    assert agent.decide(menu, view(1, "loyalist", {0: "lord"}, five)) == [0]
+
+
+def test_a_boost_is_used_right_before_the_attack_it_strengthens_and_never_for_nothing() -> None:
+    """酒 (`tags heal attack boost`) in the play phase strengthens the turn's next 杀; it was weighed as a heal and
+    drunk whenever its holder was wounded, 杀 or none, and never before a 杀 at full health."""
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    foes = view(1, "loyalist", {0: "lord", 2: "rebel"}, roles)
+    wine, sha, duel, end = ("attack", "boost", "heal", "basic"), ("attack", "basic"), ("attack", "trick"), ("end",)
+
+    def pick(options: tuple[str, ...], tags: tuple[tuple[str, ...], ...], v: dict[str, Any]) -> set[int]:
+        reach = ((2,),) * (len(options) - 1) + (None,)
+        menu = Request(1, "play", "choose", options, option_tags=tags, option_reach=reach)
+        return {HeuristicAgent(seed).decide(menu, v)[0] for seed in range(1, 21)}
+
+    assert pick(("酒", "杀", "end"), (wine, sha, end), foes) == {0}  # before the 杀
+    wounded = dict(foes, players=[dict(q, hp=2) if q["seat"] == 1 else q for q in foes["players"]])
+    assert pick(("酒", "end"), (wine, end), wounded) == {1}  # nothing to strengthen: kept
+    assert pick(("酒", "决斗", "end"), (wine, duel, end), foes) == {1}  # another category's attack: not that
+    assert pick(("酒", "杀", "end"), (wine + ("conversion",), sha, end), foes) == {0}  # (made by 酒池)

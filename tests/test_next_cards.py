@@ -96,6 +96,23 @@ def test_the_top_holds_a_card_each_waiting_judgement_hopes_for_then_the_best_to_
     assert _stack(agent, [((), Ahead(0, (), 1))]) == [1]
 
 
+def test_no_nullifying_of_a_judgement_whose_card_it_set_on_top() -> None:
+    """Its own 无懈可击 on the 乐不思蜀 it has just put a ♥ on top for would be wasted: it keeps it, for that
+    judgement only."""
+    nullify = Request(0, "nullify", "nullify 乐不思蜀 on P0", ("use 无懈可击♠J", "pass"), about=("control", "delayed"),
+                      subject=0)
+    play = Request(0, "play", "choose a card or skill to use", ("use 杀♠7", "end play phase"),
+                   option_tags=(("attack", "basic"), ()))
+    hearts = (False, True, False, False, False)
+    for set_up, answer in ((hearts, 1), ((False,) * 5, 0)):
+        agent = HeuristicAgent(1)
+        _stack(agent, [(set_up, Ahead(1, (), 2))] * 5)
+        assert agent.decide(nullify, view(0)) == [answer]
+        assert agent.decide(nullify, view(0)) == [answer]  # (a chain of nullifyings: the same judgement)
+        agent.decide(play, view(0))
+        assert agent.decide(nullify, view(0)) == [0]  # a later judgement: as before
+
+
 def _games(program, seeds: range) -> tuple[list[tuple[int, Ahead]], list[bool]]:
     """Whole games with 诸葛亮 pinned to seat 0: what each of his 观星 questions said comes next; and for each
     first card he put on top while a judgement he could satisfy waited, whether that card was the one judged (when

@@ -223,6 +223,8 @@ AI_HINTS: dict[str, str] = {
     "passive": "fires by itself and asks nothing worth weighing: always accept",
     "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
     "cycle": "trades cards for as many new ones (制衡): use it last in the play phase, on the cards not worth keeping",
+    "boost": "strengthens its holder's next attacking card of the same category this turn (酒 before 杀): used "
+             "right before such a card it will play, kept otherwise",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before (观星): one for each waiting judgement first (one it hopes for), then the best to draw",
 }
