@@ -374,3 +374,13 @@ def test_a_boost_is_used_right_before_the_attack_it_strengthens_and_never_for_no
     assert pick(("酒", "end"), (wine, end), wounded) == {1}  # nothing to strengthen: kept
     assert pick(("酒", "决斗", "end"), (wine, duel, end), foes) == {1}  # another category's attack: not that
     assert pick(("酒", "杀", "end"), (wine + ("conversion",), sha, end), foes) == {0}  # (made by 酒池)
+
+
+def test_a_card_given_to_it_is_the_one_most_worth_having() -> None:
+    """五谷丰登's pick (options hinted `gain`) was drawn at random."""
+    pick = Request(1, "choose", "五谷丰登: take one card", ("闪电♠A", "杀♠7", "赤兔♥5", "桃♥3"),
+                   option_tags=(("gain", "risk", "delayed"), ("gain", "attack", "basic"), ("gain", "offensive_horse"),
+                                ("gain", "heal", "basic")))
+    assert {HeuristicAgent(seed).decide(pick, {"seat": 1, "players": []})[0] for seed in range(1, 11)} == {3}
+    rest = pick._replace(options=pick.options[:3], option_tags=pick.option_tags[:3])
+    assert HeuristicAgent(1).decide(rest, {"seat": 1, "players": []}) == [1]

@@ -38,6 +38,7 @@ KEEP = frozenset({"defence", "heal"})
 GAINFUL = KEEP | {"draw"}
 GAIN_BAR = 1
 NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
+GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
@@ -745,6 +746,10 @@ class HeuristicAgent(Agent):
                 return [true]
         if r.option_tags and all(NEXT in t for t in r.option_tags):
             return self._next_card(r, view)
+        if r.option_tags and all(GAIN in t for t in r.option_tags):
+            # cards given to it (五谷丰登): the most worth having (`_gain`), as many as it may take
+            ranked = sorted(range(n), key=lambda i: (-_gain(r.option_tags[i]), i))
+            return sorted(ranked[:max(r.low, min(r.high, n))])
         if r.option_tags and "cycle" in r.about:
             return self._cycled(r)
         if r.subject is not None and r.subject != view["seat"] and r.prompt.startswith(CARD_OF) and r.high == 1:
