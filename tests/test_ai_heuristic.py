@@ -384,3 +384,17 @@ def test_a_card_given_to_it_is_the_one_most_worth_having() -> None:
     assert {HeuristicAgent(seed).decide(pick, {"seat": 1, "players": []})[0] for seed in range(1, 11)} == {3}
     rest = pick._replace(options=pick.options[:3], option_tags=pick.option_tags[:3])
     assert HeuristicAgent(1).decide(rest, {"seat": 1, "players": []}) == [1]
+
+
+def test_no_boost_is_made_by_a_risky_conversion() -> None:
+    """蛊惑 may declare any hand card a 酒: a bluff before every 杀 cost 于吉 a card each time it was questioned (its
+    worth -0.8 -> -4.0 points at 8 players when the boost took it); a face-down declaration it can make true is a
+    real 酒."""
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    v = view(1, "loyalist", {0: "lord", 2: "rebel"}, roles)
+    bluff = ("attack", "boost", "heal", "basic", "conversion", "risk", "declared")
+    menu = Request(1, "play", "choose", ("酒 (蛊惑)", "杀", "end"), option_tags=(bluff, ("attack", "basic"), ("end",)),
+                   option_reach=((2,), (2,), None))
+    assert {HeuristicAgent(seed).decide(menu, v)[0] for seed in range(1, 21)} == {1}
+    true = menu._replace(option_tags=(bluff + ("genuine",), ("attack", "basic"), ("end",)))
+    assert {HeuristicAgent(seed).decide(true, v)[0] for seed in range(1, 21)} == {0}

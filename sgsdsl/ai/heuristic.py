@@ -568,7 +568,8 @@ class HeuristicAgent(Agent):
             if kind == "end" or (self._futile and r.options[i] in self._futile):
                 continue
             if kind == "boost":
-                boosts.append(i)  # (weighed once the best play is known)
+                if not ("conversion" in t and "risk" in t and GENUINE not in t):
+                    boosts.append(i)  # (weighed once the best play is known; never a bluff: 蛊惑's face-down 酒)
                 continue
             if kind == "skill":
                 score = self._skill_score(t, view, stance, wounded,
