@@ -33,9 +33,9 @@ class Hope(NamedTuple):
 
 
 class Ahead(NamedTuple):
-    """What comes next for the asked seat when it chooses among cards of the draw pile (观星 arranges the top: its
-    judgements take the first cards, its draws the next). Its judge area is not in the view of an agent that reads
-    no card labels, hence the count."""
+    """What comes next for the asked seat when it chooses among cards of the draw pile (a skill that arranges the
+    top: its judgements take the first cards, its draws the next). Its judge area is not in the view of an agent
+    that reads no card labels, hence the count."""
 
     waiting: int  # how many judgements wait
     # per option, whether that card, turned up for the first to be judged (the last put there), would be a result

@@ -222,13 +222,12 @@ AI_HINTS: dict[str, str] = {
     "risk": "costs its user (HP, cards) or may backfire: use sparingly, only when healthy",
     "passive": "fires by itself and asks nothing worth weighing: always accept",
     "area": "reaches every other character (or everyone): worth it when it does more to foes than to friends",
-    "cycle": "trades cards for as many new ones (制衡): use it last in the play phase, on the cards not worth keeping",
-    "boost": "strengthens its holder's next attacking card of the same category this turn (酒 before 杀): used "
-             "right before such a card it will play, kept otherwise",
-    "gain": "an option of a choice of cards that gives the card chosen to its chooser (五谷丰登): the one most worth "
-            "having",
+    "cycle": "trades cards for as many new ones: use it last in the play phase, on the cards not worth keeping",
+    "boost": "strengthens its holder's next attacking card of the same category this turn: used right before such a "
+             "card it will play, kept otherwise",
+    "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
-            "the one before (观星): one for each waiting judgement first (one it hopes for), then the best to draw",
+            "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
