@@ -9,7 +9,7 @@ INDEX = {
     'sha256:1b3af17e6c9290f9da1120c78337d3bfabaaba0f800cce2bf9cc43fb9e6c697d': 'beta',
     'sha256:d8cd3fb1aa6445534112a3db8e420abef27cd04fd397dbbcab4d0b6dc04d8ee7': 'endgame',
     'sha256:4c34ec644cdc5a2ce78526e45abc592b3cd801e51b1f93896994bc5bec70c704': 'feng',
-    'sha256:fd660318eb34073224ba9993df174425e031ebc13246d1411fbb6e549b614b17': 'huo',
+    'sha256:1966b59d15d7e27ba7f7da267b0769544128c0a336a92e069d45b8b959afbde3': 'huo',
     'sha256:9c8b6355ce148d36a446ef6c9d06dac1079766fe4bb08bf686c349ad65b9d382': 'junzheng',
     'sha256:f8c866dc392978fad5683d3c95e65a1d55fcba3efe4bd4744dba284efce9c818': 'lin',
     'sha256:08e5ae2c3bc7dc11bfcf9719df49afe345faf9a3a736a3295fe775de20277af3': 'protection',
@@ -17,5 +17,5 @@ INDEX = {
     'sha256:56389fb722b5f0ee9bb9ea8ffebbe4b643f8dbca5ae0e5007143c2294c1c0b08': 'seats_by_lot',
     'sha256:d34afdc49172306a98df99bbee4245659b797263724092498d5dfb3ef9aeb44b': 'shan',
     'sha256:e47972097ffd68abf7657b8e8335686d6a00a455f2efa75fe31d1a7db2ee7f56': 'standard',
-    'sha256:aa6d4ce22ae910f84423b9b220a260482d01b8f8b7ac97336a80bc1811f654d3': 'tongzhou',
+    'sha256:9cfdb757d0884629a8a5dfc624a082c1d7490cccb8204de8faa798cd280c94f1': 'tongzhou',
 }

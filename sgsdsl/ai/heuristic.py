@@ -60,6 +60,9 @@ PROBE = -0.3
 # worth to 卧龙 (`balance wolong --without huoji`): -7.9 points when 火攻 was played like a 杀 (six a game, a blow
 # paid for one in twenty), -1.2 with at least 3 cards, +0.1 with 4, -1.0 with 5
 PAY_HAND = 4
+# the hint word of a skill paid for with its owner's cards (乱击's two cards): like a card made of another by a
+# conversion, used only from a surplus (`HeuristicAgent._spare`)
+SPENDS = "spends"
 # a `cycle` skill's worth in the play menu (制衡: cards traded for new ones): below every other option that is worth
 # anything, so that it is used last, on the cards the agent chose not to play
 CYCLE_SCORE = 0.3
@@ -379,6 +382,17 @@ class HeuristicAgent(Agent):
     def _me(view: Any) -> dict[str, Any]:
         return view["players"][view["seat"]]
 
+    @staticmethod
+    def _spare(me: dict[str, Any]) -> bool:
+        """Whether it holds more cards than its HP, the hand it may keep (as a rule): the cards the discard phase would
+        take are the ones to pay with. A harmful card made of another card (a conversion), or a skill paid for with
+        cards (`spends`), is made only from such a surplus: the card spent has its own use (奇袭's black card was a
+        杀 or a 无懈可击 kept for a 决斗). 8 players, all six sets, 1,000 paired games each: 奇袭's worth to 甘宁
+        -4.1 -> -0.1 points (5 players -2.6 -> +2.3), 武圣's to 关羽 +1.3 -> +3.5, 龙胆's to 赵云 +2.6 -> +4.3,
+        国色's to 大乔 -1.0 -> +0.8, 连环's to 庞统 -2.5 -> -1.1, 乱击's to 袁绍 -2.8 -> +1.3 (5 players -4.6 ->
+        -1.2)."""
+        return bool(me["hand"] > me["hp"])
+
     def _healthy(self, view: Any) -> bool:
         me = self._me(view)
         return me["hp"] >= 3 or me["hp"] >= me["max_hp"]
@@ -470,14 +484,15 @@ class HeuristicAgent(Agent):
         its first choice may name (`Request.option_reach`): the seat it aims at, or helps, must be among them."""
         if "risk" in t and not self._healthy(view):
             return 0.0
+        if SPENDS in t and not self._spare(self._me(view)):
+            return 0.0  # paid for with cards: only from a surplus (`_spare`)
         if "cycle" in t:
             # cards traded for new ones (制衡): last, once nothing else is worth playing, so that what it trades is
             # what it chose not to play, and what it draws may still be played; and only with more cards than its
             # HP (the hand it may keep, as a rule), where the cards it would not keep are spare. 5 players, all six
             # sets, 1,000 paired games, 制衡's worth to 孙权: -1.0 points used first on one card, +3.8 used last with
             # any hand, +5.0 with more cards than HP, +3.1 with three or more (8 players: -0.5, +1.9, +3.4)
-            me = self._me(view)
-            return CYCLE_SCORE if me["hand"] > me["hp"] else 0.0
+            return CYCLE_SCORE if self._spare(self._me(view)) else 0.0
         if "help" in t and not self._helps_within(view, stance, reach):
             return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
             # itself when the menu shows it may (青囊 on a wounded owner)
@@ -588,6 +603,8 @@ class HeuristicAgent(Agent):
                 score = 0.2 if self.rng.random() < 0.3 else 0.0
             elif kind == "harm" and "risk" in t and not (me["hand"] >= PAY_HAND and self._healthy(view)):
                 score = 0.0  # a blow that costs more cards: only with cards to spare (PAY_HAND)
+            elif kind == "harm" and "conversion" in t and GENUINE not in t and not self._spare(me):
+                score = 0.0  # a harmful card made of another (奇袭, 武圣), only from a surplus (`_spare`)
             elif kind == "harm":
                 reach = r.option_reach[i] if i < len(r.option_reach) else None
                 if reach is not None and reach and all(stance.get(s, 0.0) > 0.6 or s in self._held for s in reach):

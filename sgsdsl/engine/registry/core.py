@@ -225,6 +225,8 @@ AI_HINTS: dict[str, str] = {
     "cycle": "trades cards for as many new ones: use it last in the play phase, on the cards not worth keeping",
     "boost": "strengthens its holder's next attacking card of the same category this turn: used right before such a "
              "card it will play, kept otherwise",
+    "spends": "is paid for with its owner's cards: used only while the hand holds more cards than its HP (the "
+              "cards the discard phase would take)",
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
