@@ -388,9 +388,9 @@ class HeuristicAgent(Agent):
         take are the ones to pay with. A harmful card made of another card (a conversion), or a skill paid for with
         cards (`spends`), is made only from such a surplus: the card spent has its own use (奇袭's black card was a
         杀 or a 无懈可击 kept for a 决斗). 8 players, all six sets, 1,000 paired games each: 奇袭's worth to 甘宁
-        -4.1 -> -0.1 points (5 players -2.6 -> +2.3), 武圣's to 关羽 +1.3 -> +3.5, 龙胆's to 赵云 +2.6 -> +4.3,
-        国色's to 大乔 -1.0 -> +0.8, 连环's to 庞统 -2.5 -> -1.1, 乱击's to 袁绍 -2.8 -> +1.3 (5 players -4.6 ->
-        -1.2)."""
+        -4.1 -> +1.3 points (5 players -2.6 -> +1.7), 武圣's to 关羽 +1.3 -> +4.1, 龙胆's to 赵云 +2.6 -> +3.8,
+        国色's to 大乔 -1.0 -> 0.0, 连环's to 庞统 -2.5 -> -1.8, 乱击's to 袁绍 -2.8 -> +1.3 (5 players -4.6 ->
+        -1.2). Allowed below the surplus to finish a sure foe at 1 HP, all three of 武圣, 龙胆 and 奇袭 read worse."""
         return bool(me["hand"] > me["hp"])
 
     def _healthy(self, view: Any) -> bool:
