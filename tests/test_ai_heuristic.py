@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -433,3 +434,49 @@ def test_a_skill_paid_for_with_cards_is_used_only_from_a_surplus() -> None:
                    option_tags=(("area", "attack", "spends", "skill"), ("end",)))
     assert HeuristicAgent(2).decide(menu, holding(5)) == [0]
     assert HeuristicAgent(2).decide(menu, holding(4)) == [1]
+
+
+def test_a_contest_card_is_the_highest_unless_a_sure_friend_contests_it() -> None:
+    """拼点's card was drawn at random: the agent is told the ranks of its own cards (`Request.option_ranks`) and
+    whom it contests (`Request.subject`); it plays its highest (among equals one it need not keep), and its lowest
+    against a sure friend."""
+    roles = ["lord", "loyalist", "rebel", "rebel", "renegade"]
+    v = view(1, "loyalist", {0: "lord", 2: "rebel"}, roles)
+    cards = ("杀♠9", "桃♥Q", "闪♦Q", "过河拆桥♣3")
+    tags = (("attack", "basic"), ("heal", "basic"), ("defence", "basic"), ("control", "trick"))
+    contest = Request(1, "choose", "拼点: your card against P2", cards, option_tags=tags, subject=2,
+                      option_ranks=(9, 12, 12, 3))
+    assert {HeuristicAgent(seed).decide(contest, v)[0] for seed in range(1, 11)} == {1}
+    assert HeuristicAgent(1).decide(contest._replace(option_tags=tags[:1] + (("attack", "trick"),) + tags[2:]),
+                                    v) == [1]
+    assert HeuristicAgent(1).decide(contest._replace(subject=0), v) == [3]  # the lord, a sure friend
+    unranked = contest._replace(option_ranks=())
+    assert {HeuristicAgent(seed).decide(unranked, v)[0] for seed in range(1, 21)} != {1}
+
+
+def test_a_contest_tells_each_side_its_own_ranks_and_whom_it_contests() -> None:
+    """Both sides of every 拼点 in whole games (太史慈's 天义 pinned) are told the ranks of the cards offered, their
+    own hand cards, and whom they contest."""
+    from sgsdsl.api import check_paths
+    from sgsdsl.compiler.cache import compiled_program
+    from sgsdsl.engine.model import RANK_TEXT
+
+    asked: list[tuple[int, Request]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, r: Request, v: Any) -> list[int]:
+            if r.prompt.startswith("拼点"):
+                asked.append((v["seat"], r))
+            return super().decide(r, v)
+
+    rules = Path(__file__).resolve().parent.parent / "rules"
+    prog = compiled_program(check_paths([str(rules / f"{x}.sgs") for x in ("standard", "junzheng", "huo")]))
+    for seed in range(1, 9):
+        Game(prog, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None,
+             pinned={0: "taishici"}, round_cap=12).run()
+    assert len(asked) >= 6
+    for seat, r in asked:
+        assert r.subject is not None and r.subject != seat
+        assert len(r.option_ranks) == len(r.options)
+        for label, rank in zip(r.options, r.option_ranks, strict=True):
+            assert label.split("#")[0].endswith(RANK_TEXT.get(rank, str(rank)))

@@ -734,6 +734,8 @@ class HeuristicAgent(Agent):
             fits = [i for i, o in enumerate(r.hope.options) if o is not None and o == goal]
             if fits:
                 return [min(fits, key=lambda i: (bool(r.option_tags and set(r.option_tags[i]) & KEEP), i))]
+        if r.option_ranks and r.high == 1:
+            return [self._contest_card(r, view)]
         if r.option_seats and any(s is not None for s in r.option_seats) and any(r.option_tags):
             return self._seats_by_hints(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats):
@@ -784,6 +786,17 @@ class HeuristicAgent(Agent):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
             return self._pick_hinted(r, view)
         return None
+
+    def _contest_card(self, r: Request, view: Any) -> int:
+        """Its card for a contest the higher rank wins (拼点, `Request.option_ranks`): the highest, one it need not
+        keep among equals, to win it; the lowest when a sure friend contests it (`Request.subject`): between friends
+        a contest is held for what losing gives (制霸: a 吴 character that does not win gives the lord both cards).
+        The card was drawn at random before (docs/balance.md, "Fourteenth pass")."""
+        friend = r.subject is not None and self._stance_now(view).get(r.subject, 0.0) > FRIEND
+        sign = -1 if friend else 1
+        tags = r.option_tags
+        return max(range(len(r.options)),
+                   key=lambda i: (sign * r.option_ranks[i], -_keeping(tags[i]) if tags else 0, -i))
 
     def _seats_by_hints(self, r: Request, view: Any) -> list[int]:
         """A choice of characters whose `hints:` say what choosing each does (放逐: a blow to one face up, a favour to

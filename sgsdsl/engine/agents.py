@@ -75,6 +75,9 @@ class Request(NamedTuple):
     # a choice among cards of the draw pile: how many judgements wait in the asked seat's judge area, what the first
     # to be judged hopes for, and how many cards it would draw; filled only for agents that read views
     ahead: Ahead | None = None
+    # per option, the rank of its card, for a contest the higher rank wins (拼点): the asked seat's own hand cards,
+    # which it sees; filled only for agents that read views
+    option_ranks: tuple[int, ...] = ()
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -39,7 +39,8 @@ class Decisions:
             about: Any = None, subject: Player | None = None, option_seats: Sequence[int | None] = (),
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = (), skips: tuple[str, int] | None = None,
-            same_view: bool = False, hope: Hope | None = None, ahead: Ahead | None = None) -> list[int]:
+            same_view: bool = False, hope: Hope | None = None, ahead: Ahead | None = None,
+            option_ranks: Sequence[int] = ()) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -62,7 +63,8 @@ class Decisions:
             # every field in order, made as the tuple it is: a named tuple's own constructor is a Python function
             req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                                 subject.seat if subject is not None else None, tuple(option_seats),
-                                                tuple(option_tags), tuple(option_reach), skips, hope, ahead))
+                                                tuple(option_tags), tuple(option_reach), skips, hope, ahead,
+                                                tuple(option_ranks)))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -162,10 +164,11 @@ class Decisions:
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
                     about: Any = None, same_view: bool = False, hints: Sequence[tuple[str, ...]] | None = None,
-                    subject: Player | None = None) -> list[Any]:
+                    subject: Player | None = None, ranked: bool = False) -> list[Any]:
         """Ask p to pick between LOW and HIGH of ITEMS. HINTS: the AI hint words a rule gave each item (`choose(…,
         hints: …)`), shown as the options' tags in place of a card's own; SUBJECT: whom the question is about (the
-        owner of the skill that asks someone else)."""
+        owner of the skill that asks someone else); RANKED: the items are cards of p's own hand in a contest the
+        higher rank wins, and agents that read views are told each one's rank (`Request.option_ranks`)."""
         items = list(items)
         if not items or high <= 0:
             return []
@@ -190,8 +193,9 @@ class Decisions:
         shown = self.shows_reach(p)
         hope = self.hope(p, items) if self.game.judging and shown else None
         ahead = self.ahead(p, items) if shown and type(items[0]) is Card and items[0].zone == "draw" else None
+        ranks = tuple(x.rank for x in items) if ranked and shown else ()
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
-                         subject=subject, same_view=same_view, hope=hope, ahead=ahead)
+                         subject=subject, same_view=same_view, hope=hope, ahead=ahead, option_ranks=ranks)
         return [items[i] for i in picks]
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,

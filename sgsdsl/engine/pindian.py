@@ -36,8 +36,11 @@ class Pindian:
             return None
         what = f"拼点{': ' + reason if reason else ''}"
         # each picks without seeing the other's card: the requests carry nothing about it
-        mine: Card = self.choices.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}")[0]
-        theirs: Card = self.choices.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}")[0]
+        # (each is told whom it contests and the ranks of its own cards: what a player knows when it picks)
+        mine: Card = self.choices.choose_many(a, list(a.hand), 1, 1, f"{what}: your card against {b.label()}",
+                                              subject=b, ranked=True)[0]
+        theirs: Card = self.choices.choose_many(b, list(b.hand), 1, 1, f"{what}: your card against {a.label()}",
+                                                subject=a, ranked=True)[0]
         self.zones.move([mine, theirs], "processing", None)
         ev = new_event("pindian", {"initiator": a, "target": b, "initiator_card": mine, "target_card": theirs,
                                    "winner": None, "won": False, "reason": reason})
