@@ -38,6 +38,7 @@ KEEP = frozenset({"defence", "heal"})
 GAINFUL = KEEP | {"draw"}
 GAIN_BAR = 1
 NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
+PAY = "pay"  # the hint word of a card that pays for its chooser's own blow to land (享乐)
 GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
@@ -778,8 +779,12 @@ class HeuristicAgent(Agent):
             # (cards discarded, or spent on a conversion: those it need not keep first, its equipment last)
             ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i]), self.rng.random()))
             k = r.low
-            if not k and r.high and "attack" in r.about and not set(r.option_tags[ranked[0]]) & KEEP:
-                k = 1  # a discard that pays for a blow (火攻's, tagged `attack`): with a card it need not keep
+            if not k and r.high and ("attack" in r.about or all(PAY in t for t in r.option_tags)) \
+                    and not set(r.option_tags[ranked[0]]) & KEEP:
+                # a discard that pays for its own blow (火攻's, tagged `attack`; 享乐's, whose options are hinted
+                # `pay`): with a card it need not keep. 享乐's was always declined, so every 杀 at 刘禅 came to
+                # nothing and the next was played all the same (80 in one game of 8 players)
+                k = 1
             return sorted(ranked[:k])
         if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
                 and all(HINT_WORDS.issuperset(t) for t in r.option_tags):

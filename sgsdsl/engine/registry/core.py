@@ -227,6 +227,8 @@ AI_HINTS: dict[str, str] = {
              "card it will play, kept otherwise",
     "spends": "is paid for with its owner's cards: used only while the hand holds more cards than its HP (the "
               "cards the discard phase would take)",
+    "pay": "an option of a choice of its chooser's own cards that pays for the chooser's own blow to land (declined, "
+           "the blow comes to nothing): paid with a card it need not keep",
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
