@@ -59,7 +59,7 @@ def test_balance_report_renders_the_verdict_restricted_play_and_robustness(tmp_p
 
     report = tmp_path / "balance.html"
     generals = Path(__file__).resolve().parent.parent / "docs" / "examples" / "balance" / "test_generals.sgs"
-    r = CliRunner().invoke(main, ["balance", "qiangjiang", str(generals), "--players", "5", "--games", "24",
+    r = CliRunner().invoke(main, ["balance", "qiangjiang", str(generals), "--players", "5", "--games", "40",
                                   "--jobs", "1", "--without", "fuzu", "--html", str(report)], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     driver = chromium_driver()
