@@ -15,7 +15,7 @@ INDEX = {
     'sha256:08e5ae2c3bc7dc11bfcf9719df49afe345faf9a3a736a3295fe775de20277af3': 'protection',
     'sha256:cdeeab6c6b3592bc98b44da4a95eccd653fa15879caecdbb022cf3aed8213e36': 'rules_3v3',
     'sha256:56389fb722b5f0ee9bb9ea8ffebbe4b643f8dbca5ae0e5007143c2294c1c0b08': 'seats_by_lot',
-    'sha256:27c97a27be1ca9730c1f7a3c3375ca713d4017adc92a52ea920fa191e0254942': 'shan',
+    'sha256:f0cf91f4cbbff2452f299228905f579e3bff6d98c017171251e0c3ca2d0de11c': 'shan',
     'sha256:e47972097ffd68abf7657b8e8335686d6a00a455f2efa75fe31d1a7db2ee7f56': 'standard',
-    'sha256:5971a592c22696803563667d73d4643e36fe4c1d768eda7f1342395922324862': 'tongzhou',
+    'sha256:07e9c4d89fe86a38c44dcb3833a1aafc783bf6b61aeda5707952d866bfc726e0': 'tongzhou',
 }
