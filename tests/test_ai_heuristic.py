@@ -244,17 +244,33 @@ def test_simulate_warns_of_a_skill_that_fires_implausibly_often(monkeypatch: pyt
     assert loud.exit_code == 0 and "warning: skill" in loud.stderr and loud.stdout == quiet.stdout
 
 
-def test_a_draw_paid_for_in_hp_is_taken_from_full_health_only() -> None:
-    """苦肉 (`tags draw risk`: lose 1 HP, draw 2) in the play menu: taken, sparingly, at full HP and never below it.
-    While it was taken at 3 HP or more, 黄盖 went from 4 HP to 2 every turn: 苦肉 was worth -7.1 points to him at 5
-    players (1,000 paired games), -0.6 taken from full health only."""
+def test_a_draw_paid_for_in_hp_is_taken_from_full_health_with_an_empty_hand_or_paid_back_by_heals() -> None:
+    """苦肉 (`tags draw risk`: lose 1 HP, draw 2) in the play menu: taken, sparingly, at full HP with one card in hand
+    or none, never below full HP, unless the heal cards the menu offers pay the HP back. While it was taken at 3 HP
+    or more, 黄盖 went from 4 HP to 2 every turn: 苦肉 was worth -7.1 points to him at 5 players (1,000 paired
+    games), -0.6 taken from full health only; with agents that hold their cards, -2.7 from full health with any
+    hand, +0.3 with one card or none."""
     from tests.test_role_play import view as table_view
 
-    menu = Request(1, "play", "choose a card or skill to use", ("skill 苦肉", "end play phase"),
-                   option_tags=(("skill", "draw", "risk"), ("end",)), option_reach=(None, None))
-    full, one_down = table_view(1), table_view(1, hp={1: 3})
-    assert {HeuristicAgent(seed).decide(menu, full)[0] for seed in range(1, 41)} == {0, 1}
-    assert {HeuristicAgent(seed).decide(menu, one_down)[0] for seed in range(1, 41)} == {1}
+    kurou = ("skill 苦肉", ("skill", "draw", "risk"))
+    peach = ("use 桃", ("heal", "basic"))
+    end = ("end play phase", ("end",))
+
+    def menu(*options: tuple[str, tuple[str, ...]]) -> Request:
+        return Request(1, "play", "choose a card or skill to use", tuple(o for o, _ in options),
+                       option_tags=tuple(t for _, t in options), option_reach=(None,) * len(options))
+
+    def picks(request: Request, table: dict[str, Any]) -> set[int]:
+        return {HeuristicAgent(seed).decide(request, table)[0] for seed in range(1, 41)}
+
+    full, one_down, empty = table_view(1), table_view(1, hp={1: 3}), table_view(1)
+    empty["players"][1]["hand"] = 1
+    assert picks(menu(kurou, end), empty) == {0, 1}
+    assert picks(menu(kurou, end), full) == {1}  # (4 cards in hand: the cards it draws are not wanted)
+    assert picks(menu(kurou, end), one_down) == {1}
+    # one below full with two heal cards: the HP it pays is healed again, so it pays first, then heals
+    assert picks(menu(kurou, peach, peach, end), one_down) == {0}
+    assert picks(menu(kurou, peach, end), one_down) == {1}
 
 
 def test_a_cycle_skill_is_used_last_with_spare_cards_and_trades_what_it_need_not_keep() -> None:

@@ -64,6 +64,9 @@ PAY_HAND = 4
 # the hint word of a skill paid for with its owner's cards (乱击's two cards): like a card made of another by a
 # conversion, used only from a surplus (`HeuristicAgent._spare`)
 SPENDS = "spends"
+# a draw paid for in HP (苦肉) while the heal cards in hand pay the HP back: before the heals, so that the HP is
+# paid first and healed after (above a heal card's 3.0)
+HEAL_CYCLE_SCORE = 3.5
 # a `cycle` skill's worth in the play menu (制衡: cards traded for new ones): below every other option that is worth
 # anything, so that it is used last, on the cards the agent chose not to play
 CYCLE_SCORE = 0.3
@@ -204,6 +207,7 @@ class HeuristicAgent(Agent):
         self._played: str = ""
         self._futile: set[str] = set()
         self._held: tuple[int, ...] = ()  # the shown foes it hides from at this decision (`_aiming`)
+        self._heals_held = 0  # the heal cards its play menu offers now (`_best_play`): what pays HP back
         # the options its last pick of a card for the top of the pile left (`_next_card`), how deep it was, and
         # whether the card on top is one its first waiting judgement hopes for
         self._stacking: tuple[tuple[str, ...], int, bool] = ((), 0, False)
@@ -502,11 +506,16 @@ class HeuristicAgent(Agent):
         if "draw" in t:
             if "risk" not in t:
                 return 2.0
-            # a draw paid for in HP (苦肉), only from full health: once a turn, as a rule. 5 players, all six sets,
-            # 1,000 paired games, 苦肉's worth to 黄盖: -7.1 points while healthy (3 HP or full: from 4 HP down to 2
-            # every turn), -4.3 from one below full, -0.6 from full only (8 players: -3.2 and -1.5)
+            # a draw paid for in HP (苦肉): from full health with at most one card in hand, sparingly; or while
+            # the heal cards its menu offers would pay the HP back (a 桃 turned into two cards). 5 players, all six
+            # sets, 1,000 paired games, 苦肉's worth to 黄盖: -7.1 points while healthy (3 HP or full: from 4 HP down
+            # to 2 every turn), -4.3 from one below full, -0.6 from full only (8 players: -3.2 and -1.5); later,
+            # with the agents that hold their cards (at 9063f52), from full only -2.7 (8 players -4.2), and so
+            # +0.3 (+0.2); every turn from full with one card or none -1.1 (-0.6)
             me = self._me(view)
-            if me["hp"] < me["max_hp"]:
+            if me["hp"] >= 2 and me["max_hp"] - me["hp"] + 1 <= self._heals_held:
+                return HEAL_CYCLE_SCORE
+            if me["hp"] < me["max_hp"] or me["hand"] > 1:
                 return 0.0
             return 1.2 if self.rng.random() < 0.5 else 0.0
         if "area" in t:
@@ -576,6 +585,7 @@ class HeuristicAgent(Agent):
         else:
             stance, has_foe, self._held = {}, False, ()
         best, best_score = len(r.options) - 1, 0.0
+        self._heals_held = sum(1 for kind, _ in kinds if kind == "heal")
         # whether this menu may take a risky conversion: one roll a menu, not one an option, so that "sparingly"
         # holds for a skill that offers many (蛊惑 offers fifteen: a roll each took one in nearly every menu)
         risky_ok: bool | None = None
