@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, Agent, Ahead, Hope, Request, uniform_below
+from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, VOID, Agent, Ahead, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
@@ -817,7 +817,8 @@ class HeuristicAgent(Agent):
         """A choice of characters whose `hints:` say what choosing each does (放逐: a blow to one face up, a favour to
         one face down): each seat weighed by its own words (a helpful one towards friends, a harmful one towards
         foes; one without words by the choice's), the best first, as many as are wanted (those beyond the bar of
-        their own words), at least as many as it must."""
+        their own words), at least as many as it must. A seat hinted `void` (the card would do nothing to it: 仁王盾
+        against a black 杀) comes last and is never wanted."""
         about = set(r.about)
         default = 1.0 if about & HELPFUL and not about & HARMFUL else -1.0
         plain = self._stance_now(view)
@@ -825,10 +826,10 @@ class HeuristicAgent(Agent):
         shown_lead = view.get("role_shown") and not self._alone(view)
         scored = []
         for i, s in enumerate(r.option_seats):
-            if s is None:
+            t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
+            if s is None or VOID in t:  # (a seat the card would do nothing to: a ward of its own, 仁王盾)
                 scored.append((-9.0, i, False))
                 continue
-            t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
             sign = -1.0 if t & HARMFUL else 1.0 if t & HELPFUL else default
             stance = aiming if sign < 0 else plain
             bar = FRIEND if sign > 0 else self.lord_bar if shown_lead else 0.15

@@ -87,6 +87,9 @@ class TriggerRule:
     lowers: int = 0
     # The phases of its owner's turn a cancelling trigger skips too, outright (`skip_phase(owner, P)`: 神速's draw)
     also_skips: tuple[str, ...] = ()
+    # A compulsory skill trigger that makes a card aimed at its owner void (interp/reach.py, `wards_owner`: 仁王盾,
+    # 藤甲): its condition, asked of a card and a user before the card is aimed, says the card would do nothing
+    ward: bool = False
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads
@@ -154,6 +157,8 @@ class SkillRule:
     def __post_init__(self) -> None:
         # read at every trigger check: a plain attribute, not a property over the flags
         self.once = "limited" in self.flags or "awakening" in self.flags
+        # its wards (TriggerRule.ward), asked before a card is aimed at its owner
+        self.wards = tuple(t for t in self.triggers if t.ward)
 
     @property
     def locked(self) -> bool:

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from .agents import DECLARED, GENUINE, SPENT_FOR
+from .agents import DECLARED, GENUINE, SPENT_FOR, VOID
 from .decisions import Decisions, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import RuleError
@@ -345,7 +345,33 @@ class CardUse:
         else:
             return None
         got = self.menu_shown(p).get(key)
-        return None if got is None else tuple(t.seat for t in got[2])
+        if got is None:
+            return None
+        void = self.voided(p, got[0], got[2]) if kind == "card" else None
+        if void is None:
+            return tuple(t.seat for t in got[2])
+        return tuple(t.seat for t, v in zip(got[2], void, strict=True) if not v)
+
+    def voided(self, p: Player, card: Card | VirtualCard, targets: Sequence[Player]) -> tuple[bool, ...] | None:
+        """Per target, whether a ward of its own (`TriggerRule.ward`: 仁王盾 against a black 杀) would make CARD, used
+        by P, do nothing to it: the ward's condition asked before the card is aimed, of the event it would hear;
+        None when no target holds a ward. A play-menu card's reach leaves those seats out, and the choice of its
+        targets hints them `void`."""
+        g = self.game
+        out: list[bool] | None = None
+        for i, t in enumerate(targets):
+            for skill in t.skills:
+                for trig in skill.wards:
+                    event = new_event("before_effect", {"user": p, "card": card, "target": t, "use": None})
+                    if trig.condition is not None and trig.condition(Frame(g, {"owner": t, "event": event,
+                                                                                 "skill": skill})):
+                        if out is None:
+                            out = [False] * len(targets)
+                        out[i] = True
+                        break
+                if out is not None and out[i]:
+                    break
+        return None if out is None else tuple(out)
 
     def _active_reach(self, p: Player, skill: SkillRule, act: ActiveRule) -> tuple[int, ...] | None:
         """The seats a skill action's first choice of characters may name, asked before the action runs; None when
@@ -386,8 +412,10 @@ class CardUse:
         if not legal:
             return None
         high = use.high + max(0, self.dispatch.value("extra_targets", p, card))
+        void = self.voided(p, card, legal) if self.choices.shows_reach(p) else None
         chosen = self.choices.choose_many(p, legal, min(use.low, len(legal)), min(high, len(legal)),
-                                          f"targets for {card.name}", about=card, same_view=shown)
+                                          f"targets for {card.name}", about=card, same_view=shown,
+                                          hints=None if void is None else [(VOID,) if v else () for v in void])
         return chosen or None
 
     def use_card_chosen(self, p: Player, card: Card | VirtualCard,

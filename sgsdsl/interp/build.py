@@ -35,7 +35,15 @@ from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
 from .interpreter import Interpreter
-from .reach import TRIGGER_BOUND, cancels_event, first_seat_choice, lowers_amount, own_judge_hope, phases_skipped
+from .reach import (
+    TRIGGER_BOUND,
+    cancels_event,
+    first_seat_choice,
+    lowers_amount,
+    own_judge_hope,
+    phases_skipped,
+    wards_owner,
+)
 
 
 @dataclass(frozen=True)
@@ -295,7 +303,8 @@ class StructureBuilder:
                            t.optional and scope == "trigger" and cancels_event(t.body),
                            lowers_amount(t.body) if t.optional and scope == "trigger" else 0,
                            phases_skipped(t.body) if t.optional and scope == "trigger" and cancels_event(t.body)
-                           else ())
+                           else (),
+                           scope == "trigger" and wards_owner(t, owner_field(t.where)))
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -48,6 +48,32 @@ def cancels_event(body: ast.Block) -> bool:
                and arg.ref == ("local", "event") for stmt in body.stmts)
 
 
+# the fields of its event a ward's condition may read: what a card's user knows before aiming it
+WARD_FIELDS = frozenset({"target", "card", "user"})
+
+
+def wards_owner(t: ast.Trigger, owner_field: str | None) -> bool:
+    """Whether a skill trigger makes a card aimed at its owner void whatever else happens (a ward: 仁王盾 against a
+    black 杀, 藤甲): compulsory, at `before_effect`, for the owner as the target (OWNER_FIELD, the condition's
+    leading `event.target == owner`), its body cancelling the event outright, and its condition a pure question of
+    the event's target, card and user alone. Before a card is aimed, the engine can then ask the condition of each
+    seat it could aim at, and tell an agent which seats the card would do nothing to (`VOID`)."""
+    if t.optional or t.limit is not None or t.timing.text != "before_effect" or owner_field != "target" \
+            or t.where is None:
+        return False
+    return cancels_event(t.body) and _pure(t.where, TRIGGER_BOUND) and _event_fields(t.where) <= WARD_FIELDS
+
+
+def _event_fields(e: ast.Node) -> frozenset[str]:
+    """The fields of `event` an expression reads; "" among them when it names the event itself otherwise."""
+    if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.ident == "event" \
+            and e.obj.ref == ("local", "event"):
+        return frozenset({e.name.text})
+    if isinstance(e, ast.Name):
+        return frozenset({""}) if e.ident == "event" and e.ref == ("local", "event") else frozenset()
+    return frozenset().union(*(_event_fields(part) for part in _parts(e)))
+
+
 def phases_skipped(body: ast.Block) -> tuple[str, ...]:
     """The phases of its owner's turn the body skips whatever else it does: `skip_phase(owner, P)` statements of its
     own with P a phase named outright, not under a branch or a loop (神速 skips the draw phase with the judge phase it
