@@ -157,8 +157,6 @@ class SkillRule:
     def __post_init__(self) -> None:
         # read at every trigger check: a plain attribute, not a property over the flags
         self.once = "limited" in self.flags or "awakening" in self.flags
-        # its wards (TriggerRule.ward), asked before a card is aimed at its owner
-        self.wards = tuple(t for t in self.triggers if t.ward)
 
     @property
     def locked(self) -> bool:

@@ -360,16 +360,14 @@ class CardUse:
         g = self.game
         out: list[bool] | None = None
         for i, t in enumerate(targets):
-            for skill in t.skills:
-                for trig in skill.wards:
-                    event = new_event("before_effect", {"user": p, "card": card, "target": t, "use": None})
-                    if trig.condition is not None and trig.condition(Frame(g, {"owner": t, "event": event,
-                                                                                 "skill": skill})):
-                        if out is None:
-                            out = [False] * len(targets)
-                        out[i] = True
-                        break
-                if out is not None and out[i]:
+            for skill, trig in t.triggers.get("before_effect", ()):  # (its skills' triggers in play, by timing)
+                if not trig.ward or trig.condition is None:
+                    continue
+                event = new_event("before_effect", {"user": p, "card": card, "target": t, "use": None})
+                if trig.condition(Frame(g, {"owner": t, "event": event, "skill": skill})):
+                    if out is None:
+                        out = [False] * len(targets)
+                    out[i] = True
                     break
         return None if out is None else tuple(out)
 
