@@ -20,7 +20,7 @@ CARD_OF = "a card of "
 DECLARED = "declared"
 GENUINE = "genuine"
 # the hint of a seat a card would do nothing to, among the seats offered as its targets: a ward of the seat's own
-# (a compulsory trigger that cancels such a card aimed at it: 仁王盾 against a black 杀, 藤甲 against a plain one)
+# (a compulsory trigger that cancels such a card aimed at it: an armour against an attack of some colour)
 VOID = "void"
 
 

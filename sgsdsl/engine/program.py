@@ -87,8 +87,8 @@ class TriggerRule:
     lowers: int = 0
     # The phases of its owner's turn a cancelling trigger skips too, outright (`skip_phase(owner, P)`: 神速's draw)
     also_skips: tuple[str, ...] = ()
-    # A compulsory skill trigger that makes a card aimed at its owner void (interp/reach.py, `wards_owner`: 仁王盾,
-    # 藤甲): its condition, asked of a card and a user before the card is aimed, says the card would do nothing
+    # A compulsory skill trigger that makes a card aimed at its owner void (interp/reach.py, `wards_owner`: an
+    # armour's): its condition, asked of a card and a user before the card is aimed, says the card would do nothing
     ward: bool = False
 
 
