@@ -355,8 +355,8 @@ class CardUse:
     def voided(self, p: Player, card: Card | VirtualCard, targets: Sequence[Player]) -> tuple[bool, ...] | None:
         """Per target, whether a ward of its own (`TriggerRule.ward`: an armour that voids a card of some colour aimed
         at its wearer) would make CARD, used by P, do nothing to it: the ward's condition asked before the card is
-        aimed, of the event it would hear; None when no target holds a ward. A play-menu card's reach leaves those seats out, and the choice of its
-        targets hints them `void`."""
+        aimed, of the event it would hear; None when no target holds a ward. A play-menu card's reach leaves those
+        seats out, and the choice of its targets hints them `void`."""
         g = self.game
         out: list[bool] | None = None
         for i, t in enumerate(targets):
