@@ -273,6 +273,21 @@ def test_a_draw_paid_for_in_hp_is_taken_from_full_health_with_an_empty_hand_or_p
     assert picks(menu(kurou, peach, end), one_down) == {1}
 
 
+def test_a_blow_that_may_cost_hp_is_struck_from_full_health_only() -> None:
+    """强袭 (`tags attack risk`: 1 HP or a weapon paid, 1 damage dealt) in the play menu: taken with a foe to aim at
+    from full health, never below it (it was taken at 3 HP or more: worth -4.3 points to 典韦 at 8 players, 1,000
+    paired games; -2.8 from full health only)."""
+    from tests.test_role_play import view as table_view
+
+    menu = Request(0, "play", "choose a card or skill to use", ("skill 强袭", "end play phase"),
+                   option_tags=(("skill", "attack", "risk"), ("end",)), option_reach=((1,), None))
+    struck = [(1, 0, ("attack", "basic"))] * 3  # (seat 1 struck the lord three times: a sure foe)
+    full = table_view(0, acts=struck)
+    one_down = table_view(0, hp={0: 4}, acts=struck)
+    assert {HeuristicAgent(seed).decide(menu, full)[0] for seed in range(1, 21)} == {0}
+    assert {HeuristicAgent(seed).decide(menu, one_down)[0] for seed in range(1, 21)} == {1}
+
+
 def test_a_cycle_skill_is_used_last_with_spare_cards_and_trades_what_it_need_not_keep() -> None:
     """制衡 (`tags draw cycle`: discard any cards, draw as many) was used first in the play phase on one card, as
     often a 杀 it could have played or a worn armour: worth -1.0 points to 孙权 at 5 players (1,000 paired games).
