@@ -46,6 +46,7 @@ from ..textsafe import shown
 from .lab_common import (
     Prepared,
     display_names,
+    engine_note,
     general_ident,
     parse_agents,
     parse_pool,
@@ -203,6 +204,7 @@ def play_more(plan: Plan, base: Variant, kinds: list[tuple[str, ...]], runs: dic
             for j in indices:
                 tasks.append((plan.variant(kv, arm, j), seed + j))
                 slots.append((",".join(kind), arm))
+    engine_note(len(tasks))
     for (key, arm), record in zip(slots, run_tasks(tasks, jobs), strict=True):
         runs[key][arm].append(record)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -214,11 +215,37 @@ def write_outputs(tables: Sequence[tuple[str, Sequence[GameRecord]]], csv_path: 
 
 
 
+# a run of this many games or more on the Python engine, where a native build could run it, says so (`engine_note`)
+SLOW_ENGINE_NOTE_GAMES = 100
+_engine_noted = False
+
+
+def engine_note(games: int) -> None:
+    """Say once, on stderr, that a long run plays on the Python engine while a native build could play it two to
+    three times faster, and why (the engine was edited since the build, say): the games are the same either way, so
+    nothing else would tell. Quiet when SGSDSL_NATIVE=0 asked for the Python engine."""
+    global _engine_noted
+    if _engine_noted or games < SLOW_ENGINE_NOTE_GAMES:
+        return
+    from .. import (
+        engine,  # noqa: F401  (importing the engine makes the choice in_use reports)
+        native,
+    )
+
+    choice = native.in_use()
+    if choice.native or os.environ.get("SGSDSL_NATIVE", "") == "0":
+        return
+    _engine_noted = True
+    click.echo(f"note: these games run on the Python engine, two to three times slower than a native build would "
+               f"(the same games): {choice.why}", err=True)
+
+
 def play(variant: Variant, seeds: Sequence[int], jobs: int | None, backend: str, address: str | None,
          what: str = "simulating") -> list[GameRecord]:
     """Run the seeds, with a progress bar on a terminal for long runs; Ray problems are usage errors."""
     from ..lab.ray_backend import RayUnavailable
 
+    engine_note(len(seeds))
     console = Console(stderr=True)
     try:
         if len(seeds) >= 50 and sys.stderr.isatty():
