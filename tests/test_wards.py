@@ -135,3 +135,35 @@ def test_the_heuristic_agent_never_aims_at_a_void_seat_while_another_is_offered(
     request = Request(0, "choose", "targets for 杀", ("P1", "P2"), 1, 1, about=("attack", "basic"),
                       option_seats=(1, 2), option_tags=((VOID,), ()))
     assert {HeuristicAgent(seed).decide(request, view)[0] for seed in range(1, 31)} == {1}
+
+
+@pytest.fixture(scope="module", params=["interpreted", "compiled"])
+def with_armours(request):
+    loaded = check_paths([str(STANDARD), str(ROOT / "rules" / "junzheng.sgs")])
+    assert loaded.ok
+    return interpreted_program(loaded) if request.param == "interpreted" else compiled_program(loaded)
+
+
+def test_a_card_that_reaches_everyone_shows_the_seats_it_would_do_something_to(with_armours) -> None:
+    g = table(with_armours, Passing())
+    lord, armoured, other, bare = g.players
+    area = take(g, "南蛮入侵", "♠♣♥♦", lord)
+    assert reach_of(g, lord, area) == (armoured.seat, other.seat, bare.seat)
+    g.use.equip(armoured, next(c for c in g.cards if c.name == "藤甲"))
+    assert reach_of(g, lord, area) == (other.seat, bare.seat)  # (藤甲: 南蛮入侵 does nothing to its wearer)
+
+
+def test_the_heuristic_agent_weighs_a_card_that_reaches_everyone_by_its_reach() -> None:
+    from tests.test_role_play import view as table_view
+
+    view = table_view(0)  # (the lord: every hidden seat as likely a foe)
+    everyone = tuple(range(1, 8))
+
+    def menu(reach: tuple[int, ...] | None) -> Request:
+        return Request(0, "play", "choose a card or skill to use", ("use 南蛮入侵", "end play phase"),
+                       option_tags=(("attack", "area", "trick"), ("end",)), option_reach=(reach, None))
+
+    assert {HeuristicAgent(seed).decide(menu(everyone), view)[0] for seed in range(1, 11)} == {0}
+    assert {HeuristicAgent(seed).decide(menu(None), view)[0] for seed in range(1, 11)} == {0}
+    # every seat it would reach but one wears armour it cannot get through: not worth a card
+    assert {HeuristicAgent(seed).decide(menu((3,)), view)[0] for seed in range(1, 11)} == {1}

@@ -541,10 +541,13 @@ class HeuristicAgent(Agent):
         return 1.0 if self.rng.random() < self.skill_rate else 0.0
 
     @staticmethod
-    def _area_score(t: frozenset[str], view: Any, stance: dict[int, float]) -> float:
-        """A card that reaches everyone is worth what it does to foes minus what it does to friends."""
+    def _area_score(t: frozenset[str], view: Any, stance: dict[int, float],
+                    reach: tuple[int, ...] | None = None) -> float:
+        """A card that reaches everyone is worth what it does to foes minus what it does to friends: to the seats the
+        menu shows it reaching (REACH: a seat whose armour voids it, 藤甲 against 南蛮入侵, is not among them), or
+        every living seat when the menu does not say."""
         me = view["seat"]
-        alive = [q for q in view["players"] if q.get("alive", True)]
+        alive = [q for q in view["players"] if q.get("alive", True) and (reach is None or q["seat"] in reach)]
         if t & {"attack", "control"}:
             # a seat near death counts more: a foe it may finish, a friend it may kill
             value = sum(-stance.get(q["seat"], 0.0) * (3.0 if q["hp"] <= 1 else 1.5 if q["hp"] == 2 else 1.0)
@@ -611,8 +614,9 @@ class HeuristicAgent(Agent):
                 score = self._skill_score(t, view, stance, wounded,
                                           r.option_reach[i] if i < len(r.option_reach) else None)
             elif kind == "area":
-                score = self._area_score(t, view, stance)
-                if score and self._might_kill_a_friend(t, view, stance):
+                reach = r.option_reach[i] if i < len(r.option_reach) else None
+                score = self._area_score(t, view, stance, reach)
+                if score and self._might_kill_a_friend(t, view, stance, reach):
                     score = 0.0
             elif kind == "heal":
                 score = 3.0 if wounded and not self._saving_for(view) else 0.0
@@ -671,21 +675,23 @@ class HeuristicAgent(Agent):
         may be a friend who cannot show it yet (`shown_probes` lets it probe)."""
         return bool(view.get("role_shown")) and not self._alone(view) and not self.shown_probes
 
-    def _might_kill_a_friend(self, t: frozenset[str], view: Any, stance: dict[int, float]) -> bool:
-        """Whether a seat with friends holds back a harmful card that reaches everyone: it does while a hidden seat
-        that is not a sure foe (at or above -lord_bar, the bar the lord's aimed harm answers to) is at 1 HP, since
-        the card may kill a friend it cannot yet tell: a loyalist is 2 hidden seats in 7 to the lord at 8 players,
-        a rebel's mates half of its hidden seats. Such cards were a third of the loyalists the lord killed (8
-        players, seeds 1-1000: 60 of 157, when only the lord held them); held by every seat with friends (9062fa1's
-        agent, seeds 1-3000), rebels killed 289 of their mates instead of 686 and loyalists 217 of theirs instead
-        of 274, and the lord's side won 41.0% against 39.4%. The lord killed 271 loyalists instead of 211: they
-        live longer (seeds 1-1000: dying in round 5.3 against 4.7) while the share of its aimed harm that lands on
-        them barely moves (9.1% against 8.6%; docs/balance.md)."""
+    def _might_kill_a_friend(self, t: frozenset[str], view: Any, stance: dict[int, float],
+                             reach: tuple[int, ...] | None = None) -> bool:
+        """Whether a seat with friends holds back a harmful card that reaches everyone (the seats of REACH, when the
+        menu shows them): it does while a hidden seat that is not a sure foe (at or above -lord_bar, the bar the
+        lord's aimed harm answers to) is at 1 HP, since the card may kill a friend it cannot yet tell: a loyalist
+        is 2 hidden seats in 7 to the lord at 8 players, a rebel's mates half of its hidden seats. Such cards were a
+        third of the loyalists the lord killed (8 players, seeds 1-1000: 60 of 157, when only the lord held them);
+        held by every seat with friends (9062fa1's agent, seeds 1-3000), rebels killed 289 of their mates instead of
+        686 and loyalists 217 of theirs instead of 274, and the lord's side won 41.0% against 39.4%. The lord killed
+        271 loyalists instead of 211: they live longer (seeds 1-1000: dying in round 5.3 against 4.7) while the
+        share of its aimed harm that lands on them barely moves (9.1% against 8.6%; docs/balance.md)."""
         if not t & {"attack", "control"} or self._alone(view):
             return False
         me, bar = view["seat"], -self.lord_bar
         return any(q["seat"] != me and q["role"] == "hidden" and q.get("alive", True) and q["hp"] <= 1
-                   and stance.get(q["seat"], 0.0) >= bar for q in view["players"])
+                   and stance.get(q["seat"], 0.0) >= bar and (reach is None or q["seat"] in reach)
+                   for q in view["players"])
 
     def _saving_for(self, view: Any) -> bool:
         """Whether it keeps its heal for a shown friend in danger (the lord at 2 HP or less, the seat whose death

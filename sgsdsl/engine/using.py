@@ -20,6 +20,10 @@ from .zones import Zones
 BEHALF: tuple[str, ...] = ("behalf",)
 # target kinds aimed at chosen targets: the play menu shows an agent that reads views where each could go
 AIMED = ("one", "range")
+# the target kinds whose targets a play menu that shows reach works out for a card of the hand: those aimed at chosen
+# targets, and a card that reaches everyone (its worth is what it does to the seats it reaches, less any it would do
+# nothing to: 藤甲 against 南蛮入侵)
+SHOWN = AIMED + ("all",)
 
 
 class CardUse:
@@ -45,7 +49,7 @@ class CardUse:
         for card in p.hand:
             for i, use in (card.printed_rule if printed else card.rule).menu:
                 if use.context == "play":
-                    if self._reachable(p, card, use) if reach and use.target_kind in AIMED else \
+                    if self._reachable(p, card, use) if reach and use.target_kind in SHOWN else \
                             self.can_use(p, card, use):
                         opts.append((f"use {card.label()}" + (f" ({i})" if i else "") if labelled else "",
                                      ("card", card, use)))
@@ -333,8 +337,10 @@ class CardUse:
 
     def option_reach(self, p: Player, option: tuple) -> tuple[int, ...] | None:
         """The seats a play-menu option's card could be aimed at now, as the menu being made for p found them: a
-        card aimed at chosen targets, or a conversion into one; for a skill's action, the seats of its first choice
-        when its text lets them be worked out before it runs (`ActiveRule.reach`); None for every other option."""
+        card aimed at chosen targets, or a conversion into one; the seats a card of the hand that reaches everyone
+        would reach (less those a ward of their own keeps it from, as for an aimed one); for a skill's action, the
+        seats of its first choice when its text lets them be worked out before it runs (`ActiveRule.reach`); None
+        for every other option."""
         kind = option[0]
         if kind == "card":
             key: tuple[int, int] = (id(option[1]), id(option[2]))
