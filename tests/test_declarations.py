@@ -18,7 +18,7 @@ from sgsdsl.api import check_paths, interpreted_program
 from sgsdsl.compiler.cache import compiled_program
 from sgsdsl.engine.agents import DECLARED, GENUINE, SPENT_FOR, Agent, Request
 from sgsdsl.engine.game import Game
-from sgsdsl.engine.using import risky_conversions
+from sgsdsl.engine.using import answer_hints
 from tests.test_role_play import view
 from tests.test_two_sided_skills import Sure
 
@@ -80,9 +80,9 @@ def test_an_answer_made_by_a_risky_declaration_says_so() -> None:
     program = compiled_program(check_paths([str(FENG)]))
     skill = next(s for s in program.generals["yuji"].skills if s.ident == "guhuo")
     va = skill.view_as[0]
-    assert risky_conversions([("use 无懈可击", ("card", None, None)), ("蛊惑", ("viewas", skill, va, None))]) == \
+    assert answer_hints([("use 无懈可击", ("card", None, None)), ("蛊惑", ("viewas", skill, va, None))]) == \
         ((), ("conversion", "risk", DECLARED), ())
-    assert risky_conversions([("use 无懈可击", ("card", None, None))]) == ()  # (as any request: no tags)
+    assert answer_hints([("use 无懈可击", ("card", None, None))]) == ()  # (as any request: no tags)
 
 
 # ------------------------------------------------------------------ the heuristic agent

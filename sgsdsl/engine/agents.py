@@ -22,6 +22,9 @@ GENUINE = "genuine"
 # the hint of a seat a card would do nothing to, among the seats offered as its targets: a ward of the seat's own
 # (a compulsory trigger that cancels such a card aimed at it: an armour against an attack of some colour)
 VOID = "void"
+# the hint of an answer a skill may supply (a `provide`: 八卦阵's judgement, 护驾's call on others): tried and failed,
+# it leaves the request open with the other offers, so trying it first costs nothing of the seat's own cards
+TRY = "try"
 
 
 class Hope(NamedTuple):

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from .agents import DECLARED, GENUINE, SPENT_FOR, VOID
+from .agents import DECLARED, GENUINE, SPENT_FOR, TRY, VOID
 from .decisions import Decisions, hints_of
 from .dispatch import Dispatch, new_event
 from .errors import RuleError
@@ -564,7 +564,7 @@ class CardUse:
                 labels = [o[0] for o in offers] + ["pass"]
                 prompt = f"nullify {card.name}" + (f" on {target.label()}" if target else "")
                 pick = self.choices.ask(q, "nullify", prompt, labels, about=card, subject=target or user,
-                                        option_tags=risky_conversions(offers))[0]
+                                        option_tags=answer_hints(offers))[0]
                 if pick == len(offers):
                     continue
                 c, use = self.realize_offer(q, offers[pick][1])
@@ -712,11 +712,13 @@ class CardUse:
                     return None
                 labels = [o[0] for o in options] + ["decline"]
                 prompt = f"respond with {family}" + (f" to {against.name}" if against is not None else "")
+                tags = answer_hints(options)
                 if behalf is None:
-                    pick = self.choices.ask(p, "respond", prompt, labels, about=against, subject=against_user)[0]
+                    pick = self.choices.ask(p, "respond", prompt, labels, about=against, subject=against_user,
+                                            option_tags=tags)[0]
                 else:
                     pick = self.choices.ask(p, "respond_for", f"{prompt} for {behalf.label()}", labels,
-                                            about=against, subject=behalf)[0]
+                                            about=against, subject=behalf, option_tags=tags)[0]
                 if pick == len(options):
                     return None
                 opt = options[pick][1]
@@ -804,13 +806,22 @@ class CardUse:
         self.dispatch.refresh_skills(p)
 
 
-def risky_conversions(offers: list[tuple[str, tuple]]) -> tuple[tuple[str, ...], ...]:
-    """Per offer of an answer (and its pass), ("conversion", "risk") for a card made by a risky skill's conversion,
-    and "declared" when it is a face-down declaration (蛊惑's may be questioned), for agents to weigh; () when no
-    offer is one, as for any request."""
-    tags = [(("conversion", "risk", DECLARED) if o[1][2].declared else ("conversion", "risk"))
-            if o[1][0] == "viewas" and "risk" in o[1][1].tags else () for o in offers]
+def answer_hints(offers: list[tuple[str, tuple]]) -> tuple[tuple[str, ...], ...]:
+    """Per offer of an answer (and its pass), for agents to weigh: ("conversion", "risk") for a card made by a risky
+    skill's conversion, and "declared" when it is a face-down declaration (蛊惑's may be questioned); "try" for a
+    card a skill may supply (`TRY`: a failed try leaves the request open), with "risk" when its skill says so; ()
+    when no offer is either, as for any request."""
+    tags = [_answer_hint(o[1]) for o in offers]
     return (*tags, ()) if any(tags) else ()
+
+
+def _answer_hint(offer: tuple) -> tuple[str, ...]:
+    kind = offer[0]
+    if kind == "viewas" and "risk" in offer[1].tags:
+        return ("conversion", "risk", DECLARED) if offer[2].declared else ("conversion", "risk")
+    if kind == "provide":
+        return (TRY, "risk") if "risk" in offer[1].tags else (TRY,)
+    return ()
 
 
 def declared_hints(sources: Sequence[Card], rule: CardRule) -> list[tuple[str, ...]]:
