@@ -109,6 +109,24 @@ LIST_BOMBS = {
 }
 
 
+def test_a_comprehension_over_a_short_list_is_list_work(tmp_path: Path) -> None:
+    """A comprehension over a list pays 1/64 of a step an item (a range: a step an item), the fraction carried: a
+    question asked of a pile again and again (不屈's distinct ranks, 9 cards: 90 items, at every event while its
+    owner is below 1 HP) no longer ends a long game at the budget, and short lists walked without end still do."""
+    ranks = 'let cards = [c for c in 1..9] repeat 100 { repeat 10 { mark(none, "d", ' \
+            'all([count([d for d in cards if d == c]) == 1 for c in cards])) } }'
+    error, steps = run_both(write(tmp_path, ranks))["compiled"]
+    assert error is None
+    # per turn: 9 steps for the range, 1,100 repeat rounds, 1,000 walks of 90 items (about 1,406 steps; a step an
+    # item would be 90,000, and the budget gone in the second turn)
+    game = run_both(write(tmp_path, ranks))["game"]
+    assert steps <= game.turns * (9 + 1_100 + 1_407) + 2_000  # (and the rest of the game's rules)
+    bomb = 'let short = [c for c in 1..63] repeat 1000 { repeat 1000 { ' \
+           'mark(none, "n", count([[x for x in short] for y in short])) } }'
+    error, steps = run_both(write(tmp_path, bomb))["compiled"]
+    assert error is not None and "step budget" in error and "list work" in error and steps > STEP_BUDGET
+
+
 @pytest.mark.parametrize("bomb", sorted(LIST_BOMBS))
 def test_list_work_spends_the_budget(tmp_path: Path, bomb: str) -> None:
     error, steps = run_both(write(tmp_path, LIST_BOMBS[bomb]))["compiled"]

@@ -16,7 +16,7 @@ from . import registry as _reg
 from .errors import RuleError
 from .events import Event, truthy  # noqa: F401 - truthy: part of this module's interface
 from .model import Card, Player, UseRecord, VirtualCard
-from .registry.arguments import ITEMS_PER_STEP, MAX_ITEMS, spend_items
+from .registry.arguments import ITEMS_PER_STEP, MAX_ITEMS, spend_items, spend_walked
 
 # The range of numbers in the language (documented in docs/language.md; the checker refuses literals outside).
 INT_MIN = -1_000_000_000
@@ -217,14 +217,23 @@ def iterate(items: Any, where: str = "", frame: Any = None) -> Any:
 
 
 def walk(frame: Any, items: Any, where: str = "") -> Iterator[Any]:
-    """What a list comprehension walks: what `for` walks (a range lazily, a list as a copy), spending one step
-    of the game's budget per item, so `[i for i in 1..1000000000]` ends at the budget with a located error
-    instead of filling memory. Both engines walk comprehensions through here."""
-    if items is not None and not isinstance(items, (list, tuple, range)):
+    """What a list comprehension walks: a range lazily, spending one step of the game's budget per item, so
+    `[i for i in 1..1000000000]` ends at the budget with a located error instead of filling memory; a list (of
+    bounded length: cards, characters, a list built with `+`) as a copy, paid for as list work, 1/64 of a step an
+    item (`spend_walked`): a rule that asks the same question of a pile again and again (不屈's distinct ranks, at
+    every event while its owner is below 1 HP) spent a whole step an item and ended a long game at the budget.
+    Both engines walk comprehensions through here."""
+    if items is None:
+        return
+    if isinstance(items, range):
+        for item in items:
+            step(frame, where)
+            yield item
+        return
+    if not isinstance(items, (list, tuple)):
         raise _at(where, f"a list comprehension walks a list, but this is {kind_of(items)}")
-    for item in iterate(items, where):
-        step(frame, where)
-        yield item
+    spend_walked(frame, len(items), where)
+    yield from list(items)
 
 
 def repeat_count(n: Any, where: str = "") -> range:

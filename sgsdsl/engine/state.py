@@ -102,6 +102,7 @@ class GameState(CardHome):
         self.skill_uses: dict[str, int] = {}  # skill ident -> firings (triggers, actives, conversions)
         self.steps = 0  # rule steps spent (runtime.step); over step_budget the game fails with a located error
         self.step_budget = STEP_BUDGET
+        self.walked = 0  # items of lists walked by comprehensions, short of a whole step (spend_walked)
         self.note_chars = 0  # text written by log() so far (bounded: registry.actions.MAX_NOTE_CHARS_PER_GAME)
         self.emit_depth = 0  # how deep events, values and nullify windows nest right now
         self._rotations: tuple[list[Player], list[tuple[Player, ...]]] | None = None  # seat -> the table from it

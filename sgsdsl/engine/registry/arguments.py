@@ -236,6 +236,25 @@ def alive_arg(p: Player | None, what: str) -> Player:
     return p
 
 
+def spend_walked(f: Any, items: int, what: str) -> None:
+    """Spend the game's budget for a list comprehension's walk over ITEMS items of a list: an item is 1/ITEMS_PER_STEP
+    of a step, the fraction carried from one walk to the next (`GameState.walked`), so that short lists walked
+    again and again pay as one long one does; exhausted: a rule error. (A range is walked at a step an item:
+    `runtime.walk`.)"""
+    g = getattr(f, "game", None)
+    if g is None:
+        return
+    walked = g.walked + items
+    g.walked = walked % ITEMS_PER_STEP
+    cost = walked // ITEMS_PER_STEP
+    if not cost:
+        return
+    g.steps += cost
+    if g.steps > g.step_budget:
+        raise RuleError(f"{what}: the game's step budget ({g.step_budget} rule steps, loop rounds, value calls and "
+                        f"list work at {ITEMS_PER_STEP} items a step) is exhausted: a rule does unbounded work")
+
+
 def spend_items(f: Any, items: int, what: str) -> None:
     """Spend the game's budget for work over ITEMS list items (see ITEMS_PER_STEP); exhausted: a rule error."""
     cost = items // ITEMS_PER_STEP
