@@ -513,14 +513,17 @@ def test_a_contest_tells_each_side_its_own_ranks_and_whom_it_contests() -> None:
             assert label.split("#")[0].endswith(RANK_TEXT.get(rank, str(rank)))
 
 
-def test_a_card_that_pays_for_its_own_blow_is_paid_when_it_need_not_be_kept() -> None:
+def test_a_card_that_pays_for_its_own_blow_is_paid_unless_it_heals() -> None:
     """享乐 asks the user of a 杀 at 刘禅 to discard a basic card, or the 杀 has no effect (options hinted `pay`): the
     agent always declined, every 杀 at 刘禅 came to nothing and the next was played all the same."""
     pay = Request(2, "choose", "享乐: discard a basic card, or this 杀 has no effect on 刘禅", ("杀♠7", "闪♦2"), low=0,
                   option_tags=(("pay", "attack", "basic"), ("pay", "defence", "basic")), subject=0)
     v = {"seat": 2, "players": []}
     assert {tuple(HeuristicAgent(seed).decide(pay, v)) for seed in range(1, 11)} == {(0,)}
-    kept = pay._replace(options=("闪♦2", "桃♥3"), option_tags=(("pay", "defence", "basic"), ("pay", "heal", "basic")))
+    # short of such a card, a card that defends (a blow landed is worth a 闪 held), never a heal
+    dodge = pay._replace(options=("桃♥3", "闪♦2"), option_tags=(("pay", "heal", "basic"), ("pay", "defence", "basic")))
+    assert {tuple(HeuristicAgent(seed).decide(dodge, v)) for seed in range(1, 11)} == {(1,)}
+    kept = pay._replace(options=("桃♥3", "八卦阵♠2"), option_tags=(("pay", "heal", "basic"), ("pay", "armor")))
     assert {tuple(HeuristicAgent(seed).decide(kept, v)) for seed in range(1, 11)} == {()}
     unhinted = pay._replace(option_tags=(("attack", "basic"), ("defence", "basic")))
     assert {tuple(HeuristicAgent(seed).decide(unhinted, v)) for seed in range(1, 11)} == {()}

@@ -817,12 +817,16 @@ class HeuristicAgent(Agent):
             # (cards discarded, or spent on a conversion: those it need not keep first, its equipment last)
             ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i]), self.rng.random()))
             k = r.low
-            if not k and r.high and ("attack" in r.about or all(PAY in t for t in r.option_tags)) \
-                    and not set(r.option_tags[ranked[0]]) & KEEP:
+            if not k and r.high and ("attack" in r.about or all(PAY in t for t in r.option_tags)):
                 # a discard that pays for its own blow (火攻's, tagged `attack`; 享乐's, whose options are hinted
-                # `pay`): with a card it need not keep. 享乐's was always declined, so every 杀 at 刘禅 came to
-                # nothing and the next was played all the same (80 in one game of 8 players)
-                k = 1
+                # `pay`): with a card it need not keep, else a card that defends (a 闪: a blow landed is worth
+                # more than a blow perhaps dodged later), never a heal or equipment. 享乐's was always declined, so
+                # every 杀 at 刘禅 came to nothing and the next was played all the same (80 in one game of 8
+                # players). Only with cards it need not keep, a search seat paid 火攻 with a 闪 or a 桃 where it
+                # declined at 30 of the 180 searched (5 players, docs/balance.md "Sixteenth pass")
+                tags = r.option_tags
+                pay = next((i for i in ranked if _keeping(tags[i]) < 2 and "heal" not in tags[i]), None)
+                return [] if pay is None else [pay]
             return sorted(ranked[:k])
         if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
                 and all(HINT_WORDS.issuperset(t) for t in r.option_tags):
