@@ -155,14 +155,17 @@ def test_a_conversion_is_made_of_a_card_it_need_not_keep() -> None:
 
 def test_a_discard_that_pays_for_a_blow_is_paid_with_a_card_it_need_not_keep() -> None:
     """火攻's last choice, tagged `attack`: a card of the shown suit is discarded to deal the damage, one it need not
-    keep; with only a 闪 or a 桃 of that suit, it keeps them. Untagged, an optional discard is declined."""
+    keep first, else a 闪; with only a 桃 (or equipment) of that suit, it keeps it. Untagged, an optional discard is
+    declined."""
     def paying(*options: tuple[str, tuple[str, ...]], about: tuple[str, ...] = ("attack",)) -> Request:
         return Request(0, "choose", "火攻: discard a card of the same suit to deal 1 fire damage",
                        tuple(o for o, _ in options), 0, 1, about=about, option_tags=tuple(t for _, t in options))
 
     both = paying(("闪♥2", ("defence", "basic")), ("杀♥9", ("attack", "basic")))
     assert {tuple(HeuristicAgent(seed).decide(both, view(0))) for seed in range(1, 21)} == {(1,)}
-    keep = paying(("闪♥2", ("defence", "basic")), ("桃♥Q", ("heal", "basic")))
+    dodge = paying(("桃♥Q", ("heal", "basic")), ("闪♥2", ("defence", "basic")))
+    assert {tuple(HeuristicAgent(seed).decide(dodge, view(0))) for seed in range(1, 21)} == {(1,)}
+    keep = paying(("桃♥Q", ("heal", "basic")), ("诸葛连弩♥A", ("weapon",)))
     assert {tuple(HeuristicAgent(seed).decide(keep, view(0))) for seed in range(1, 21)} == {()}
     plain = paying(("杀♥9", ("attack", "basic")), about=())
     assert {tuple(HeuristicAgent(seed).decide(plain, view(0))) for seed in range(1, 21)} == {()}
