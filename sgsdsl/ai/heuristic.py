@@ -111,8 +111,8 @@ def _first_try(r: Request) -> int:
     """The answer to a demand: a card a skill may supply, first (hinted `try`: 八卦阵's judgement, 护驾's call on
     others; a failed try leaves the request open with the rest still offered, so the 闪 in hand is kept when the
     try succeeds), unless its skill is a risk; else the first offer, a real card when one is held. The first offer
-    always before: 5 players, all six sets, 200 games with one search seat (search:32), the search kept the 闪 in
-    hand and tried 八卦阵 at 70 of the 799 demands for a 闪 it searched (docs/balance.md, "Sixteenth pass")."""
+    always before: 5 players, all six sets, 400 games with one search seat (search:32), the search kept the 闪 in
+    hand and tried 八卦阵 at 129 of the 1,424 demands for a 闪 it searched (docs/balance.md, "Sixteenth pass")."""
     for i, t in enumerate(r.option_tags):
         if TRY in t and "risk" not in t:
             return i
