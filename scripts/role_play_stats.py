@@ -59,6 +59,8 @@ class Stats:
     renegade_before: Counter[tuple[str, str]] = field(default_factory=Counter)  # (what, target role) before it died
     renegade_final: Counter[str] = field(default_factory=Counter)  # how far a renegade got: 'last two', 'won', ...
     lord_kills_loyalist: Counter[str] = field(default_factory=Counter)  # how the lord killed a loyalist (`_how`)
+    # how the lord died at the hands of a seat that needed it alive: a loyalist, or the renegade while others lived
+    lord_killed_by_friend: Counter[str] = field(default_factory=Counter)
     renegade_first: Counter[str] = field(default_factory=Counter)  # 'killer role, how, round' when it died first
 
     def as_json(self) -> dict[str, Any]:
@@ -76,6 +78,7 @@ class Stats:
                 "renegade_before_death": pairs(self.renegade_before),
                 "renegade_final": dict(sorted(self.renegade_final.items())),
                 "lord_kills_loyalist": dict(sorted(self.lord_kills_loyalist.items())),
+                "lord_killed_by_friend": dict(sorted(self.lord_killed_by_friend.items())),
                 "renegade_first_death": dict(sorted(self.renegade_first.items()))}
 
 
@@ -143,6 +146,8 @@ def read_game(g: Game, out: Stats) -> None:
             if role[victim] == "lord":
                 rebels = sum(1 for d in others if role[d] == "rebel")
                 out.lord_death[f"rebels alive {rebels}"] += 1
+                if killer_role == "loyalist" or (killer_role == "renegade" and len(others) > 1):
+                    out.lord_killed_by_friend[f"{killer_role}, {how}"] += 1
             if victim == renegade:
                 renegade_dead = True
                 rebels = sum(1 for d in others if role[d] == "rebel")
@@ -212,6 +217,8 @@ def report(st: Stats) -> str:
     lines.append("renegade: " + ", ".join(f"{k}: {v}" for k, v in sorted(st.renegade_final.items())))
     lines.append("the lord killed a loyalist: " + ", ".join(
         f"{k} {v}" for k, v in st.lord_kills_loyalist.most_common()))
+    lines.append("the lord killed by a seat that needed it alive: " + ", ".join(
+        f"{k} {v}" for k, v in st.lord_killed_by_friend.most_common()))
     lines.append("the renegade died first: " + ", ".join(f"{k}: {v}" for k, v in st.renegade_first.most_common()))
     lines.append("renegade's death: " + ", ".join(f"{k}: {v}" for k, v in st.renegade_death.most_common()))
     lines.append("before dying, the renegade: " + ", ".join(

@@ -224,6 +224,25 @@ def test_a_rebel_holds_a_card_that_reaches_everyone_while_a_hidden_seat_is_at_1_
     assert picks(area, view(1, hp={5: 1})) == {0}
 
 
+def test_no_seat_that_needs_the_lord_uses_a_card_that_reaches_everyone_while_it_is_at_1_hp() -> None:
+    """The lord (shown) is at 1 HP and a card that harms every other seat would reach it: a loyalist keeps the card
+    (the lord's death loses it the game; before, four hidden likely foes outweighed one friend and it played the
+    card), and so does the renegade while others live (the lord's death loses it the game too), while a rebel,
+    to whom the lord is a sure foe, plays it. With the lord at 2 HP the loyalist plays it; a menu whose reach
+    leaves the lord out (a ward) does not hold it back; nor does a duel, the renegade and the lord alone."""
+    area = menu(None, (("use a card that reaches everyone", ("attack", "area")),))
+    lord_low = {0: 1}
+    assert picks(area, view(1, hp=lord_low)) == {1}
+    assert picks(area, view(7, hp=lord_low)) == {1}
+    assert picks(area, view(3, hp=lord_low)) == {0}
+    assert picks(area, view(1, hp={0: 2})) == {0}
+    warded = Request(0, "play", "choose a card or skill to use", ("use a card that reaches everyone", "end play phase"),
+                     option_tags=(("attack", "area"), ("end",)), option_reach=((3, 4, 5, 6, 7), None))
+    assert picks(warded, view(1, hp=lord_low)) == {0}
+    duel = view(7, hp=lord_low, shown={i: EIGHT[i] for i in range(1, 7)}, dead=tuple(range(1, 7)))
+    assert picks(area, duel) == {0}
+
+
 # ------------------------------------------------------------------ the renegade keeps the sides even
 def test_the_renegade_props_up_the_lord_while_the_rebels_lead() -> None:
     """Rebels lead (four hidden rebels at full health against a wounded lord): the renegade gives the lord a

@@ -3,6 +3,7 @@ counted once by its killer's role, every renegade ends one way, and the damage t
 
 from __future__ import annotations
 
+from collections import Counter
 from types import ModuleType
 
 import pytest
@@ -38,8 +39,24 @@ def test_the_counts_add_up() -> None:
     assert all(st.rescued[r] <= st.dying[r] for r in mod.ROLES)
 
 
+def test_the_lords_deaths_at_the_hands_of_seats_that_needed_it() -> None:
+    """Every loyalist's kill of the lord is counted there, and the renegade's only while others lived: random agents
+    (seeds 1-20, 5 players) kill their lord both ways."""
+    mod = script()
+    from sgsdsl.api import check_paths, program_for
+    from sgsdsl.cli.loading import rule_paths
+
+    program = program_for(check_paths(rule_paths([], "standard")), "compiled")
+    st = mod.stats(program, players=5, games=20, seed=1, agents=("random",))
+    by_role = Counter(k.split(",")[0] for k in st.lord_killed_by_friend.elements())
+    assert by_role["loyalist"] == st.kills[("loyalist", "lord")] > 0
+    assert 0 < by_role["renegade"] < st.kills[("renegade", "lord")]
+    assert set(by_role) == {"loyalist", "renegade"}
+
+
 def test_the_script_prints_its_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert script().main(["--players", "5", "--games", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    for line in ("2 games", "damage (row: actor", "kills (row: actor", "renegade: ", "lord's death: "):
+    for line in ("2 games", "damage (row: actor", "kills (row: actor", "renegade: ", "lord's death: ",
+                 "the lord killed by a seat that needed it alive: "):
         assert line in out

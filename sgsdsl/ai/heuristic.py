@@ -689,21 +689,31 @@ class HeuristicAgent(Agent):
 
     def _might_kill_a_friend(self, t: frozenset[str], view: Any, stance: dict[int, float],
                              reach: tuple[int, ...] | None = None) -> bool:
-        """Whether a seat with friends holds back a harmful card that reaches everyone (the seats of REACH, when the
-        menu shows them): it does while a hidden seat that is not a sure foe (at or above -lord_bar, the bar the
+        """Whether it holds back a harmful card that reaches everyone (the seats of REACH, when the menu shows
+        them). A seat with friends does while a hidden seat that is not a sure foe (at or above -lord_bar, the bar the
         lord's aimed harm answers to) is at 1 HP, since the card may kill a friend it cannot yet tell: a loyalist
         is 2 hidden seats in 7 to the lord at 8 players, a rebel's mates half of its hidden seats. Such cards were a
         third of the loyalists the lord killed (8 players, seeds 1-1000: 60 of 157, when only the lord held them);
         held by every seat with friends (9062fa1's agent, seeds 1-3000), rebels killed 289 of their mates instead of
         686 and loyalists 217 of theirs instead of 274, and the lord's side won 41.0% against 39.4%. The lord killed
         271 loyalists instead of 211: they live longer (seeds 1-1000: dying in round 5.3 against 4.7) while the
-        share of its aimed harm that lands on them barely moves (9.1% against 8.6%; docs/balance.md)."""
-        if not t & {"attack", "control"} or self._alone(view):
+        share of its aimed harm that lands on them barely moves (9.1% against 8.6%; docs/balance.md).
+        Every seat, the renegade too, holds it while a shown seat that is not a sure foe is at 1 HP within reach:
+        the lord, whose death loses the game to its loyalists, and to the renegade while others live. 8 players, all
+        six sets, seeds 1-1,000: loyalists' area cards killed their lord in 10 games and the renegade's killed the
+        lord with others alive in 11; in none once held (scripts/role_play_stats.py, docs/balance.md)."""
+        if not t & {"attack", "control"}:
             return False
         me, bar = view["seat"], -self.lord_bar
+        players = view["players"]
+        if any(q["seat"] != me and q["role"] != "hidden" and q.get("alive", True) and q["hp"] <= 1
+               and stance.get(q["seat"], 0.0) >= bar and (reach is None or q["seat"] in reach) for q in players):
+            return True
+        if self._alone(view):
+            return False
         return any(q["seat"] != me and q["role"] == "hidden" and q.get("alive", True) and q["hp"] <= 1
                    and stance.get(q["seat"], 0.0) >= bar and (reach is None or q["seat"] in reach)
-                   for q in view["players"])
+                   for q in players)
 
     def _saving_for(self, view: Any) -> bool:
         """Whether it keeps its heal for a shown friend in danger (the lord at 2 HP or less, the seat whose death
