@@ -61,6 +61,9 @@ PROBE = -0.3
 # worth to 卧龙 (`balance wolong --without huoji`): -7.9 points when 火攻 was played like a 杀 (six a game, a blow
 # paid for one in twenty), -1.2 with at least 3 cards, +0.1 with 4, -1.0 with 5
 PAY_HAND = 4
+# the hint word of a blow that also lands on every other chained character when its target is chained (elemental
+# damage conducts through 铁索连环): `HeuristicAgent._spreads_to_a_friend`
+SPREADS = "spreads"
 # the hint word of a skill paid for with its owner's cards (乱击's two cards): like a card made of another by a
 # conversion, used only from a surplus (`HeuristicAgent._spare`)
 SPENDS = "spends"
@@ -155,7 +158,7 @@ _PLAY_KINDS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 
 # what a seat's state is, for telling whether a pick changed the table (`HeuristicAgent._table_key`)
-_SEAT_STATE = itemgetter("hp", "max_hp", "hand", "alive", "face_down")
+_SEAT_STATE = itemgetter("hp", "max_hp", "hand", "alive", "face_down", "chained")
 # the play-menu kinds whose worth depends on the stance
 _STANCE_KINDS = frozenset({"skill", "area", "harm", "conversion"})
 
@@ -577,8 +580,8 @@ class HeuristicAgent(Agent):
         try:  # (the engine's views carry every field: read in C)
             seats = tuple(map(_SEAT_STATE, players))
         except KeyError:  # (a hand-made view may leave some out)
-            seats = tuple((q["hp"], q["max_hp"], q.get("hand"), q.get("alive", True), q.get("face_down", False))
-                          for q in players)
+            seats = tuple((q["hp"], q["max_hp"], q.get("hand"), q.get("alive", True), q.get("face_down", False),
+                           q.get("chained", False)) for q in players)
         return (seats, view.get("draw_pile"), len(view.get("damage_history", ())),
                 len(view.get("recover_history", ())))
 
@@ -644,6 +647,8 @@ class HeuristicAgent(Agent):
                 score = 0.0  # a harmful card made of another (奇袭, 武圣), only from a surplus (`_spare`)
             elif kind == "harm":
                 reach = r.option_reach[i] if i < len(r.option_reach) else None
+                if reach and SPREADS in t:  # (a chained seat whose chain holds a friend is out of its reach)
+                    reach = tuple(s for s in reach if not self._spreads_to_a_friend(s, view, stance))
                 if reach is not None and reach and all(stance.get(s, 0.0) > 0.6 or s in self._held for s in reach):
                     score = 0.0  # only sure friends are within reach (open camps, team-mates), or a foe it hides from
                 elif has_foe and (reach is None or any(stance.get(s, 0.0) < -0.6 for s in reach)):
@@ -714,6 +719,27 @@ class HeuristicAgent(Agent):
         return any(q["seat"] != me and q["role"] == "hidden" and q.get("alive", True) and q["hp"] <= 1
                    and stance.get(q["seat"], 0.0) >= bar and (reach is None or q["seat"] in reach)
                    for q in players)
+
+    def _spreads_to_a_friend(self, seat: int, view: Any, stance: dict[int, float]) -> bool:
+        """Whether a blow that spreads (hinted `spreads`: elemental damage conducts through 铁索连环) aimed at SEAT
+        would do friends more harm than foes on the way: SEAT is chained, and the other living chained seats (itself
+        included) lean more to it than away, a seat near death counting more (as `_area_score` weighs them), or one
+        of them is at 1 HP and not a sure foe (at or above -lord_bar, the bar of `_might_kill_a_friend`): the blow
+        may kill a friend. 8 players, all six sets, seeds 1-600: seats killed by their own side's elemental damage
+        50 -> 22 (docs/balance.md, "Seventeenth pass")."""
+        players = view["players"]
+        if not players[seat].get("chained", False):
+            return False
+        bar = -self.lord_bar
+        worth = 0.0
+        for q in players:
+            if q["seat"] == seat or not q.get("chained", False) or not q.get("alive", True):
+                continue
+            lean = stance.get(q["seat"], 0.0)
+            if q["hp"] <= 1 and lean >= bar:
+                return True
+            worth -= lean * (1.5 if q["hp"] == 2 else 1.0)
+        return worth < 0.0
 
     def _saving_for(self, view: Any) -> bool:
         """Whether it keeps its heal for a shown friend in danger (the lord at 2 HP or less, the seat whose death
@@ -795,17 +821,23 @@ class HeuristicAgent(Agent):
             if not helpful:
                 stance = self._aiming(view, stance)
             seats = r.option_seats
+            # a blow that spreads (`spreads`) is not aimed at a chained seat whose chain holds a friend
+            spoilt = {s for s in seats if s is not None and self._spreads_to_a_friend(s, view, stance)} \
+                if not helpful and SPREADS in about else set()
 
             def weight(i: int) -> float:
                 s = seats[i]
-                return self._target_weight(s, sign, stance, view) if s is not None else -9.0
+                if s is None:
+                    return -9.0
+                return self._target_weight(s, sign, stance, view) - (9.0 if s in spoilt else 0.0)
 
             ranked = sorted(range(n), key=lambda i: (-weight(i), i))
             # a seat whose role is public (the lord) hurts a hidden seat only on fair evidence: it may be a friend
             # who cannot show it yet
             # (and a helpful act goes to sure friends only)
             bar = FRIEND if sign > 0 else self.lord_bar if view.get("role_shown") and not self._alone(view) else 0.15
-            wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > bar]
+            wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > bar
+                      and s not in spoilt]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
         if r.high == 1 and r.option_tags:
@@ -866,11 +898,15 @@ class HeuristicAgent(Agent):
         plain = self._stance_now(view)
         aiming = self._aiming(view, plain)
         shown_lead = view.get("role_shown") and not self._alone(view)
+        spreads = SPREADS in about and not (default > 0)
         scored = []
         for i, s in enumerate(r.option_seats):
             t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
             if s is None or VOID in t:  # (a seat the card would do nothing to: a ward of its own, 仁王盾)
                 scored.append((-9.0, i, False))
+                continue
+            if spreads and not t & HELPFUL and self._spreads_to_a_friend(s, view, aiming):
+                scored.append((-8.0, i, False))  # (a blow that spreads through a chain that holds a friend)
                 continue
             sign = -1.0 if t & HARMFUL else 1.0 if t & HELPFUL else default
             stance = aiming if sign < 0 else plain
