@@ -255,20 +255,25 @@ SPREADING = ("attack", "basic", "spreads")
 
 def test_a_blow_that_spreads_is_not_aimed_through_a_chain_that_holds_a_friend() -> None:
     """A blow hinted `spreads` (雷杀, 火杀: elemental damage conducts through 铁索连环) aimed at a chained seat also
-    lands on every other chained seat. Loyalist 1, the lord chained with seat 3: it aims at seat 4 instead, and
-    with nobody else chained at seat 3 as readily as at 4. Rebel 3, the lord chained with hidden seat 5 at 1 HP (a
-    mate one time in two): it spares the lord rather than kill seat 5 on the way; with seat 5 unchained it strikes
-    the lord. A play menu whose only target is such a seat ends the phase; a blow that does not spread goes on."""
+    lands on every other chained seat: it is aimed there only while the chain, its target included, holds more foe
+    than friend. Loyalist 1, the lord chained with hidden seat 3 (a likely foe, no more): it aims at seat 4 instead,
+    and with nobody else chained at seat 3 as readily as at 4. Rebel 3, the lord chained with hidden seat 5 at 1 HP
+    (a mate one time in two): it spares the lord rather than kill seat 5 on the way; with seat 5 unchained it
+    strikes the lord, and chained itself with the lord as well (one HP each way), unless it is at 1 HP. A play menu
+    whose only target is a sure foe chained with the lord at 2 HP ends the phase; a blow that does not spread goes
+    on."""
     assert picks(targets((3, 4), about=SPREADING), chained(view(1), 0, 3)) == {4}
     assert picks(targets((3, 4), about=SPREADING), chained(view(1), 3)) == {3, 4}
     assert picks(targets((0, 6), about=SPREADING), chained(view(3, hp={5: 1}), 0, 5)) == {6}
     assert picks(targets((0, 6), about=SPREADING), chained(view(3, hp={5: 1}), 0)) == {0}
+    assert picks(targets((0, 6), about=SPREADING), chained(view(3), 0, 3)) == {0}
+    assert picks(targets((0, 6), about=SPREADING), chained(view(3, hp={3: 1}), 0, 3)) == {6}
     spreading_menu = Request(0, "play", "choose a card or skill to use", ("use a spreading blow", "end play phase"),
                              option_tags=(SPREADING, ("end",)), option_reach=((3,), None))
     sure_foe = {"acts": [(3, 0, SLASH)] * 2, "damage": [(3, 0, 2)]}
-    assert picks(spreading_menu, chained(view(1, **sure_foe), 0, 3)) == {1}
+    assert picks(spreading_menu, chained(view(1, hp={0: 2}, **sure_foe), 0, 3)) == {1}
     assert picks(spreading_menu, chained(view(1, **sure_foe), 3)) == {0}
-    assert picks(menu((3,)), chained(view(1, **sure_foe), 0, 3)) == {0}
+    assert picks(menu((3,)), chained(view(1, hp={0: 2}, **sure_foe), 0, 3)) == {0}
 
 
 # ------------------------------------------------------------------ the renegade keeps the sides even

@@ -722,16 +722,17 @@ class HeuristicAgent(Agent):
 
     def _spreads_to_a_friend(self, seat: int, view: Any, stance: dict[int, float]) -> bool:
         """Whether a blow that spreads (hinted `spreads`: elemental damage conducts through 铁索连环) aimed at SEAT
-        would do friends more harm than foes on the way: SEAT is chained, and the other living chained seats (itself
-        included) lean more to it than away, a seat near death counting more (as `_area_score` weighs them), or one
-        of them is at 1 HP and not a sure foe (at or above -lord_bar, the bar of `_might_kill_a_friend`): the blow
-        may kill a friend. 8 players, all six sets, seeds 1-600: seats killed by their own side's elemental damage
-        50 -> 22 (docs/balance.md, "Seventeenth pass")."""
+        would do friends more harm than foes: SEAT is chained, and SEAT with the other living chained seats (itself
+        included) lean more to it than away, a chained seat at 2 HP counting one and a half, or one of the others is
+        at 1 HP and not a sure foe (at or above -lord_bar, the bar of `_might_kill_a_friend`): the blow may kill a
+        friend. 8 players, all six sets, seeds 1-600: seats killed by their own side's elemental damage 50 -> 27;
+        leaving SEAT out of the sum took them to 22 but made 5-player games a round longer (docs/balance.md,
+        "Seventeenth pass")."""
         players = view["players"]
         if not players[seat].get("chained", False):
             return False
         bar = -self.lord_bar
-        worth = 0.0
+        worth = -stance.get(seat, 0.0)
         for q in players:
             if q["seat"] == seat or not q.get("chained", False) or not q.get("alive", True):
                 continue
