@@ -231,7 +231,7 @@ AI_HINTS: dict[str, str] = {
            "the blow comes to nothing): paid with a card it need not keep",
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "spreads": "its blow also lands on every other chained character when its target is chained (elemental damage "
-               "conducts through 铁索连环): aimed at a chained seat only when no other chained seat is a friend",
+               "conducts through a chain): aimed at a chained seat only when the chain holds more foe than friend",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
 }
