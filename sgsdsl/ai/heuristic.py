@@ -647,7 +647,7 @@ class HeuristicAgent(Agent):
                 score = 0.0  # a harmful card made of another (奇袭, 武圣), only from a surplus (`_spare`)
             elif kind == "harm":
                 reach = r.option_reach[i] if i < len(r.option_reach) else None
-                if reach and SPREADS in t:  # (a chained seat whose chain holds a friend is out of its reach)
+                if reach and SPREADS in t:  # (a chained seat whose chain holds more friend than foe is out of reach)
                     reach = tuple(s for s in reach if not self._spreads_to_a_friend(s, view, stance))
                 if reach is not None and reach and all(stance.get(s, 0.0) > 0.6 or s in self._held for s in reach):
                     score = 0.0  # only sure friends are within reach (open camps, team-mates), or a foe it hides from
@@ -822,7 +822,7 @@ class HeuristicAgent(Agent):
             if not helpful:
                 stance = self._aiming(view, stance)
             seats = r.option_seats
-            # a blow that spreads (`spreads`) is not aimed at a chained seat whose chain holds a friend
+            # a blow that spreads (`spreads`) is not aimed at a chained seat whose chain holds more friend than foe
             spoilt = {s for s in seats if s is not None and self._spreads_to_a_friend(s, view, stance)} \
                 if not helpful and SPREADS in about else set()
 
@@ -907,7 +907,7 @@ class HeuristicAgent(Agent):
                 scored.append((-9.0, i, False))
                 continue
             if spreads and not t & HELPFUL and self._spreads_to_a_friend(s, view, aiming):
-                scored.append((-8.0, i, False))  # (a blow that spreads through a chain that holds a friend)
+                scored.append((-8.0, i, False))  # (a blow that spreads through a chain of more friend than foe)
                 continue
             sign = -1.0 if t & HARMFUL else 1.0 if t & HELPFUL else default
             stance = aiming if sign < 0 else plain
