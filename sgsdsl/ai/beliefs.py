@@ -90,8 +90,10 @@ class RoleBelief:
         """Every way to deal the roles not shown to the seats not shown, equally likely."""
         self.known = self._shown(view)
         self.hidden = tuple(q["seat"] for q in view["players"] if q["seat"] not in self.known)
-        left = self.dealt - Counter(self.known.values())
-        pool = sorted(left.elements())
+        left = dict(self.dealt)  # (the roles dealt less the ones known: a Counter's subtraction, without its cost)
+        for r in self.known.values():
+            left[r] = left.get(r, 0) - 1
+        pool = sorted([r for r, n in left.items() for _ in range(n)])
         if len(pool) != len(self.hidden):
             raise ValueError(f"view of seat {self.seat}: {len(pool)} roles left for {len(self.hidden)} hidden seats")
         space = _space(self._mode, tuple(pool))

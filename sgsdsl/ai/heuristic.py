@@ -19,7 +19,6 @@ a plain mapping, never the game.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, ClassVar
@@ -210,12 +209,14 @@ class HeuristicAgent(Agent):
         self._base: dict[int, float] = {}
         self._known: set[int] = set()
         self._lone = False  # whether my side is me alone (`_alone`), for the view the base was worked out from
+        self._allies: set[str] = set()  # my side's roles (`allies`), for that view too
         self._damage: Any = ()
         self._recover: Any = ()
         self._acts: Any = ()
         self._belief: RoleBelief | None = None
         self._belief_key: Any = None
         self._stance: dict[int, float] = {}
+        self._marginals: Any = None  # the belief's marginals the stance was worked out from (kept while unchanged)
         self._foe_known: tuple[Any, bool] = (None, False)  # (the stance it was read from, whether a sure foe)
         # the table as my last play-menu pick found it, the pick, and the picks that left the table as it was
         self._played_from: Any = None
@@ -262,16 +263,22 @@ class HeuristicAgent(Agent):
         recover = view.get("recover_history", ())
         acts = view.get("act_history", ())
         # (the engine's views share each history's tuple until it grows: nothing new is told by identity)
-        if base_key == self._base_key and (damage is self._damage or damage == self._damage) and \
-                (recover is self._recover or recover == self._recover) and (acts is self._acts or acts == self._acts):
+        same_base = base_key == self._base_key
+        if same_base and _same(damage, self._damage) and _same(recover, self._recover) and _same(acts, self._acts):
             return self._stance
-        if base_key != self._base_key:
+        if not same_base:
             self._base_key = base_key
             self._base, self._known = self._stance_base(view)
             self._lone = self._alone(view)
+            self._allies = self.allies(view)
         marginals = self._belief_now(view, damage, recover, acts).shared_marginals()
+        if same_base and marginals is self._marginals and not (self.balance and self._lone):
+            # (the new acts told the belief nothing: the stance is the one worked out from these marginals)
+            self._damage, self._recover, self._acts = damage, recover, acts
+            return self._stance
+        self._marginals = marginals
         out = dict(self._base)
-        allies = self.allies(view)
+        allies = self._allies
         for seat, probs in marginals.items():
             if seat not in self._known:
                 out[seat] = 2.0 * sum(p for role, p in probs.items() if role in allies) - 1.0
@@ -349,10 +356,12 @@ class HeuristicAgent(Agent):
         seats whose role I know (evidence does not move them)."""
         me = view["seat"]
         allies = self.allies(view)
-        hidden = Counter(view["roles_in_play"])
+        hidden: dict[str, int] = {}
+        for r in view["roles_in_play"]:
+            hidden[r] = hidden.get(r, 0) + 1
         for q in view["players"]:
             if q["role"] != "hidden":
-                hidden[q["role"]] -= 1
+                hidden[q["role"]] = hidden.get(q["role"], 0) - 1
         hidden_total = sum(n for n in hidden.values() if n > 0)
         friendly = sum(n for r, n in hidden.items() if n > 0 and r in allies)
         guess = (2 * friendly / hidden_total - 1) if hidden_total else -1.0
@@ -1068,3 +1077,9 @@ def _handlers(cls: type) -> dict[str, Any]:
     if got is None:
         got = _HANDLERS_OF[cls] = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
     return got
+
+
+def _same(now: Any, then: Any) -> bool:
+    """Whether a history of this view is the one read last: the same tuple (views share it until it grows), or
+    equal to it; lengths first, since a tuple compares its items before its length."""
+    return now is then or (len(now) == len(then) and now == then)

@@ -33,6 +33,8 @@ class Decisions:
         self._shown: tuple[tuple[int, int, int, int], ...] = ()
         # the last view made: (decisions made before it, seat, whether with cards, the view), for `ask(same_view=…)`
         self._kept_view: tuple[int, Player, bool, Any] | None = None
+        # the roles of the seats as last dealt, and the same sorted (views show them sorted: `roles_in_play`)
+        self._dealt: tuple[list[str], list[str]] | None = None
 
     # ------------------------------------------------------------ decisions
     def ask(self, p: Player, kind: str, prompt: str, labels: Sequence[str], low: int = 1, high: int = 1, *,
@@ -242,7 +244,7 @@ class Decisions:
         out["sides"] = [list(roles) for roles in sides]
         # roles whose every seat is a side alone (`solo`): another seat of the same role is a rival
         out["solo"] = list(self.game.mode.solo)
-        out["roles_in_play"] = sorted(map(_role_of, self.game.players))
+        out["roles_in_play"] = list(self._roles_dealt())
         # public history: who has damaged whom (seat, seat, amount), and who has healed whom, oldest first
         out["damage_history"] = self._damage = shared_history(self.game.damage_history, self._damage)
         out["recover_history"] = self._recover = shared_history(self.game.recover_history, self._recover)
@@ -251,6 +253,21 @@ class Decisions:
         # roles shown during play, with how long each history was then: what came before was done blind to them
         out["shown_history"] = self._shown = shared_history(self.game.shown_history, self._shown)
         return out
+
+    def _roles_dealt(self) -> list[str]:
+        """Every seat's role, sorted: worked out again only when a role has changed since (roles are dealt once a
+        game as a rule, and views show them at every decision)."""
+        players = self.game.players
+        dealt = self._dealt
+        if dealt is not None and len(dealt[0]) == len(players):
+            roles = dealt[0]
+            for i in range(len(players)):
+                if players[i].role != roles[i]:
+                    break
+            else:
+                return dealt[1]
+        got = self._dealt = ([q.role for q in players], sorted(map(_role_of, players)))
+        return got[1]
 
     # ------------------------------------------------------------ hash
     def state_hash(self) -> str:
