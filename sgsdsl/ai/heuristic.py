@@ -206,6 +206,7 @@ class HeuristicAgent(Agent):
         self.focus = focus
         # what the stance was last worked out from (`_stance_now`), and what it gave
         self._base_key: Any = None
+        self._base_seats: list[tuple[Any, Any, Any]] = []  # each seat's (seat, role, alive) the base was worked out for
         self._base: dict[int, float] = {}
         self._known: set[int] = set()
         self._lone = False  # whether my side is me alone (`_alone`), for the view the base was worked out from
@@ -256,18 +257,21 @@ class HeuristicAgent(Agent):
         (`_stance_base`); a hidden seat takes the chance that it is on my side from the role belief
         (sgsdsl/ai/beliefs.py), which reads the public events once each as they come."""
         # (the view's lists are its own copies, made for this decision: kept as they are, they compare by content)
-        base_key = (view["seat"], view["role"],
-                    [(q["seat"], q["role"], q.get("alive", True)) for q in view["players"]],
-                    view["roles_in_play"], view["sides"], view.get("solo", ()))
-        damage = view.get("damage_history", ())
-        recover = view.get("recover_history", ())
-        acts = view.get("act_history", ())
+        base_key = (view["seat"], view["role"], view["roles_in_play"], view["sides"], view.get("solo", ()))
+        players = view["players"]
+        try:  # (the engine's views carry every history: read without a method call each)
+            damage, recover, acts = view["damage_history"], view["recover_history"], view["act_history"]
+        except KeyError:  # (a hand-made view may leave some out)
+            damage = view.get("damage_history", ())
+            recover = view.get("recover_history", ())
+            acts = view.get("act_history", ())
         # (the engine's views share each history's tuple until it grows: nothing new is told by identity)
-        same_base = base_key == self._base_key
+        same_base = base_key == self._base_key and _same_seats(players, self._base_seats)
         if same_base and _same(damage, self._damage) and _same(recover, self._recover) and _same(acts, self._acts):
             return self._stance
         if not same_base:
             self._base_key = base_key
+            self._base_seats = [(q["seat"], q["role"], q.get("alive", True)) for q in players]
             self._base, self._known = self._stance_base(view)
             self._lone = self._alone(view)
             self._allies = self.allies(view)
@@ -1083,3 +1087,19 @@ def _same(now: Any, then: Any) -> bool:
     """Whether a history of this view is the one read last: the same tuple (views share it until it grows), or
     equal to it; lengths first, since a tuple compares its items before its length."""
     return now is then or (len(now) == len(then) and now == then)
+
+
+def _same_seats(players: Any, seats: list[tuple[Any, Any, Any]]) -> bool:
+    """Whether the view's seats show the roles and lives SEATS holds (seat, role, alive), read in place: asked at
+    every stance, mostly to find nothing changed, so nothing is built for it."""
+    if len(players) != len(seats):
+        return False
+    try:  # (the engine's views carry `alive`)
+        for i in range(len(seats)):
+            q = players[i]
+            seat, role, alive = seats[i]
+            if q["role"] != role or q["alive"] != alive or q["seat"] != seat:
+                return False
+        return True
+    except KeyError:  # (a hand-made view may leave it out: alive, as `stance` reads it)
+        return [(q["seat"], q["role"], q.get("alive", True)) for q in players] == seats
