@@ -77,6 +77,8 @@ class RoleBelief:
         self._deals: DealSpace = _space(self._mode, ())
         self._since_rescale = 0
         self._marginals: dict[int, dict[str, float]] | None = None
+        # `ally_chances` as last asked: the roles asked about, and the answer (for this state of the belief)
+        self._chances: tuple[frozenset[str], dict[int, float]] | None = None
         self._reset(view)
         self.observe(view)
 
@@ -104,6 +106,7 @@ class RoleBelief:
         self.hypotheses = space.hypotheses
         self.weights = [1.0] * len(self.hypotheses)
         self._marginals = None
+        self._chances = None
 
     def _reveal(self, view: Mapping[str, Any]) -> None:
         """Roles shown since (a death reveals one): drop the assignments that disagree."""
@@ -125,6 +128,7 @@ class RoleBelief:
         self.hypotheses = space.hypotheses
         self.known.update(new)
         self._marginals = None
+        self._chances = None
 
     # ------------------------------------------------------------ allegiance
     def affinity(self, actor: str, target: str, target_shown: bool) -> float:
@@ -211,6 +215,7 @@ class RoleBelief:
                 weights = [w / top for w in weights]
         self.weights = weights
         self._marginals = None
+        self._chances = None
 
     # ------------------------------------------------------------ answers
     def shared_marginals(self) -> dict[int, dict[str, float]]:
@@ -224,6 +229,26 @@ class RoleBelief:
                 out[seat] = {role: _total(weights, ks) / total for role, ks in where.items()}
             self._marginals = out
         return self._marginals
+
+    def ally_chances(self, allies: frozenset[str]) -> dict[int, float]:
+        """Per seat whose role is hidden from this seat, the chance that its role is one of ALLIES: its marginals
+        of those roles added in the order of their names, from 0.0 (the very floats of summing `marginals()`'s),
+        without working out the others. Kept, and read only, by its callers, for the belief's state: asked at
+        every new state by the heuristic agent, which needs no other role's chance."""
+        got = self._chances
+        if got is not None and got[0] == allies:
+            return got[1]
+        weights = self.weights
+        total = _total(weights, range(len(weights)))
+        out: dict[int, float] = {}
+        for seat, where in zip(self.hidden, self._deals.index(), strict=True):
+            t = 0.0
+            for role, ks in where.items():
+                if role in allies:
+                    t += _total(weights, ks) / total
+            out[seat] = t
+        self._chances = (allies, out)
+        return out
 
     def marginals(self) -> dict[int, dict[str, float]]:
         """seat -> role -> probability, for every seat whose role is hidden from this seat (a fresh copy; worked

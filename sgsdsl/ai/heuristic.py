@@ -210,14 +210,14 @@ class HeuristicAgent(Agent):
         self._base: dict[int, float] = {}
         self._known: set[int] = set()
         self._lone = False  # whether my side is me alone (`_alone`), for the view the base was worked out from
-        self._allies: set[str] = set()  # my side's roles (`allies`), for that view too
+        self._allies: frozenset[str] = frozenset()  # my side's roles (`allies`), for that view too
         self._damage: Any = ()
         self._recover: Any = ()
         self._acts: Any = ()
         self._belief: RoleBelief | None = None
         self._belief_key: Any = None
         self._stance: dict[int, float] = {}
-        self._marginals: Any = None  # the belief's marginals the stance was worked out from (kept while unchanged)
+        self._chances: Any = None  # the belief's `ally_chances` the stance was worked out from (kept while unchanged)
         self._foe_known: tuple[Any, bool] = (None, False)  # (the stance it was read from, whether a sure foe)
         # the table as my last play-menu pick found it, the pick, and the picks that left the table as it was
         self._played_from: Any = None
@@ -274,20 +274,21 @@ class HeuristicAgent(Agent):
             self._base_seats = [(q["seat"], q["role"], q.get("alive", True)) for q in players]
             self._base, self._known = self._stance_base(view)
             self._lone = self._alone(view)
-            self._allies = self.allies(view)
-        marginals = self._belief_now(view, damage, recover, acts).shared_marginals()
-        if same_base and marginals is self._marginals and not (self.balance and self._lone):
-            # (the new acts told the belief nothing: the stance is the one worked out from these marginals)
+            self._allies = frozenset(self.allies(view))
+        belief = self._belief_now(view, damage, recover, acts)
+        chances = belief.ally_chances(self._allies)
+        balanced = self.balance and self._lone
+        if same_base and chances is self._chances and not balanced:
+            # (the new acts told the belief nothing: the stance is the one worked out from these chances)
             self._damage, self._recover, self._acts = damage, recover, acts
             return self._stance
-        self._marginals = marginals
+        self._chances = chances
         out = dict(self._base)
-        allies = self._allies
-        for seat, probs in marginals.items():
+        for seat, chance in chances.items():
             if seat not in self._known:
-                out[seat] = 2.0 * sum(p for role, p in probs.items() if role in allies) - 1.0
-        if self.balance and self._lone:
-            self._balance(view, out, marginals)
+                out[seat] = 2.0 * chance - 1.0
+        if balanced:
+            self._balance(view, out, belief.shared_marginals())
         self._damage, self._recover, self._acts, self._stance = damage, recover, acts, out
         return out
 
