@@ -119,3 +119,16 @@ def test_the_heuristic_agent_still_plays_from_its_snapshot() -> None:
     agents = [HeuristicAgent(i) for i in range(5)]
     game = Game(prog, "identity", 5, 2, agents, round_cap=20).run()
     assert game.result is not None
+
+
+def test_views_show_the_roles_dealt_as_they_are_now() -> None:
+    """Views sort the dealt roles once per dealing (`Decisions._roles_dealt`) and again whenever a role changes."""
+    game = Game(program(str(STANDARD), "compiled"), "identity", 5, 3, [RandomAgent(i) for i in range(5)],
+                round_cap=1)
+    game.run()
+    first = game.choices.view(game.players[1], cards=False)["roles_in_play"]
+    assert first == sorted(p.role for p in game.players)
+    again = game.choices.view(game.players[2], cards=False)["roles_in_play"]
+    assert again == first and again is not first  # (each view its own list)
+    game.players[3].role = "zzz"  # (a role changed after the deal)
+    assert game.choices.view(game.players[1], cards=False)["roles_in_play"] == sorted(p.role for p in game.players)

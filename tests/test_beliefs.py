@@ -307,3 +307,45 @@ def test_acts_read_together_give_the_floats_of_acts_read_one_by_one() -> None:
         only_acts = RoleBelief(view(me, eight))
         only_acts.observe(view(me, eight, acts=acts))
         assert views.weights == only_acts.weights
+
+
+def test_ally_chances_are_the_summed_marginals_and_follow_the_belief() -> None:
+    """`ally_chances` adds the allied roles' marginals of each hidden seat in the order of their names, from 0.0:
+    the very floats of summing `marginals()`'s (the heuristic's stance read those before), for every seat of an
+    8-player table and every side; kept while the belief is as it was, worked out again when an act changes it."""
+    eight = ["lord", "loyalist", "loyalist", "rebel", "rebel", "rebel", "rebel", "renegade"]
+    rng = random.Random(11)
+    acts = [(rng.randrange(8), rng.randrange(8), rng.choice([("attack",), ("heal",), ("control",)]))
+            for _ in range(40)]
+    for me in range(8):
+        b = RoleBelief(view(me, eight, acts=acts[:20], damage=[(3, 0, 1), (1, 3, 1)]))
+        for allies in (frozenset({"lord", "loyalist"}), frozenset({"rebel"}), frozenset({"renegade"}), frozenset()):
+            got = b.ally_chances(allies)
+            want = {seat: sum(p for role, p in probs.items() if role in allies)
+                    for seat, probs in b.marginals().items()}
+            assert got == want and all(type(x) is float for x in got.values())
+            assert b.ally_chances(allies) is got  # (kept for this state of the belief)
+        rebels = b.ally_chances(frozenset({"rebel"}))
+        b.observe(view(me, eight, acts=acts, damage=[(3, 0, 1), (1, 3, 1)]))
+        after = b.ally_chances(frozenset({"rebel"}))
+        assert after is not rebels
+        assert after == {seat: sum(p for role, p in probs.items() if role == "rebel")
+                         for seat, probs in b.marginals().items()}
+
+
+def test_the_stance_follows_a_death_without_new_acts() -> None:
+    """The stance is kept while the view's seats, roles and histories are as they were; a seat dead since, with no
+    act told, still changes it (its role shown), and a hand-made view without `alive` is read as every seat alive."""
+    agent = HeuristicAgent(1)  # seat 2, a rebel: seats 1, 3 and 4 are a loyalist, the other rebel and the renegade
+    first = agent.stance(view(2, FIVE, damage=[(3, 0, 1)]))
+    assert agent.stance(view(2, FIVE, damage=[(3, 0, 1)])) == first
+    after = agent.stance(view(2, FIVE, damage=[(3, 0, 1)], shown={4: "renegade"}, dead=(4,)))
+    assert after[4] == -1.0 and first[4] > -1.0
+    assert after[1] != first[1] and after[3] != first[3] and after[3] > after[1]  # (one of the two is my mate)
+    bare = view(2, FIVE, damage=[(3, 0, 1)])
+    for q in bare["players"]:
+        del q["alive"]
+    fresh = HeuristicAgent(1)
+    assert fresh.stance(bare) == first and fresh.stance(bare) == first
+    bare["players"][4]["role"] = "renegade"  # (shown, as a hand-made view may say without `alive`)
+    assert fresh.stance(bare)[4] == -1.0
