@@ -271,7 +271,7 @@ class HeuristicAgent(Agent):
             return self._stance
         if not same_base:
             self._base_key = base_key
-            self._base_seats = [(q["seat"], q["role"], q.get("alive", True)) for q in players]
+            self._base_seats = _seat_lives(players)
             self._base, self._known = self._stance_base(view)
             self._lone = self._alone(view)
             self._allies = frozenset(self.allies(view))
@@ -1103,4 +1103,9 @@ def _same_seats(players: Any, seats: list[tuple[Any, Any, Any]]) -> bool:
                 return False
         return True
     except KeyError:  # (a hand-made view may leave it out: alive, as `stance` reads it)
-        return [(q["seat"], q["role"], q.get("alive", True)) for q in players] == seats
+        return _seat_lives(players) == seats
+
+
+def _seat_lives(players: Any) -> list[tuple[Any, Any, Any]]:
+    """Each seat's (seat, role, alive) as the view shows it (a hand-made view without `alive`: alive)."""
+    return [(q["seat"], q["role"], q.get("alive", True)) for q in players]
