@@ -13,6 +13,7 @@ ratio is the robust figure.
     python benchmarks/ab.py /tmp/before --native after        # the old engine as Python, this one's native build
     python benchmarks/ab.py . . --native after                # this checkout: Python engine against native build
     python benchmarks/ab.py /tmp/before --players 4 5 8       # a table per count, and a before → after summary
+    python benchmarks/ab.py /tmp/before --agents heuristic --option two_renegades=true   # the compare's second arm
 
 Each of `--rounds` rounds (3) plays every game in a new pair of workers whose string hashing is fixed to the
 round's number, the same on both sides: the hash seed alone moves a process's speed by up to 3 %, so a single pair
@@ -39,12 +40,13 @@ ROOT = HERE.parent
 
 
 def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
-            chunk: int, agents: str, rounds: int = 3, native_sides: str | None = None) -> dict:
+            chunk: int, agents: str, rounds: int = 3, native_sides: str | None = None,
+            options: list[str] | None = None) -> dict:
     """Both checkouts' figures per engine, and after/before. Each of ROUNDS rounds plays all GAMES in a new pair of
     workers whose string hashing is fixed to the round's number (the same for both sides): the hash seed alone
     moves one process's speed by a few per cent, so one pair of processes cannot resolve a 1 % change.
     NATIVE_SIDES (none, before, after, both; default: both when SGSDSL_NATIVE=1, else none) says which side runs
-    its checkout's native build, where it has one."""
+    its checkout's native build, where it has one. OPTIONS: the mode's options for every game (`--option`)."""
     sides = native_sides or ("both" if os.environ.get("SGSDSL_NATIVE", "0") == "1" else "none")
     flags = {name: "1" if sides in (name, "both") else "0" for name in ("before", "after")}
     sums = {(w, e): {"cpu": 0.0, "turns": 0, "decisions": 0, "digests": []}
@@ -55,7 +57,7 @@ def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, play
         workers = {}
         for name, code in (("before", before), ("after", after)):
             workers[name], native[name] = spawn_worker(code, flags[name], hash_seed=r)
-        totals = alternate(workers, engines, mode, players, games, seed, chunk, agents)
+        totals = alternate(workers, engines, mode, players, games, seed, chunk, agents, options)
         for key, t in totals.items():
             for k in ("cpu", "turns", "decisions"):
                 sums[key][k] += t[k]
@@ -63,7 +65,8 @@ def compare(before: Path, after: Path, engines: tuple[str, ...], mode: str, play
         for e in engines:
             per_round[e].append(totals[("before", e)]["cpu"] / totals[("after", e)]["cpu"])
     out: dict = {"before": str(before), "after": str(after), "mode": mode, "players": players, "games": games,
-                 "rounds": rounds, "seed": seed, "agents": agents, "native": native, "engines": {}}
+                 "rounds": rounds, "seed": seed, "agents": agents, "options": options or [], "native": native,
+                 "engines": {}}
     for engine in engines:
         b, a = (rates_of(sums[(w, engine)], games * rounds) for w in ("before", "after"))
         out["engines"][engine] = {"before": b, "after": a, "ratio": a["games_per_s"] / b["games_per_s"],
@@ -111,7 +114,8 @@ def _run_table(run: dict):
     from rich.table import Table
 
     t = Table(title=f"{run['games']} games x {run['rounds']} rounds · {run['mode']} · {run['players']} players · "
-                    f"{run['agents']} agents · per CPU second · alternating processes")
+                    f"{run['agents']} agents{''.join(' · ' + o for o in run.get('options', ()))} · per CPU second · "
+                    f"alternating processes")
     for col in ("engine", "figure", "before", "after", "after / before"):
         t.add_column(col, justify="left" if col in ("engine", "figure") else "right")
     for engine, r in run["engines"].items():
@@ -123,6 +127,14 @@ def _run_table(run: dict):
                   f"x{min(rounds):.3f} .. x{max(rounds):.3f}")
         t.add_row(engine, "same games (results, decisions)", "", "", "yes" if r["same_games"] else "NO")
     return t
+
+
+def _option(text: str) -> str:
+    """KEY=VALUE, as `sgsdsl simulate --option` takes it (each worker types it against its own checkout's rules)."""
+    key, sep, _ = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=VALUE, e.g. two_renegades=true")
+    return text
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -141,20 +153,42 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--agents", choices=("random", "heuristic"), default="random")
     ap.add_argument("--native", choices=("none", "before", "after", "both"), default=None,
                     help="which side runs its native build (default: both when SGSDSL_NATIVE=1, else none)")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=_option,
+                    help="a mode option for every game, as `sgsdsl simulate --option` (e.g. two_renegades=true, the "
+                         "compare's second arm); repeatable")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     args = ap.parse_args(argv)
+    args.options = list(args.option)
     for side in ("before", "after"):
         path = Path(getattr(args, side)).resolve()
         if not (path / "sgsdsl" / "__init__.py").is_file() or not (path / "rules" / "standard.sgs").is_file():
             ap.error(f"{side}: {path} is not an sgsdsl checkout (no sgsdsl/ package or rules/standard.sgs)")
         setattr(args, side, path)
+    if args.options:
+        _check_options(ap, args)
     return args
+
+
+def _check_options(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Each --option checked against the mode of this checkout's standard rules for every player count, as `sgsdsl
+    simulate` checks it: a usage error naming what is wrong, before any worker starts."""
+    sys.path.insert(0, str(ROOT))
+    from sgsdsl.api import check_paths, interpreted_program
+    from sgsdsl.modes import SetupError, check_setup, parse_assignments
+
+    program = interpreted_program(check_paths([str(ROOT / "rules" / "standard.sgs")]))
+    for players in args.players:
+        try:
+            check_setup(program, args.mode, players, parse_assignments(args.options))
+        except SetupError as err:
+            ap.error(f"--option: {err}")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     res = {"runs": [compare(args.before, args.after, tuple(args.engines), args.mode, players, args.games, args.seed,
-                            args.chunk, args.agents, args.rounds, args.native) for players in args.players]}
+                            args.chunk, args.agents, args.rounds, args.native, args.options)
+                     for players in args.players]}
     print(json.dumps(res, indent=2) if args.json else report(res))
     return 0
 

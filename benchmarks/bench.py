@@ -87,12 +87,14 @@ def _settle() -> None:
     gc.freeze()
 
 
-def _chunk(program, mode: str, players: int, seeds: range, agents: tuple[str, ...] = ("random",)) -> dict:
+def _chunk(program, mode: str, players: int, seeds: range, agents: tuple[str, ...] = ("random",),
+           options: dict | None = None) -> dict:
     turns = decisions = 0
     outcomes = []
     c0, w0 = time.process_time(), time.perf_counter()
     for s in seeds:
-        g = play_one(program, mode, players, s, agents=agents)
+        g = play_one(program, mode, players, s, options=options, agents=agents) if options else \
+            play_one(program, mode, players, s, agents=agents)
         turns += g.turns
         decisions += g.decisions
         outcomes.append((g.result, g.decisions))
@@ -340,16 +342,25 @@ def worker(code: Path) -> int:
     for line in sys.stdin:
         ask = json.loads(line)
         seeds = range(ask["seed"], ask["seed"] + ask["count"])
-        key = (ask["engine"], ask["mode"], ask["players"], ask.get("agents", "random"))
+        # the mode's options (`ab.py --option KEY=VALUE`), typed as `simulate --option` types them
+        options = _typed_options(programs[ask["engine"]], ask) if ask.get("options") else None
+        key = (ask["engine"], ask["mode"], ask["players"], ask.get("agents", "random"), json.dumps(options))
         if key not in warm:  # one untimed game first: imports and first-call caches are not a side's cost
             warm.add(key)
             _chunk(programs[ask["engine"]], ask["mode"], ask["players"], range(ask["seed"], ask["seed"] + 1),
-                   agents=(key[3],))
+                   agents=(key[3],), options=options)
         got = _chunk(programs[ask["engine"]], ask["mode"], ask["players"], seeds,
-                     agents=(ask.get("agents", "random"),))
+                     agents=(ask.get("agents", "random"),), options=options)
         digest = hashlib.sha256(json.dumps(got["outcomes"], default=str).encode()).hexdigest()
         print(json.dumps({k: got[k] for k in ("cpu", "turns", "decisions")} | {"digest": digest}), flush=True)
     return 0
+
+
+def _typed_options(program, ask: dict) -> dict:
+    """The KEY=VALUE options of a worker's request, typed and checked against the mode as `sgsdsl simulate` does."""
+    from sgsdsl.modes import check_setup, parse_assignments
+
+    return check_setup(program, ask["mode"], ask["players"], parse_assignments(ask["options"]))
 
 
 def spawn_worker(code: Path, native_flag: str, hash_seed: int | None = None) -> tuple[subprocess.Popen, bool]:
@@ -369,7 +380,7 @@ def spawn_worker(code: Path, native_flag: str, hash_seed: int | None = None) -> 
 
 
 def alternate(workers: dict, engines: tuple[str, ...], mode: str, players: int, games: int, seed: int,
-              chunk: int = 5, agents: str = "random") -> dict:
+              chunk: int = 5, agents: str = "random", options: list[str] | None = None) -> dict:
     """The same seeded games in every worker process, one chunk of CHUNK games at a time, worker after worker (the
     order turned round at every chunk, so neither side always goes first): a machine that speeds up or slows down
     meanwhile affects all alike. Totals per (worker, engine): CPU seconds, turns, decisions and outcome digests."""
@@ -382,6 +393,8 @@ def alternate(workers: dict, engines: tuple[str, ...], mode: str, players: int, 
                     proc = workers[name]
                     ask = {"engine": engine, "mode": mode, "players": players, "seed": start,
                            "count": min(chunk, seed + games - start), "agents": agents}
+                    if options:
+                        ask["options"] = options
                     proc.stdin.write(json.dumps(ask) + "\n")
                     proc.stdin.flush()
                     line = proc.stdout.readline()

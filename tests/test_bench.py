@@ -108,6 +108,40 @@ def test_ab_native_sides_pick_each_workers_engine(sides: str | None, env: str, e
     assert res["native"] == {side: flag == "1" for side, flag in expected.items()}
 
 
+def test_ab_option_reaches_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option two_renegades=true` (the compare's second arm) is played by both workers: other games than
+    without it (one more renegade dealt), the same on both sides, and named in the table's title."""
+    common = [str(ROOT), str(ROOT), "--games", "2", "--chunk", "2", "--players", "8", "--rounds", "1", "--engines",
+              "compiled", "--agents", "heuristic"]
+    ab = _ab()
+    outcomes = {}
+    for extra in ([], ["--option", "two_renegades=true"]):
+        assert ab.main([*common, *extra, "--json"]) == 0
+        run = json.loads(capsys.readouterr().out)["runs"][0]
+        assert run["options"] == extra[1:]
+        r = run["engines"]["compiled"]
+        assert r["same_games"]
+        outcomes[bool(extra)] = (r["after"]["turns_per_s"] * r["after"]["cpu_s"],
+                                 r["after"]["decisions_per_s"] * r["after"]["cpu_s"])
+    assert outcomes[True] != outcomes[False]
+    assert ab.main([*common, "--option", "two_renegades=true"]) == 0
+    assert "two_renegades=true" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("two_renegades", "expected KEY=VALUE"),
+    ("nosuch=1", "has no option 'nosuch'"),
+    ("two_renegades=maybe", "is a boolean"),
+])
+def test_ab_refuses_a_bad_option_before_any_worker(option: str, message: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _ab().parse_args([str(ROOT), "--option", option])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--option" in err and message in err and "Traceback" not in err
+
+
 def test_ab_table_per_player_count_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     """Several --players counts: one table each and the before → after summary with compiled / interpreted."""
     assert _ab().main([str(ROOT), str(ROOT), "--games", "1", "--players", "4", "5", "--rounds", "1"]) == 0
