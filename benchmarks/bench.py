@@ -93,8 +93,7 @@ def _chunk(program, mode: str, players: int, seeds: range, agents: tuple[str, ..
     outcomes = []
     c0, w0 = time.process_time(), time.perf_counter()
     for s in seeds:
-        g = play_one(program, mode, players, s, options=options, agents=agents) if options else \
-            play_one(program, mode, players, s, agents=agents)
+        g = play_one(program, mode, players, s, options=options, agents=agents)
         turns += g.turns
         decisions += g.decisions
         outcomes.append((g.result, g.decisions))
