@@ -127,6 +127,19 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert "Traceback" not in r.output
 
 
+def test_cli_names_what_a_path_is_when_it_cannot_be_run(tmp_path: Path) -> None:
+    """A path that names neither a file nor a folder is a usage error that says which of the two it is: gone, or
+    something else (a device here; a pipe, a socket alike), never "cannot find" a path that is there."""
+    r = invoke("test", "/dev/null")
+    assert r.exit_code == 2 and "'/dev/null': it is neither a file nor a folder" in r.output, r.output
+    r = invoke("test", str(tmp_path / "gone.scenario"))
+    assert r.exit_code == 2 and "no such file or folder" in r.output, r.output
+    link = tmp_path / "dangling.scenario"
+    link.symlink_to(tmp_path / "nowhere")
+    r = invoke("test", str(link))
+    assert r.exit_code == 2 and "no such file or folder" in r.output and "Traceback" not in r.output, r.output
+
+
 def test_pending_folder_is_skipped_unless_asked(tmp_path: Path) -> None:
     (tmp_path / "pending").mkdir()
     (tmp_path / "a.scenario").write_text("", encoding="utf-8")
