@@ -128,8 +128,8 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
 
 
 def test_cli_names_what_a_path_is_when_it_cannot_be_run(tmp_path: Path) -> None:
-    """A path that names neither a file nor a folder is a usage error that says which of the two it is: gone, or
-    something else (a device here; a pipe, a socket alike), never "cannot find" a path that is there."""
+    """A path that names neither a file nor a folder is a usage error that says what it is: not there (a dangling
+    link too), or there but something else (a device here; a pipe, a socket alike), never "cannot find" then."""
     r = invoke("test", "/dev/null")
     assert r.exit_code == 2 and "'/dev/null': it is neither a file nor a folder" in r.output, r.output
     r = invoke("test", str(tmp_path / "gone.scenario"))

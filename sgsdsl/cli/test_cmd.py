@@ -31,9 +31,8 @@ def test_cmd(paths: tuple[str, ...], engine: str, pending: bool, quiet: bool) ->
             f"`rules: {Path(rules_files[0]).name}` line (docs/scenarios.md). To check the rules themselves: "
             f"sgsdsl check {rules_files[0]}")
     files, skipped, missing = discover(list(paths), include_pending=pending)
-    if missing:  # named something that is neither a file nor a folder (a device, a pipe, a broken symlink)
-        what = "is neither a file nor a folder" if Path(missing[0]).exists() else "does not exist"
-        raise click.UsageError(f"cannot run {missing[0]!r}: it {what}")
+    if missing:  # (require_paths has refused what is not there: this is a device, a pipe or a socket)
+        raise click.UsageError(f"cannot run {missing[0]!r}: it is neither a file nor a folder")
     if not files:
         click.echo(f"no .scenario files found in {', '.join(paths)}" + (f" ({len(skipped)} pending skipped)"
                                                                          if skipped else ""))
