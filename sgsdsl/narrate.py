@@ -130,6 +130,8 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
     "obtain": _obtain,
     "give": _give,
     "skill": lambda s, e: f"{s.verb(e.get('player'), 'use', 'uses')} {e.get('skill')}",
+    "provided_nothing": lambda s, e: f"{e.get('skill')} brings {s.who(e.get('player'))} nothing",
+    "came_to_nothing": lambda s, e: f"nothing comes of {s.whose(e.get('player'))} {s.card(e.get('what'))}",
     "dying": lambda s, e: f"{s.verb(e.get('player'), 'are', 'is')} dying ({e.get('hp')} HP)",
     "death": lambda s, e: f"{s.verb(e.get('player'), 'die', 'dies')} (a {e.get('role')})"
                           + (f", killed by {s.who(e['killer'])}" if e.get("killer") else ""),

@@ -89,3 +89,16 @@ def test_narration_agrees_in_number() -> None:
     assert narrate({"e": "discard", "cards": ["闪电♥Q#88"]}) == "闪电♥Q goes to the discard pile"
     assert narrate({"e": "discard", "cards": ["杀♠7#1", "闪♥2#40"]}) == "杀♠7, 闪♥2 go to the discard pile"
     assert narrate({"e": "reshuffle", "cards": 1}) == "the discard pile is shuffled into a new draw pile (1 card)"
+
+
+def test_a_request_that_brought_nothing_is_told() -> None:
+    """A lord skill nobody answered (激将, 护驾) reads in `play` and `replay --show`: without these entries a human
+    saw the skill used and then the same request again, with nothing in between."""
+    failed = {"e": "provided_nothing", "player": "P0:曹操", "skill": "护驾"}
+    assert narrate(failed, viewer=0) == "护驾 brings you nothing"
+    assert narrate(failed, viewer=None) == "护驾 brings P0 曹操 nothing"
+    idle = {"e": "came_to_nothing", "player": "P0:刘备", "what": "激将"}
+    assert narrate(idle, viewer=0) == "nothing comes of your 激将"
+    assert narrate(idle, viewer=2) == "nothing comes of P0 刘备's 激将"
+    card = {"e": "came_to_nothing", "player": "P1:甘宁", "what": "无中生有♥7#3"}
+    assert narrate(card, viewer=None) == "nothing comes of P1 甘宁's 无中生有♥7"

@@ -256,6 +256,8 @@ class TurnFlow:
             if now == before:
                 futile.append(option_key(options[pick][1]))
                 futile_at = before
+                if self.game.record:  # (a reader sees that the action was made and came to nothing)
+                    self.game.emit_log("came_to_nothing", player=p.label(), what=self.option_name(options[pick][1]))
 
     def table_mark(self, p: Player) -> tuple:
         """What an action in p's play phase could have changed, cheaply: every seat's health, cards held (counts;
@@ -267,6 +269,12 @@ class TurnFlow:
         return (seats, [c.id for c in p.hand], [c.id for c in p.equips.values()], len(game.draw_pile),
                 len(game.discard_pile), len(game.processing), len(game.damage_history), len(game.recover_history),
                 game.current.seat, game.phase, dict(game.marks) if game.marks else None)
+
+    @staticmethod
+    def option_name(option: tuple) -> str:
+        """A play-menu option's skill or card, named for a log entry."""
+        part = option[1]
+        return str(part.name) if option[0] in ("active", "granted", "viewas", "viewas_recast") else part.label()
 
     def option_hints(self, option: tuple) -> tuple[str, ...]:
         """What a play-menu option is, for agents: the card's tags and category, or the kind of option."""

@@ -732,7 +732,9 @@ class CardUse:
                     frame = self._provide_frame(p, skill, family)
                     self.dispatch.skill_fired(p, skill)
                     run_rule(prov.body, frame)
-                    if frame.supplied is None:
+                    if frame.supplied is None:  # (said, so that a reader sees why the request is asked again)
+                        if self.game.record:
+                            self.game.emit_log("provided_nothing", player=p.label(), skill=skill.name)
                         continue
                     card = frame.supplied
                     if isinstance(card, VirtualCard) and not card.subcards:
