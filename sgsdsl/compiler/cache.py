@@ -47,8 +47,9 @@ def compiler_digest() -> str:
     for p in files:
         h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
-    lower = here.parent / "interp" / "build.py"  # the shared structure builder
-    h.update(lower.read_bytes())
+    # the shared structure builder, and what it reads from rule texts before either back end makes a function
+    for shared in ("build.py", "intent.py", "reach.py"):
+        h.update((here.parent / "interp" / shared).read_bytes())
     return h.hexdigest()
 
 

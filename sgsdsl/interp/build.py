@@ -34,6 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
+from .intent import infer_choice_words
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -244,6 +245,11 @@ class StructureBuilder:
 
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
+        words = frozenset(t.text for t in s.tags)
+        bodies: list[ast.Block] = [*(t.body for t in s.triggers), *(a.body for a in s.actives),
+                                   *(p.body for p in s.provides)]
+        for body in bodies:  # (before any function is made of these bodies)
+            infer_choice_words(body, words)
         actives = []
         values = self.checked.symbols.values
         for i, a in enumerate(s.actives):

@@ -22,6 +22,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     ENGINE_VALUES,
     LIMIT_SCOPES,
     MARK_SCOPES,
+    PARAM_EFFECTS,
     PRIMITIVES,
     SCOPE_NAMES,
     SCOPE_PLACES,

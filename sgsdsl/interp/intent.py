@@ -1,0 +1,126 @@
+"""What a choice of characters is for, read from what its rule then does with the one chosen.
+
+Agents aim a choice of characters by its words: the skill's `tags`, or the choice's own `tags:`/`hints:`. A
+designer who writes neither (马良's 应援: `let p = choose(owner, others(owner))`, then `obtain(p, event.card)`) left
+the heuristic agent reading the choice as harmful, its default, so the card went to a foe and the skill was worth
+less than nothing. The rule says what the choice is for: the one chosen is then passed to actions whose parameters
+the registry marks (`PARAM_EFFECTS`: `obtain`'s player is helped, `damage`'s target attacked). When every such use
+of it agrees, the choice gets those words as if its rule had written them (`tags: "help"`), once, before either
+back end builds the rule, so the interpreter and the compiled code read the same words.
+
+Only a choice without words of its own, in a body whose skill says nothing of whom it helps or harms, is read; a
+choice whose one chosen is used both ways (helped and hampered), or in no marked way, keeps no words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..engine.registry import PARAM_EFFECTS, PRIMITIVES
+from ..lang import ast
+from .reach import CHOICES, _kwarg, _parts
+
+# the words that say whom a choice is for: a skill carrying one of them has said it already
+AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk"})
+HELPING = frozenset({"help"})
+
+
+def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset()) -> list[ast.Call]:
+    """Give each choice of the body without words of its own the words its later use agrees on (as a written
+    `tags:` argument); the calls given words, in the order the body runs. Nothing when SKILL_WORDS (the tags of the
+    skill whose body it is) already aim its choices. Calling it again changes nothing (a choice given words has
+    words of its own)."""
+    if body is None or skill_words & AIMING_WORDS:
+        return []
+    given: list[tuple[ast.Call, str]] = []
+    for call, name, rest in _bound_choices(body):
+        words = _agreed(_effects_on(name, rest))
+        if words is not None:
+            given.append((call, words))
+    given += _direct_choices(body)
+    for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
+        call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
+    return [call for call, _ in given]
+
+
+def _wordless_choice(e: ast.Node) -> bool:
+    return isinstance(e, ast.Call) and e.func.text in CHOICES and e.ref == "action" \
+        and _kwarg(e, "tags") is None and _kwarg(e, "hints") is None
+
+
+def _direct_choices(node: ast.Node) -> list[tuple[ast.Call, str]]:
+    """Each choice without words passed straight to a marked parameter (`obtain(choose(owner, others(owner)), c)`),
+    with that parameter's words."""
+    out: list[tuple[ast.Call, str]] = []
+    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
+        marks = PARAM_EFFECTS[node.func.text]
+        for param, arg in _passed(node):
+            if param in marks and isinstance(arg, ast.Call) and arg.func.text == "choose" and _wordless_choice(arg):
+                out.append((arg, marks[param]))
+    for part in _parts(node):
+        out += _direct_choices(part)
+    return out
+
+
+def _passed(call: ast.Call) -> list[tuple[str, ast.Expr]]:
+    """(parameter name, argument) of each argument of a primitive's call."""
+    params = PRIMITIVES[call.func.text].params
+    return [*((params[i].name, a) for i, a in enumerate(call.args) if i < len(params)),
+            *((k.text, v) for k, v in call.kwargs)]
+
+
+def _bound_choices(block: ast.Block) -> Iterator[tuple[ast.Call, str, list[ast.Stmt]]]:
+    """Each `let NAME = choose…(…)` without words, with the statements of its block that follow it (what may use
+    NAME), in the order the body runs; blocks nested in branches and loops too."""
+    for i, stmt in enumerate(block.stmts):
+        if isinstance(stmt, ast.Let) and _wordless_choice(stmt.value):
+            assert isinstance(stmt.value, ast.Call)
+            yield stmt.value, stmt.name.text, block.stmts[i + 1:]
+        for part in _parts(stmt):
+            yield from _nested_blocks(part)
+
+
+def _nested_blocks(node: ast.Node) -> Iterator[tuple[ast.Call, str, list[ast.Stmt]]]:
+    if isinstance(node, ast.Block):
+        yield from _bound_choices(node)
+
+
+def _effects_on(name: str, stmts: list[ast.Stmt]) -> set[str]:
+    """The words of every marked parameter NAME (or a loop's name over it, for a choice of several) is passed to in
+    STMTS; "?" when NAME is bound afresh there (what follows is another's)."""
+    found: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, ast.Let) and stmt.name.text == name:
+            found.add("?")
+            break
+        _collect(stmt, {name}, found)
+    return found
+
+
+def _collect(node: ast.Node, names: set[str], found: set[str]) -> None:
+    if isinstance(node, ast.For) and _is_one_of(node.iterable, names):
+        _collect(node.body, names | {node.var.text}, found)
+        return
+    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
+        marks = PARAM_EFFECTS[node.func.text]
+        for param, arg in _passed(node):
+            if param in marks and _is_one_of(arg, names):
+                found.add(marks[param])
+    for part in _parts(node):
+        _collect(part, names, found)
+
+
+def _is_one_of(e: ast.Expr, names: set[str]) -> bool:
+    return isinstance(e, ast.Name) and e.ident in names and e.ref == ("local", e.ident)
+
+
+def _agreed(found: set[str]) -> str | None:
+    """The words for a choice whose one chosen met these effects: `help` when it is only helped, `attack` when only
+    hurt or hampered and hurt at least once, `control` when only hampered; None when nothing marked, or both."""
+    if not found or "?" in found:
+        return None
+    if found <= HELPING:
+        return "help"
+    if found & HELPING:
+        return None
+    return "attack" if "attack" in found else "control"

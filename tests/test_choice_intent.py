@@ -1,0 +1,123 @@
+"""A choice of characters without words of its own is told to agents by what its rule does with the one chosen
+(interp/intent.py): 马良's 应援 (`choose(owner, others(owner))`, then `obtain(p, event.card)`) reads as `help`, so the
+heuristic agent gives the card to a friend instead of a foe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sgsdsl.ai.heuristic import HeuristicAgent
+from sgsdsl.api import check_paths
+from sgsdsl.engine.agents import Request
+from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PRIMITIVES
+from sgsdsl.interp.intent import infer_choice_words
+from sgsdsl.interp.reach import _kwarg
+from sgsdsl.lang import ast
+from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+MALIANG = ROOT / "docs" / "examples" / "maliang.scenario"
+
+
+def _skill(tmp_path: Path, body: str, tags: str = "") -> ast.SkillDef:
+    src = tmp_path / "t.sgs"
+    src.write_text(f'import "standard"\ngeneral 测试 ceshi : 蜀 male 4 {{\n  skill 试 shi {{\n'
+                   f'{"    tags " + tags if tags else ""}\n    active {{\n{body}\n    }}\n  }}\n}}\n', encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    assert loaded.checked is not None
+    return next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "shi")
+
+
+def _words(skill: ast.SkillDef) -> list[str | None]:
+    """Infer, then each choice's `tags:` as the body now carries it (None: no words)."""
+    infer_choice_words(skill.actives[0].body, frozenset(t.text for t in skill.tags))
+    out: list[str | None] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, ast.Call) and node.func.text in ("choose", "choose_many"):
+            tags = _kwarg(node, "tags")
+            out.append(tags.value if isinstance(tags, ast.Lit) else None)
+        if isinstance(node, ast.Node):
+            for value in vars(node).values():
+                for item in value if isinstance(value, list) else [value]:
+                    walk(item[1] if isinstance(item, tuple) else item)
+
+    walk(skill.actives[0].body)
+    return out
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("let p = choose(owner, others(owner))\n obtain(p, hand(owner))", ["help"]),
+    ("let p = choose(owner, others(owner), optional: true)\n if p != none { draw(p, 1) }", ["help"]),
+    ("let p = choose(owner, others(owner))\n recover(p, 1)\n draw(p, 1)", ["help"]),
+    ("let p = choose(owner, others(owner))\n give(owner, p, hand(owner))", ["help"]),
+    ("let p = choose(owner, others(owner))\n damage(p, 1, source: owner)", ["attack"]),
+    ("let p = choose(owner, others(owner))\n skip_phase(p, draw)", ["control"]),
+    ("let p = choose(owner, others(owner))\n let c = choose_card_from(owner, p)\n obtain(owner, c)", ["control"]),
+    ("let ps = choose_many(owner, others(owner), 1, 2)\n for q in ps { draw(q, 1) }", ["help"]),
+    ("obtain(choose(owner, others(owner)), hand(owner))", ["help"]),
+    # used both ways, or in no marked way: no words (the agent's default stands)
+    ("let p = choose(owner, others(owner))\n draw(p, 2)\n damage(p, 1)", [None]),
+    ("let p = choose(owner, others(owner))\n turn_over(p)", [None]),
+    ("let p = choose(owner, others(owner))\n let p = owner\n draw(p, 1)", [None]),
+    # written words are the rule's: kept as they are
+    ("let p = choose(owner, others(owner), tags: \"control\")\n draw(p, 1)", ["control"]),
+])
+def test_a_choice_is_told_by_what_its_rule_does_with_the_one_chosen(tmp_path: Path, body: str,
+                                                                   words: list[str | None]) -> None:
+    assert _words(_skill(tmp_path, body)) == words
+
+
+def test_a_skill_that_says_whom_it_aims_at_keeps_its_words(tmp_path: Path) -> None:
+    skill = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)", tags="attack")
+    assert _words(skill) == [None]
+    cycle = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)", tags="cycle")
+    assert _words(cycle) == ["help"]  # (a word that says nothing of whom it aims at)
+
+
+def test_inferring_twice_changes_nothing(tmp_path: Path) -> None:
+    skill = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)")
+    body = skill.actives[0].body
+    assert len(infer_choice_words(body)) == 1
+    assert infer_choice_words(body) == []
+
+
+def test_the_effects_table_names_real_player_parameters_and_hint_words() -> None:
+    for name, marks in PARAM_EFFECTS.items():
+        params = {p.name: p.type for p in PRIMITIVES[name].params}
+        for param, word in marks.items():
+            assert params.get(param) == "player", (name, param)
+            assert word in AI_HINTS, (name, word)
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_maliangs_choice_reaches_agents_as_help(monkeypatch, engine: str) -> None:
+    """The README's example general: the seat chosen for 应援 is asked with `about` ("help",), on both back ends."""
+    asked: list[Request] = []
+    original = ScenarioAgent.decide
+
+    def recording(self, request, view):
+        asked.append(request)
+        return original(self, request, view)
+
+    monkeypatch.setattr(ScenarioAgent, "decide", recording)
+    out = run_scenario(read_scenario(MALIANG), engine)
+    assert out.passed, out.failures
+    choice = next(r for r in asked if r.kind == "choose" and r.option_seats)
+    assert choice.about == ("help",)
+
+
+def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
+    players = [{"seat": s, "general": "?", "hp": 3, "max_hp": 3, "alive": True, "hand": 1, "equips": [],
+                "judge": [], "face_down": False, "piles": {}, "role": role}
+               for s, role in [(0, "lord"), (1, "loyalist"), (2, "rebel")]]
+    view = {"seat": 0, "hand": [], "role": "lord", "players": players, "draw_pile": 50, "discard_top": [],
+            "sides": [["lord", "loyalist"], ["rebel"]], "roles_in_play": ["lord", "loyalist", "rebel"],
+            "damage_history": [], "recover_history": [], "role_shown": True}
+    request = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, ("help",), option_seats=(1, 2))
+    assert HeuristicAgent(1).decide(request, view) == [0]
+    harmful = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, (), option_seats=(1, 2))
+    assert HeuristicAgent(1).decide(harmful, view) == [1]
