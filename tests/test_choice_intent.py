@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from sgsdsl.ai.heuristic import HeuristicAgent
-from sgsdsl.api import check_paths
+from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
 from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PRIMITIVES
-from sgsdsl.interp.intent import infer_choice_words
+from sgsdsl.interp.intent import infer_choice_words, infer_skill_words
 from sgsdsl.interp.reach import _kwarg
 from sgsdsl.lang import ast
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
@@ -121,3 +121,28 @@ def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
     assert HeuristicAgent(1).decide(request, view) == [0]
     harmful = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, (), option_seats=(1, 2))
     assert HeuristicAgent(1).decide(harmful, view) == [1]
+
+
+def test_a_skill_is_read_by_the_word_its_choices_agree_on(tmp_path: Path) -> None:
+    """The skill itself is weighed by its choices' one word ("use 济世?", its place in the play menu): a skill
+    whose choices disagree, or that says whom it aims at, gets none."""
+    helping = _skill(tmp_path, "let p = choose(owner, others(owner))\n let c = choose(owner, hand(owner))\n"
+                               " give(owner, p, [c])\n draw(owner, 1)")
+    assert infer_skill_words(helping) == ("help",)
+    assert infer_skill_words(helping) == ("help",)  # (once: the second reading gives the same)
+    both = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)\n"
+                            "let q = choose(owner, others(owner))\n damage(q, 1)")
+    assert infer_skill_words(both) == ()
+    tagged = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)", tags="help draw")
+    assert infer_skill_words(tagged) == ()
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_both_back_ends_give_the_skill_its_word(tmp_path: Path, engine: str) -> None:
+    src = tmp_path / "g.sgs"
+    src.write_text('import "standard"\ngeneral 医者 yizhe : 蜀 male 3 {\n  skill 济世 jishi {\n'
+                   '    on phase_end where event.player == owner and event.phase == finish optional {\n'
+                   '      let p = choose(owner, [q for q in others(owner) if q.hp < q.max_hp], optional: true)\n'
+                   '      if p != none { recover(p, 1, source: owner) }\n    }\n  }\n}\n', encoding="utf-8")
+    program = program_for(check_paths([str(src)]), engine)
+    assert [sorted(s.tags) for s in program.generals["yizhe"].skills] == [["help"]]

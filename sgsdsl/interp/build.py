@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from .intent import infer_choice_words
+from .intent import infer_skill_words
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -245,11 +245,7 @@ class StructureBuilder:
 
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
-        words = frozenset(t.text for t in s.tags)
-        bodies: list[ast.Block] = [*(t.body for t in s.triggers), *(a.body for a in s.actives),
-                                   *(p.body for p in s.provides)]
-        for body in bodies:  # (before any function is made of these bodies)
-            infer_choice_words(body, words)
+        inferred = infer_skill_words(s)  # (before any function is made of its bodies)
         actives = []
         values = self.checked.symbols.values
         for i, a in enumerate(s.actives):
@@ -290,7 +286,7 @@ class StructureBuilder:
                                   self.fn(p.body, own, f"provide{i}_body", "provide"))
                       for i, p in enumerate(s.provides)],
             modifiers=modifiers,
-            tags=frozenset(t.text for t in s.tags),
+            tags=frozenset([*(t.text for t in s.tags), *inferred]),
         )
 
     def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str, index: int = 0) -> TriggerRule:

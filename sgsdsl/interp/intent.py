@@ -25,7 +25,21 @@ AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk"})
 HELPING = frozenset({"help"})
 
 
-def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset()) -> list[ast.Call]:
+def infer_skill_words(s: ast.SkillDef) -> tuple[str, ...]:
+    """Give the choices of the skill's bodies their words (`infer_choice_words`), once, and the words the skill
+    itself is read by besides its `tags`: the one word all its choices given words agree on (`help`: 应援's only
+    choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's), else none."""
+    if s.inferred_words is None:
+        words = frozenset(t.text for t in s.tags)
+        given: set[str] = set()
+        for body in [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]:
+            given.update(w for _, w in infer_choice_words(body, words))
+        s.inferred_words = tuple(given) if len(given) == 1 else ()
+    return s.inferred_words
+
+
+def infer_choice_words(body: ast.Block | None,
+                       skill_words: frozenset[str] = frozenset()) -> list[tuple[ast.Call, str]]:
     """Give each choice of the body without words of its own the words its later use agrees on (as a written
     `tags:` argument); the calls given words, in the order the body runs. Nothing when SKILL_WORDS (the tags of the
     skill whose body it is) already aim its choices. Calling it again changes nothing (a choice given words has
@@ -40,7 +54,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     given += _direct_choices(body)
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
-    return [call for call, _ in given]
+    return given
 
 
 def _wordless_choice(e: ast.Node) -> bool:
