@@ -245,9 +245,9 @@ class StructureBuilder:
 
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
-        inferred = infer_skill_words(s)  # (before any function is made of its bodies)
-        actives = []
         values = self.checked.symbols.values
+        inferred = infer_skill_words(s, values)  # (before any function is made of its bodies)
+        actives = []
         for i, a in enumerate(s.actives):
             kind = "granted" if a.granted else "active"
             actives.append(ActiveRule(

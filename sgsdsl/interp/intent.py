@@ -14,28 +14,78 @@ choice whose one chosen is used both ways (helped and hampered), or in no marked
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from ..engine.registry import PARAM_EFFECTS, PRIMITIVES
 from ..lang import ast
-from .reach import CHOICES, _kwarg, _parts
+from .reach import CHOICES, _calls, _is_owner, _kwarg, _parts, _seats
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
 AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk"})
 HELPING = frozenset({"help"})
 
 
-def infer_skill_words(s: ast.SkillDef) -> tuple[str, ...]:
+# what an action does for the skill's own owner when the rule passes `owner` to it: a heal, cards gained, or a price
+# paid in HP (the words of a skill that helps itself: 养生 recovers, 博学 pays 1 HP to draw)
+SELF_EFFECTS: dict[tuple[str, str], str] = {
+    ("recover", "target"): "heal", ("draw", "player"): "draw", ("obtain", "player"): "draw",
+    ("lose_hp", "player"): "risk", ("damage", "target"): "risk",
+}
+
+
+def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tuple[str, ...]:
     """Give the choices of the skill's bodies their words (`infer_choice_words`), once, and the words the skill
     itself is read by besides its `tags`: the one word all its choices given words agree on (`help`: 应援's only
-    choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's), else none."""
+    choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's); for a skill that
+    chooses no character, what it does for its owner (`SELF_EFFECTS`: `heal`, `draw`, and `risk` for a price in HP);
+    else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters)."""
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
+        bodies = [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]
         given: set[str] = set()
-        for body in [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]:
+        for body in bodies:
             given.update(w for _, w in infer_choice_words(body, words))
-        s.inferred_words = tuple(given) if len(given) == 1 else ()
+        if words & AIMING_WORDS or len(given) > 1:
+            s.inferred_words = ()
+        elif given:
+            s.inferred_words = tuple(given)
+        elif any(_wordless_seat_choice(body, values) for body in bodies):
+            s.inferred_words = ()  # (a choice of characters left without words: the skill's words would aim it)
+        else:
+            # what a yes weighs: its own action's words all (an untagged action was used at random), an optional
+            # trigger's only a price in HP (untagged, it was always used; `heal` or `draw` would change nothing
+            # but how its own choices of cards are read), a compulsory one's none (nothing is asked)
+            # (a granted action is another's: its `owner` is not the one who uses it)
+            found = {w for a in s.actives if not a.granted for w in _self_words(a.body)}
+            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body) if w in ("risk", "?")}
+            s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
+
+
+def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> bool:
+    """Whether the body makes a choice of characters (by anyone) that carries no words."""
+    for call in _calls(body):
+        items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
+        if _wordless_choice(call) and items is not None and _seats(items, values):
+            return True
+    return False
+
+
+def _self_words(node: ast.Node) -> Iterator[str]:
+    """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
+    too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone."""
+    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
+        marks = PARAM_EFFECTS[node.func.text]
+        for param, arg in _passed(node):
+            if param not in marks:
+                continue
+            word = SELF_EFFECTS.get((node.func.text, param))
+            if not _is_owner(arg):
+                yield "?"
+            elif word is not None:
+                yield word
+    for part in _parts(node):
+        yield from _self_words(part)
 
 
 def infer_choice_words(body: ast.Block | None,
