@@ -195,3 +195,16 @@ def test_docs_names_the_index_it_wrote_once(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["docs", "a.sgs", "-o", "site/"])
     assert r.exit_code == 0 and r.output.startswith("wrote site/index.html and "), r.output
+
+
+def test_a_skill_without_words_says_what_agents_read_from_its_rule(tmp_path: Path) -> None:
+    """马良's 应援 writes no `tags`: the catalogue says agents read it, and its choice, as `help` (interp/intent.py),
+    told apart from words a rule wrote."""
+    r = CliRunner().invoke(main, ["docs", str(ROOT / "docs" / "examples" / "maliang.sgs"), "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    at = page.index('id="skill-yingyuan"')
+    line = page[at:page.index("</div></div>", at)]
+    assert "for agents: read from its rule as <code>help</code>" in line
+    assert "choice <code>choose</code>: read from its rule as <code>help</code>" in line
+    assert "tagged" not in line

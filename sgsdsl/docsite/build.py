@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..engine.registry.core import VIEW_CATEGORIES
 from ..files import write_text_atomic
+from ..interp.intent import infer_skill_words, read_from_rule
 from ..interp.reach import (
     ACTION_BOUND,
     TRIGGER_BOUND,
@@ -162,6 +163,9 @@ class _Builder:
         declarations can be made true; and each choice that carries its own words (`tags:`, `hints:`)."""
         src = self.sources.get(module.path, "")
         parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
+        read = infer_skill_words(s, self.values)  # (what agents read where the rule wrote no words)
+        if read:
+            parts.append(f"read from its rule as <code>{_e(' '.join(read))}</code>")
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
         members += [("optional trigger", t.body, TRIGGER_BOUND) for t in s.triggers if t.optional]
         for kind, body, bound in members:
@@ -198,7 +202,8 @@ class _Builder:
                         else f"<code>{_e(call.func.text)}</code>")
                 said = tags.value if isinstance(tags, ast.Lit) and isinstance(tags.value, str) else \
                     span_text(src, tags.span) if tags is not None else ""
-                words = ([f"tagged <code>{_e(said)}</code>"] if tags is not None else []) \
+                tagged = "read from its rule as" if tags is not None and read_from_rule(call, tags) else "tagged"
+                words = ([f"{tagged} <code>{_e(said)}</code>"] if tags is not None else []) \
                     + ([f"hints <code>{_e(span_text(src, hints.span))}</code>"] if hints is not None else [])
                 out.append(f"choice {name}: {' and '.join(words)}")
             for call, hope in written_hopes(body):

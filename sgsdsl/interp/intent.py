@@ -107,6 +107,12 @@ def infer_choice_words(body: ast.Block | None,
     return given
 
 
+def read_from_rule(call: ast.Call, tags: ast.Expr) -> bool:
+    """Whether a choice's `tags:` were given by this reading rather than written (they sit at the call itself:
+    a written argument has a place of its own in the text), for tools that show the two apart (the catalogue)."""
+    return tags.span == call.span
+
+
 def _wordless_choice(e: ast.Node) -> bool:
     return isinstance(e, ast.Call) and e.func.text in CHOICES and e.ref == "action" \
         and _kwarg(e, "tags") is None and _kwarg(e, "hints") is None
