@@ -176,3 +176,17 @@ def test_an_optional_trigger_is_read_only_by_a_price_in_hp(tmp_path: Path) -> No
     skills = {s.ident.text: s for m in checked.modules for g in m.generals for s in g.skills}
     assert infer_skill_words(skills["qinxue"], {}) == ("risk",)
     assert infer_skill_words(skills["zixing"], {}) == ()  # (untagged, it was always used: `draw` changes nothing)
+
+
+def test_hover_says_what_agents_read_from_the_rule(tmp_path: Path) -> None:
+    """The language server's hover on an untagged skill says how agents read it (`sgsdsl lsp`)."""
+    from sgsdsl.lsp.analysis import analyze, hover
+
+    src = (ROOT / "docs" / "examples" / "maliang.sgs").read_text(encoding="utf-8")
+    path = tmp_path / "maliang.sgs"
+    path.write_text(src, encoding="utf-8")
+    a = analyze(path, src)
+    line = next(i for i, x in enumerate(src.split("\n")) if "skill 应援" in x)
+    found = hover(a, line, src.split("\n")[line].index("应援"))
+    assert found is not None
+    assert "agents read it from its rule as `help`" in found[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import cast
 
 from ..engine import registry as reg
+from ..interp.intent import infer_skill_words
 from ..lang import ast
 from ..lang.cancel import cancellable
 from ..lang.cancel import poll as cancel_poll
@@ -139,7 +140,11 @@ def describe(a: Analysis, d: Definition) -> str:
     if isinstance(node, ast.SkillDef):
         flags = f" ({', '.join(f.text for f in node.flags)})" if node.flags else ""
         owner = f" of {d.owner}" if d.owner else ""
-        return f"**{node.name.text}** `{node.ident.text}` — skill{owner}{flags}{body}"
+        values = {v.name.text: v for m in a.modules for v in m.values}
+        read = infer_skill_words(node, values)  # (what agents read where the rule wrote no words)
+        agents = (f"\n\nagents read it from its rule as `{' '.join(read)}` (write `tags` to say otherwise)"
+                  if read else "")
+        return f"**{node.name.text}** `{node.ident.text}` — skill{owner}{flags}{body}{agents}"
     if isinstance(node, ast.ValueDef):
         ps = ", ".join(f"{p.name.text}: {p.type.text}" for p in node.params)
         return f"**value** `{node.name.text}({ps})`{body}"
