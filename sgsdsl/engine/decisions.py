@@ -185,7 +185,10 @@ class Decisions:
                 return [pinned if pinned in items else items[0]]
         if self.blind(p):  # (what the items are is read by nobody: blank labels, no seats or tags)
             picks = self.ask(p, "choose", prompt, blank(len(items)), low, high, about=about, same_view=same_view)
-            return [items[i] for i in picks]
+            chosen = [items[i] for i in picks]
+            if about is not None and type(chosen[0] if chosen else None) is Player:
+                self.chose_seats(p, chosen, about)
+            return chosen
         labels = [self.item_label(x, p) for x in items]
         seats = [x.seat if isinstance(x, Player) else None for x in items]
         tags = [() if not isinstance(x, Card) or label.startswith("hand card of") else hints_of(x)
@@ -198,7 +201,23 @@ class Decisions:
         ranks = tuple(x.rank for x in items) if ranked and shown else ()
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
                          subject=subject, same_view=same_view, hope=hope, ahead=ahead, option_ranks=ranks)
-        return [items[i] for i in picks]
+        chosen = [items[i] for i in picks]
+        if about is not None and type(chosen[0] if chosen else None) is Player:
+            self.chose_seats(p, chosen, about)
+        return chosen
+
+    def chose_seats(self, p: Player, chosen: list[Any], about: Any) -> None:
+        """A choice of characters that says whom it helps or harms (its skill's or its own words, one way only)
+        is a public act on each character chosen, as an aimed card is: role beliefs read who chose whom for what
+        (仁德's gift, 突袭's taking). A choice that says neither, or both, says nothing of whom its chooser favours."""
+        words = hints_of(about)
+        helps, harms = not HELPING.isdisjoint(words), not HARMING.isdisjoint(words)
+        if helps == harms:
+            return
+        acts = self.game.act_history
+        for q in chosen:
+            if q is not p:
+                acts.append((p.seat, q.seat, words))
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,
                    hints: Sequence[tuple[str, ...]] | None = None, subject: Player | None = None) -> Any:
@@ -331,6 +350,11 @@ def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
     return {name: ([pile_item_label(x) for x in items] if q.pile_public.get(name, True) or q is viewer
                    else len(items))
             for name, items in sorted(q.piles.items()) if items}
+
+
+# the AI hint words that say a choice of characters helps, or harms, the one chosen (`Decisions.chose_seats`)
+HELPING = frozenset({"help", "heal", "draw"})
+HARMING = frozenset({"attack", "control"})
 
 
 def hints_of(card: Any) -> tuple[str, ...]:
