@@ -190,3 +190,29 @@ def test_hover_says_what_agents_read_from_the_rule(tmp_path: Path) -> None:
     found = hover(a, line, src.split("\n")[line].index("应援"))
     assert found is not None
     assert "agents read it from its rule as `help`" in found[0]
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_choice_in_a_cards_effect_is_read_from_it_too(monkeypatch, tmp_path: Path, engine: str) -> None:
+    """A designer's card whose effect names a character to give a card to: the choice reads as `help` (a card's
+    `tags` say what it does to its targets, and never reached a choice in its effect)."""
+    (tmp_path / "c.sgs").write_text(
+        'import "standard"\ncard 转赠 zhuanzeng : trick {\n  tags draw\n  copies ♥3\n  use play target self\n'
+        '  effect {\n    draw(user, 1)\n    let p = choose(user, others(user), prompt: "转赠: whom")\n'
+        '    obtain(p, hand(user))\n  }\n}\n', encoding="utf-8")
+    (tmp_path / "c.scenario").write_text(
+        "scenario: 转赠\nrule: the choice in a card's effect\nrules: c.sgs\nseat P0: 孙权 lord\n  hand: 转赠♥3\n"
+        "seat P1: 张飞 rebel\nseat P2: 黄盖 loyalist\ndeck: 杀♣2\nP0: 转赠♥3, P2, end play phase\n"
+        "expect P2 hand: 杀♣2\n", encoding="utf-8")
+    asked: list[Request] = []
+    original = ScenarioAgent.decide
+
+    def recording(self, request, view):
+        asked.append(request)
+        return original(self, request, view)
+
+    monkeypatch.setattr(ScenarioAgent, "decide", recording)
+    out = run_scenario(read_scenario(tmp_path / "c.scenario"), engine)
+    assert out.passed, out.failures
+    choice = next(r for r in asked if r.kind == "choose" and r.option_seats)
+    assert choice.about == ("help",)

@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from .intent import infer_skill_words
+from .intent import infer_choice_words, infer_skill_words
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -310,6 +310,10 @@ class StructureBuilder:
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)
+        # (a card's `tags` say what the card does to its targets; a choice in its effect is aimed by its own words,
+        # or by what the effect does with the one chosen: read once, before any function is made of the bodies)
+        for body in [c.effect, *(b for _, b in c.hooks)]:
+            infer_choice_words(body)
         family = c.family.text if c.family is not None else c.name.text
         uses = []
         kinds = [(u.target or ast.TargetSpec(u.span, "self" if c.category.text not in ("basic", "trick") else "none"))
