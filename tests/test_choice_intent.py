@@ -93,9 +93,8 @@ def test_the_effects_table_names_real_player_parameters_and_hint_words() -> None
             assert word in AI_HINTS, (name, word)
 
 
-@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
-def test_maliangs_choice_reaches_agents_as_help(monkeypatch, engine: str) -> None:
-    """The README's example general: the seat chosen for 应援 is asked with `about` ("help",), on both back ends."""
+def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, ...]:
+    """Play the scenario (it must pass) and give the words (`Request.about`) of its first choice of characters."""
     asked: list[Request] = []
     original = ScenarioAgent.decide
 
@@ -104,10 +103,15 @@ def test_maliangs_choice_reaches_agents_as_help(monkeypatch, engine: str) -> Non
         return original(self, request, view)
 
     monkeypatch.setattr(ScenarioAgent, "decide", recording)
-    out = run_scenario(read_scenario(MALIANG), engine)
+    out = run_scenario(read_scenario(scenario), engine)
     assert out.passed, out.failures
-    choice = next(r for r in asked if r.kind == "choose" and r.option_seats)
-    assert choice.about == ("help",)
+    return next(r for r in asked if r.kind == "choose" and r.option_seats).about
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_maliangs_choice_reaches_agents_as_help(monkeypatch, engine: str) -> None:
+    """The README's example general: the seat chosen for 应援 is asked with `about` ("help",), on both back ends."""
+    assert _seat_choice_about(monkeypatch, MALIANG, engine) == ("help",)
 
 
 def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
@@ -204,15 +208,4 @@ def test_a_choice_in_a_cards_effect_is_read_from_it_too(monkeypatch, tmp_path: P
         "scenario: 转赠\nrule: the choice in a card's effect\nrules: c.sgs\nseat P0: 孙权 lord\n  hand: 转赠♥3\n"
         "seat P1: 张飞 rebel\nseat P2: 黄盖 loyalist\ndeck: 杀♣2\nP0: 转赠♥3, P2, end play phase\n"
         "expect P2 hand: 杀♣2\n", encoding="utf-8")
-    asked: list[Request] = []
-    original = ScenarioAgent.decide
-
-    def recording(self, request, view):
-        asked.append(request)
-        return original(self, request, view)
-
-    monkeypatch.setattr(ScenarioAgent, "decide", recording)
-    out = run_scenario(read_scenario(tmp_path / "c.scenario"), engine)
-    assert out.passed, out.failures
-    choice = next(r for r in asked if r.kind == "choose" and r.option_seats)
-    assert choice.about == ("help",)
+    assert _seat_choice_about(monkeypatch, tmp_path / "c.scenario", engine) == ("help",)
