@@ -8,8 +8,10 @@ the registry marks (`PARAM_EFFECTS`: `obtain`'s player is helped, `damage`'s tar
 of it agrees, the choice gets those words as if its rule had written them (`tags: "help"`), once, before either
 back end builds the rule, so the interpreter and the compiled code read the same words.
 
-Only a choice without words of its own, in a body whose skill says nothing of whom it helps or harms, is read; a
-choice whose one chosen is used both ways (helped and hampered), or in no marked way, keeps no words.
+Only a choice without words of its own, in a body whose skill says nothing of whom it helps or harms (or in a
+card's effect, which its card's `tags` never reached), is read; a choice whose one chosen is used both ways (helped
+and hampered), or in no marked way, keeps no words. The skill itself is then read by the word its choices agree on,
+or, choosing nobody, by what it does for its owner (`infer_skill_words`).
 """
 
 from __future__ import annotations
