@@ -209,3 +209,17 @@ def test_a_choice_in_a_cards_effect_is_read_from_it_too(monkeypatch, tmp_path: P
         "seat P1: 张飞 rebel\nseat P2: 黄盖 loyalist\ndeck: 杀♣2\nP0: 转赠♥3, P2, end play phase\n"
         "expect P2 hand: 杀♣2\n", encoding="utf-8")
     assert _seat_choice_about(monkeypatch, tmp_path / "c.scenario", engine) == ("help",)
+
+
+def test_a_granted_action_is_not_read_by_what_it_does_for_the_owner(tmp_path: Path) -> None:
+    """A granted action (制霸) is used by others: its `owner` gains, not the one who uses it, so it gets no words
+    (read as `draw`, every 吴 seat would have used it whenever it could)."""
+    src = tmp_path / "t.sgs"
+    src.write_text('import "standard"\ngeneral 测试 ceshi : 吴 male 4 {\n  skill 纳贡 nagong leader {\n'
+                   '    grant limit 1 per phase where user.kingdom == 吴 { draw(owner, 1) }\n  }\n}\n',
+                   encoding="utf-8")
+    checked = check_paths([str(src)]).checked
+    assert checked is not None
+    skill = next(s for m in checked.modules for g in m.generals for s in g.skills if s.ident.text == "nagong")
+    assert skill.actives and skill.actives[0].granted
+    assert infer_skill_words(skill, {}) == ()
