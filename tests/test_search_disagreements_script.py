@@ -27,7 +27,9 @@ def test_the_rows_and_tables_of_a_small_run(tmp_path: Path, capsys: pytest.Captu
     assert rows and all(r["request"].split(":")[0] in {"play", "choose", "confirm", "respond", "respond_for",
                                                         "rescue", "nullify", "use_on"} for r in rows)
     left = [r for r in rows if r["left"]]
-    assert left and all(r["heuristic"] != r["search"] and isinstance(r["gain"], float) for r in left)
+    assert left and all(isinstance(r["gain"], float) for r in left)
+    # (two answers may read alike, told by what each was: two hidden seats are both "a seat shown hidden")
+    assert any(r["heuristic"] != r["search"] for r in left)
     assert not any("#" in r["heuristic"][0] + r["search"][0] for r in left)  # (what an answer was, not which card)
     assert f"{len(rows)} decisions searched, the heuristic's answer left at {len(left)}" in printed
     again = tmp_path / "again.jsonl"

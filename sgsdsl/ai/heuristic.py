@@ -652,7 +652,9 @@ class HeuristicAgent(Agent):
             elif kind == "draw":
                 score = 2.5
             elif kind == "equip":
-                score = 2.0
+                # a slot it fills already: the card only replaces what it wears, two cards spent on one piece of
+                # equipment, so only from a surplus (`_spare`) the discard phase would take anyway
+                score = 2.0 if not t.intersection(me.get("worn", ())) else 0.3 if self._spare(me) else 0.0
             elif kind == "risk":
                 score = 0.2 if self.rng.random() < 0.3 else 0.0
             elif kind == "harm" and "risk" in t and not (me["hand"] >= PAY_HAND and self._healthy(view)):

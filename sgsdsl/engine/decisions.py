@@ -247,7 +247,7 @@ class Decisions:
             seat: dict[str, Any] = {
                 "seat": q.seat, "general": q.general.name if q.general is not None else q.name, "hp": q.hp,
                 "max_hp": q.max_hp, "alive": q.alive, "hand": len(q.hand), "face_down": q.face_down,
-                "chained": q.chained,
+                "chained": q.chained, "worn": [*q.equips],  # (the equipment slots it fills: public, as its cards are)
                 "role": q.role if (q.role_revealed or q is p) else "hidden"}
             if cards:
                 seat["equips"] = [e.label() for e in q.equips.values()] if q.equips else []
