@@ -20,12 +20,13 @@ P0: skill 仁德, 杀♠7, P2, end play phase
 expect P2 hand: 杀♠7
 """
 
-# a choice whose words say nothing of whom it favours (a rule's own text choice aside, none here): no act
+# a choice whose words say nothing of whom it favours: no act. Read from its rule, a seat turned over is hampered
+# (`control`, an act); one whose rule says `neutral` is not
 PLAIN = """import "standard"
 general 测试 ceshi : 蜀 male 4 {
   skill 指 zhi {
     active limit 1 per phase {
-      let p = choose(owner, others(owner), prompt: "指: whom")
+      let p = choose(owner, others(owner), WORDSprompt: "指: whom")
       turn_over(p)
     }
   }
@@ -69,5 +70,12 @@ def test_a_gift_is_an_act_of_help(monkeypatch, tmp_path: Path, engine: str) -> N
 
 @pytest.mark.parametrize("engine", ["interpreted", "compiled"])
 def test_a_choice_that_says_nothing_is_no_act(monkeypatch, tmp_path: Path, engine: str) -> None:
-    (tmp_path / "plain.sgs").write_text(PLAIN, encoding="utf-8")
+    (tmp_path / "plain.sgs").write_text(PLAIN.replace("WORDS", 'tags: "neutral", '), encoding="utf-8")
     assert _acts_seen(monkeypatch, POINT, tmp_path / "point.scenario", engine) == []
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_seat_turned_over_is_read_as_hampered(monkeypatch, tmp_path: Path, engine: str) -> None:
+    (tmp_path / "plain.sgs").write_text(PLAIN.replace("WORDS", ""), encoding="utf-8")
+    acts = _acts_seen(monkeypatch, POINT, tmp_path / "point.scenario", engine)
+    assert [(a, b, words) for a, b, words in acts] == [(0, 2, ("control",))]

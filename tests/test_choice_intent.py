@@ -1,5 +1,5 @@
 """A choice of characters without words of its own is told to agents by what its rule does with the one chosen
-(interp/intent.py): 马良's 应援 (`choose(owner, others(owner))`, then `obtain(p, event.card)`) reads as `help`, so the
+(lang/intent.py): 马良's 应援 (`choose(owner, others(owner))`, then `obtain(p, event.card)`) reads as `help`, so the
 heuristic agent gives the card to a friend instead of a foe."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
 from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PRIMITIVES
-from sgsdsl.interp.intent import infer_choice_words, infer_skill_words
-from sgsdsl.interp.reach import _kwarg
 from sgsdsl.lang import ast
+from sgsdsl.lang.ast_walk import kwarg
+from sgsdsl.lang.intent import infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
 
     def walk(node: object) -> None:
         if isinstance(node, ast.Call) and node.func.text in ("choose", "choose_many"):
-            tags = _kwarg(node, "tags")
+            tags = kwarg(node, "tags")
             out.append(tags.value if isinstance(tags, ast.Lit) else None)
         if isinstance(node, ast.Node):
             for value in vars(node).values():
@@ -61,7 +61,11 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("obtain(choose(owner, others(owner)), hand(owner))", ["help"]),
     # used both ways, or in no marked way: no words (the agent's default stands)
     ("let p = choose(owner, others(owner))\n draw(p, 2)\n damage(p, 1)", [None]),
-    ("let p = choose(owner, others(owner))\n turn_over(p)", [None]),
+    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)", [None]),
+    # turned over (face up, it skips its next turn) or contested (a hand card spent): hampered
+    ("let p = choose(owner, others(owner))\n turn_over(p)", ["control"]),
+    ("let p = choose(owner, having_hand(others(owner)))\n let r = pindian(owner, p)\n if r.won { draw(owner, 1) }",
+     ["control"]),
     ("let p = choose(owner, others(owner))\n let p = owner\n draw(p, 1)", [None]),
     # written words are the rule's: kept as they are
     ("let p = choose(owner, others(owner), tags: \"control\")\n draw(p, 1)", ["control"]),
@@ -79,10 +83,13 @@ def test_a_skill_that_says_whom_it_aims_at_keeps_its_words(tmp_path: Path) -> No
 
 
 def test_inferring_twice_changes_nothing(tmp_path: Path) -> None:
+    """The checker reads the rule (its note on a choice agents cannot aim needs the reading, SGS-W407); the build
+    reads it again, and finds each choice with the words the first reading gave it."""
     skill = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)")
+    assert _words(skill) == ["help"]  # (given by the check)
     body = skill.actives[0].body
-    assert len(infer_choice_words(body)) == 1
     assert infer_choice_words(body) == []
+    assert _words(skill) == ["help"]
 
 
 def test_the_effects_table_names_real_player_parameters_and_hint_words() -> None:
@@ -125,6 +132,63 @@ def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
     assert HeuristicAgent(1).decide(request, view) == [0]
     harmful = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, (), option_seats=(1, 2))
     assert HeuristicAgent(1).decide(harmful, view) == [1]
+    # `neutral`: anyone will do, friend or foe (and it must name one)
+    anyone = Request(0, "choose", "choose", ("P1", "P2"), 1, 1, ("neutral",), option_seats=(1, 2))
+    assert {HeuristicAgent(seed).decide(anyone, view)[0] for seed in range(1, 21)} == {0, 1}
+
+
+UNREAD = """import "standard"
+general 测试 ceshi : 蜀 male 4 {
+  skill 易手 yishou {
+    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }
+  }
+  skill 借鉴 jiejian {
+    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner), tags: "neutral")) }
+  }
+  skill 天香 tianxiang {
+    tags defence
+    on taking_damage where event.target == owner optional {
+      let t = choose(owner, others(owner))
+      transfer_damage(event, t)
+      draw(t, 1)
+    }
+  }
+  skill 惊梦 jingmeng {
+    active limit 1 per phase { turn_over(choose(owner, others(owner))) }
+  }
+  skill 反目 fanmu {
+    tags control
+    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }
+  }
+}
+card 移花 yihua : trick {
+  copies ♠3
+  use play target self
+  effect { swap_cards(user, choose(user, others(user))) }
+}
+"""
+
+
+def test_a_choice_agents_cannot_aim_is_a_warning(tmp_path: Path) -> None:
+    """SGS-W407 where no words say whom a choice of characters is for, and its rule says nothing either (a hand
+    swapped) or both (the damage moved to the one chosen, who then draws); none where a word is written (`neutral`
+    too), read from the rule (a seat turned over is hampered), or given by the skill's `tags`."""
+    src = tmp_path / "unread.sgs"
+    src.write_text(UNREAD, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok
+    found = [(d.span.line, d.severity, d.message) for d in loaded.diagnostics if d.code == "SGS-W407"]
+    assert [(line, severity) for line, severity, _ in found] == [(4, "warning"), (12, "warning"), (28, "warning")]
+    assert "skill '易手'" in found[0][2] and "does nothing with the one chosen" in found[0][2]
+    assert "skill '天香'" in found[1][2] and "both helps and harms" in found[1][2]
+    assert "card '移花'" in found[2][2]
+
+
+def test_the_bundled_rules_and_examples_leave_no_choice_unaimed() -> None:
+    paths = [*sorted((ROOT / "rules").glob("*.sgs")), *sorted((ROOT / "rules" / "house").glob("*.sgs")),
+             *sorted((ROOT / "docs" / "examples").glob("*.sgs"))]
+    for path in paths:
+        assert not [d for d in check_paths([str(path)]).diagnostics if d.code == "SGS-W407"], path
 
 
 def test_a_skill_is_read_by_the_word_its_choices_agree_on(tmp_path: Path) -> None:
@@ -157,8 +221,8 @@ def test_both_back_ends_give_the_skill_its_word(tmp_path: Path, engine: str) -> 
     ("lose_hp(owner, 1)\n draw(owner, 2)", ("draw", "risk")),
     # what it does for others too (every seat at or above its HP draws): not its owner's alone, no words
     ("for p in [q for q in others(owner) if q.hp >= owner.hp] { draw(p, 1) }\n draw(owner, 1)", ()),
-    # a choice of characters left without words (turned over): the skill's words would aim it, so none
-    ("let p = choose(owner, others(owner))\n turn_over(p)\n draw(owner, 1)", ()),
+    # a choice of characters left without words (a hand swapped): the skill's words would aim it, so none
+    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)\n draw(owner, 1)", ()),
 ])
 def test_an_action_that_chooses_nobody_is_read_by_what_it_does_for_its_owner(tmp_path: Path, body: str,
                                                                             words: tuple[str, ...]) -> None:

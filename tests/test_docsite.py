@@ -198,7 +198,7 @@ def test_docs_names_the_index_it_wrote_once(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_a_skill_without_words_says_what_agents_read_from_its_rule(tmp_path: Path) -> None:
-    """马良's 应援 writes no `tags`: the catalogue says agents read it, and its choice, as `help` (interp/intent.py),
+    """马良's 应援 writes no `tags`: the catalogue says agents read it, and its choice, as `help` (lang/intent.py),
     told apart from words a rule wrote."""
     r = CliRunner().invoke(main, ["docs", str(ROOT / "docs" / "examples" / "maliang.sgs"), "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output

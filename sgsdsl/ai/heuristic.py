@@ -36,6 +36,7 @@ KEEP = frozenset({"defence", "heal"})
 # the cards most worth drawing (`_gain`), and the least worth putting on top of the pile for its own draws
 GAINFUL = KEEP | {"draw"}
 GAIN_BAR = 1
+NEUTRAL = "neutral"  # the hint word of a choice of characters that neither helps nor harms the one chosen
 NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
 PAY = "pay"  # the hint word of a card that pays for its chooser's own blow to land (享乐)
 GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
@@ -831,8 +832,12 @@ class HeuristicAgent(Agent):
         if r.option_seats and any(s is not None for s in r.option_seats) and any(r.option_tags):
             return self._seats_by_hints(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats):
-            stance = self._stance_now(view)
             about = set(r.about)
+            if NEUTRAL in about and not about & (HELPFUL | HARMFUL):
+                # (a choice that neither helps nor harms the one chosen: anyone will do)
+                seated = [i for i, s in enumerate(r.option_seats) if s is not None]
+                return sorted(self.rng.sample(seated, max(r.low, min(r.high, 1, len(seated)))))
+            stance = self._stance_now(view)
             helpful = bool(about & HELPFUL) and not about & HARMFUL
             sign = 1.0 if helpful else -1.0
             if not helpful:

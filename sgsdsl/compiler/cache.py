@@ -48,8 +48,8 @@ def compiler_digest() -> str:
         h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
     # the shared structure builder, and what it reads from rule texts before either back end makes a function
-    for shared in ("build.py", "intent.py", "reach.py"):
-        h.update((here.parent / "interp" / shared).read_bytes())
+    for shared in ("interp/build.py", "interp/reach.py", "lang/intent.py", "lang/ast_walk.py"):
+        h.update((here.parent / shared).read_bytes())
     return h.hexdigest()
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from ..engine.registry.core import VIEW_CATEGORIES
 from ..files import write_text_atomic
-from ..interp.intent import infer_skill_words, read_from_rule
 from ..interp.reach import (
     ACTION_BOUND,
     TRIGGER_BOUND,
@@ -30,6 +29,7 @@ from ..interp.reach import (
 )
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
+from ..lang.intent import infer_skill_words, read_from_rule
 from ..lang.sources import walk_files
 
 _STYLE = """

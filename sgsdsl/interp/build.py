@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from .intent import infer_choice_words, infer_skill_words
+from ..lang.intent import infer_choice_words, infer_skill_words
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,

@@ -21,9 +21,8 @@ from collections.abc import Iterator, Mapping
 
 from ..engine.registry import PRIMITIVES, card_tests
 from ..lang import ast
+from ..lang.ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
 
-# requests whose first argument chooses and whose second are the items chosen among
-CHOICES = ("choose", "choose_many")
 # names a skill's action binds before its body runs, which a reach may read; a skill's trigger binds the event too
 ACTION_BOUND = frozenset({"owner", "skill"})
 TRIGGER_BOUND = frozenset({"owner", "skill", "event"})
@@ -71,7 +70,7 @@ def _event_fields(e: ast.Node) -> frozenset[str]:
         return frozenset({e.name.text})
     if isinstance(e, ast.Name):
         return frozenset({""}) if e.ident == "event" and e.ref == ("local", "event") else frozenset()
-    return frozenset().union(*(_event_fields(part) for part in _parts(e)))
+    return frozenset().union(*(_event_fields(part) for part in parts(e)))
 
 
 def phases_skipped(body: ast.Block) -> tuple[str, ...]:
@@ -81,7 +80,7 @@ def phases_skipped(body: ast.Block) -> tuple[str, ...]:
     out = []
     for stmt in body.stmts:
         if isinstance(stmt, ast.CallStmt) and stmt.call.func.text == "skip_phase" and len(stmt.call.args) == 2 \
-                and _is_owner(stmt.call.args[0]) and isinstance(phase := stmt.call.args[1], ast.Name) \
+                and is_owner(stmt.call.args[0]) and isinstance(phase := stmt.call.args[1], ast.Name) \
                 and phase.ref == ("const", phase.ident):
             out.append(phase.ident)
     return tuple(out)
@@ -103,9 +102,9 @@ def tagged_choices(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr | None, 
     """Each choice in a body that carries its own words for agents, in the order the body runs: the call, its
     `tags:` (what the choice is about, read in place of the skill's or card's) and its `hints:` (per option), either
     None when not written (docs/language.md, "A choice's own tags")."""
-    for call in _calls(node):
+    for call in calls(node):
         if call.func.text in CHOICES and call.ref == "action":
-            tags, hints = _kwarg(call, "tags"), _kwarg(call, "hints")
+            tags, hints = kwarg(call, "tags"), kwarg(call, "hints")
             if tags is not None or hints is not None:
                 yield call, tags, hints
 
@@ -113,7 +112,7 @@ def tagged_choices(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr | None, 
 def written_hopes(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr]]:
     """Each call in a body given a condition on a card for agents (`judge(…, hoping: it.suit == ♥)`), in the order
     the body runs: the call and the condition (docs/language.md, "What a judgement hopes for")."""
-    for call in _calls(node):
+    for call in calls(node):
         tests = card_tests(call.func.text) if call.ref == "action" else frozenset()
         for key, arg in [*enumerate(call.args), *((k.text, v) for k, v in call.kwargs)]:
             if key in tests:
@@ -130,7 +129,7 @@ def own_judge_hope(effect: ast.Block | None) -> ast.Expr | None:
     call, hope = next(written_hopes(effect), (None, None))
     if call is None or hope is None:
         return None
-    judged = call.args[0] if call.args else _kwarg(call, "player")
+    judged = call.args[0] if call.args else kwarg(call, "player")
     if not (isinstance(judged, ast.Name) and judged.ident == "target" and judged.ref == ("local", "target")):
         return None
     return hope if _pure(hope, frozenset({"it"})) else None
@@ -139,43 +138,13 @@ def own_judge_hope(effect: ast.Block | None) -> ast.Expr | None:
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
     """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
     order the body runs."""
-    for call in _calls(body):
+    for call in calls(body):
         if call.func.text not in CHOICES or call.ref != "action":
             continue
-        chooser = call.args[0] if call.args else _kwarg(call, "player")
-        items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
-        if chooser is not None and items is not None and _is_owner(chooser) and _seats(items, values):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if chooser is not None and items is not None and is_owner(chooser) and is_seats(items, values):
             yield items
-
-
-def _kwarg(call: ast.Call, name: str) -> ast.Expr | None:
-    return next((v for k, v in call.kwargs if k.text == name), None)
-
-
-def _is_owner(e: ast.Expr) -> bool:
-    return isinstance(e, ast.Name) and e.ident == "owner" and e.ref == ("local", "owner")
-
-
-def _seats(e: ast.Expr, values: Mapping[str, ast.ValueDef], depth: int = 0) -> bool:
-    """Whether the expression is a list of characters by its form: a function or value returning them, such a list
-    filtered (`[p for p in others(owner) if …]`), less others, or joined to another."""
-    if depth > 8:
-        return False
-    if isinstance(e, ast.Call) and e.ref == "function":
-        prim = PRIMITIVES.get(e.func.text)
-        if prim is not None and prim.returns == "players":
-            return True
-        return e.func.text == "minus" and bool(e.args) and _seats(e.args[0], values, depth + 1)
-    if isinstance(e, ast.Call) and e.ref == "value":
-        d = values.get(e.func.text)
-        return d is not None and _seats(d.expr, values, depth + 1)
-    if isinstance(e, ast.ListComp):
-        return isinstance(e.elem, ast.Name) and e.elem.ident == e.var.text and _seats(e.iterable, values, depth + 1)
-    if isinstance(e, ast.BinOp) and e.op == "+":
-        return _seats(e.left, values, depth + 1) and _seats(e.right, values, depth + 1)
-    if isinstance(e, ast.CondExpr):
-        return _seats(e.then, values, depth + 1) and _seats(e.orelse, values, depth + 1)
-    return False
 
 
 # expressions that only ask, once their parts do (a name and a call are judged by what they name)
@@ -196,48 +165,4 @@ def _pure(e: ast.Expr, bound: frozenset[str]) -> bool:
         return _pure(e.iterable, bound) and _pure(e.elem, inner) and (e.cond is None or _pure(e.cond, inner))
     elif not isinstance(e, _ASKING):
         return False
-    return all(_pure(part, bound) for part in _parts(e))
-
-
-def _calls(node: ast.Node) -> Iterator[ast.Call]:
-    """The calls in a body, in the order they run: statements in turn, a call's arguments before the call."""
-    for part in _parts(node):
-        yield from _calls(part)
-    if isinstance(node, ast.Call):
-        yield node
-
-
-def _parts(node: ast.Node) -> list:
-    """A statement's or expression's parts, in the order they are evaluated (a loop's body after what it loops
-    over, a list comprehension's element and filter after its list)."""
-    if isinstance(node, ast.Block):
-        return list(node.stmts)
-    if isinstance(node, ast.Call):
-        return [*node.args, *(v for _, v in node.kwargs)]
-    if isinstance(node, ast.CallStmt):
-        return [node.call]
-    if isinstance(node, (ast.Let, ast.Assign)):
-        return [node.value]
-    if isinstance(node, ast.If):
-        return [node.test, node.body] + ([node.orelse] if node.orelse is not None else [])
-    if isinstance(node, ast.For):
-        return [node.iterable, node.body]
-    if isinstance(node, ast.While):
-        return [node.test, node.body]
-    if isinstance(node, ast.Repeat):
-        return [node.count, node.body]
-    if isinstance(node, ast.Attr):
-        return [node.obj]
-    if isinstance(node, ast.BinOp):
-        return [node.left, node.right]
-    if isinstance(node, (ast.Unary, ast.IsFamily)):
-        return [node.operand]
-    if isinstance(node, ast.RangeLit):
-        return [node.low, node.high]
-    if isinstance(node, ast.ListLit):
-        return list(node.items)
-    if isinstance(node, ast.ListComp):
-        return [node.iterable, node.elem] + ([node.cond] if node.cond is not None else [])
-    if isinstance(node, ast.CondExpr):
-        return [node.test, node.then, node.orelse]
-    return []
+    return all(_pure(part, bound) for part in parts(e))

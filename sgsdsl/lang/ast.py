@@ -261,7 +261,7 @@ class SkillDef(Definition):
     modifiers: list[Modifier] = field(default_factory=list)
     tags: list[Ident] = field(default_factory=list)  # AI hints, as on cards
     owner_kind: str = "top"  # top | general | card (set by the parser)
-    # the word its choices' use agrees on, for a skill whose `tags` say nothing of whom it aims at (interp/intent.py;
+    # the word its choices' use agrees on, for a skill whose `tags` say nothing of whom it aims at (lang/intent.py;
     # set once, when the skill is first built: its choices then carry their words as written)
     inferred_words: tuple[str, ...] | None = None
 

@@ -15,6 +15,7 @@ from . import ast, cancel
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
+from .intent import AIMING_WORDS, infer_choice_words, infer_skill_words, unread_choices
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -64,6 +65,8 @@ class Checker(BodyChecker):
                 self.check_mode(mode)
         self.never_fires()
         self.deck_size()
+        if not any(d.severity == "error" for d in self.diags):  # (the reading needs every name resolved)
+            self.unread_choices()
         self.diags.sort(key=lambda d: d.sort_key)
         return CheckedProgram(self.modules, self.sym, self.diags)
 
@@ -625,6 +628,30 @@ class Checker(BodyChecker):
                 self.warn("SGS-W404", f"this skill {what} {d.name.text}, but {d.name.text} has no `use` and no "
                           f"rule asks for it (respond, use_card_on…)", ident.span,
                           f"give {d.name.text} a `use` clause, or ask for it somewhere")
+
+    def unread_choices(self) -> None:
+        """SGS-W407 for each choice of characters that agents cannot aim: no words of its own, none from its skill's
+        `tags`, and none read from what its rule does with the one chosen (lang/intent.py, which this reading runs as
+        the build would: the words it gives are the ones the agents get). Skills and cards only: a mode's choices
+        (who goes first) are no one's help or harm."""
+        values = self.sym.values
+        for s in self._all_skills():
+            infer_skill_words(s, values)
+            if any(t.text in AIMING_WORDS for t in s.tags):
+                continue
+            for body in [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]:
+                self._unread(body, f"skill '{s.name.text}'")
+        for m in self.modules:
+            for c in m.cards:
+                for hook in [c.effect, *(b for _, b in c.hooks)]:
+                    infer_choice_words(hook)
+                    self._unread(hook, f"card '{c.name.text}'")
+
+    def _unread(self, body: ast.Block | None, where: str) -> None:
+        for call, why in unread_choices(body, self.sym.values):
+            self.warn("SGS-W407", f"agents cannot tell whom this choice of characters in {where} is for: {why}, so "
+                      "they take it as harmful", call.func.span,
+                      'say it on the choice: tags: "help" (or "attack", "control"; "neutral" for neither)')
 
     def _all_skills(self) -> list[ast.SkillDef]:
         out: list[ast.SkillDef] = []

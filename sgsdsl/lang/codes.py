@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "SGS-W404": "a conversion or provider of a card that nothing can use or ask for",
     "SGS-W406": "a tag that looks like a misspelt AI hint (agents read only the exact hint words)",
     "SGS-W405": "a `replace` or `score =` line that never applies (an unconditional line above wins)",
+    "SGS-W407": "a choice of characters agents cannot aim: no words say whether it helps or harms the one chosen",
     # the compiler (sgsdsl/compiler) adds these
     "SGS-E501": "two names become the same Python name in generated code (rename one)",
     "SGS-E503": "the compiler cannot express this construct (a bug in sgsdsl: please report it)",

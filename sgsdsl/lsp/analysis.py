@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import cast
 
 from ..engine import registry as reg
-from ..interp.intent import infer_skill_words
 from ..lang import ast
 from ..lang.cancel import cancellable
 from ..lang.cancel import poll as cancel_poll
 from ..lang.checker import check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.docs import comment_above, faces
+from ..lang.intent import infer_skill_words
 from ..lang.loader import load
 from ..lang.sources import display_path
 

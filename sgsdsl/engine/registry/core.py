@@ -232,13 +232,15 @@ AI_HINTS: dict[str, str] = {
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "spreads": "its blow also lands on every other chained character when its target is chained (elemental damage "
                "conducts through a chain): aimed at a chained seat only when the chain holds more foe than friend",
+    "neutral": "neither helps nor harms the character chosen (a skill copied from it, a hand swapped with it): "
+               "chosen without regard to sides, and no evidence of whose side its chooser is on",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
 }
 # What an action does to the character passed as each of these parameters, as the AI hint word it amounts to. A
 # choice of characters that carries no words of its own (`tags:`, `hints:`) and sits in a skill without `help`,
 # `heal`, `draw`, `attack`, `control` or `risk` is told to agents by what its rule then does with the one chosen
-# (interp/intent.py; docs/language.md, "What a choice is for, read from its rule"): `obtain(p, …)` makes it `help`.
+# (lang/intent.py; docs/language.md, "What a choice is for, read from its rule"): `obtain(p, …)` makes it `help`.
 PARAM_EFFECTS: dict[str, dict[str, str]] = {
     "draw": {"player": "help"}, "obtain": {"player": "help"}, "recover": {"target": "help"},
     "give": {"from_player": "control", "to": "help"}, "extra_turn": {"player": "help"},
@@ -246,6 +248,9 @@ PARAM_EFFECTS: dict[str, dict[str, str]] = {
     "damage": {"target": "attack"}, "lose_hp": {"player": "attack"}, "transfer_damage": {"to": "attack"},
     "skip_phase": {"player": "control"}, "skip_turn": {"player": "control"}, "lose_skill": {"player": "control"},
     "lose_all_skills": {"player": "control"}, "choose_card_from": {"owner": "control"}, "discard": {"by": "control"},
+    # turned over, a character face up skips its next turn (a face-down one is helped: the rarer case, written out);
+    # contested, it spends a hand card and may lose the contest
+    "turn_over": {"player": "control"}, "pindian": {"target": "control"},
 }
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..engine.registry import PARAM_EFFECTS, PRIMITIVES
-from ..lang import ast
-from .reach import CHOICES, _calls, _is_owner, _kwarg, _parts, _seats
+from . import ast
+from .ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
-AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk"})
+AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral"})
 HELPING = frozenset({"help"})
 
 
@@ -66,9 +66,9 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tu
 
 def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> bool:
     """Whether the body makes a choice of characters (by anyone) that carries no words."""
-    for call in _calls(body):
-        items = call.args[1] if len(call.args) > 1 else _kwarg(call, "items")
-        if _wordless_choice(call) and items is not None and _seats(items, values):
+    for call in calls(body):
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if _wordless_choice(call) and items is not None and is_seats(items, values):
             return True
     return False
 
@@ -82,11 +82,11 @@ def _self_words(node: ast.Node) -> Iterator[str]:
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param))
-            if not _is_owner(arg):
+            if not is_owner(arg):
                 yield "?"
             elif word is not None:
                 yield word
-    for part in _parts(node):
+    for part in parts(node):
         yield from _self_words(part)
 
 
@@ -117,7 +117,7 @@ def read_from_rule(call: ast.Call, tags: ast.Expr) -> bool:
 
 def _wordless_choice(e: ast.Node) -> bool:
     return isinstance(e, ast.Call) and e.func.text in CHOICES and e.ref == "action" \
-        and _kwarg(e, "tags") is None and _kwarg(e, "hints") is None
+        and kwarg(e, "tags") is None and kwarg(e, "hints") is None
 
 
 def _direct_choices(node: ast.Node) -> list[tuple[ast.Call, str]]:
@@ -129,7 +129,7 @@ def _direct_choices(node: ast.Node) -> list[tuple[ast.Call, str]]:
         for param, arg in _passed(node):
             if param in marks and isinstance(arg, ast.Call) and arg.func.text == "choose" and _wordless_choice(arg):
                 out.append((arg, marks[param]))
-    for part in _parts(node):
+    for part in parts(node):
         out += _direct_choices(part)
     return out
 
@@ -148,7 +148,7 @@ def _bound_choices(block: ast.Block) -> Iterator[tuple[ast.Call, str, list[ast.S
         if isinstance(stmt, ast.Let) and _wordless_choice(stmt.value):
             assert isinstance(stmt.value, ast.Call)
             yield stmt.value, stmt.name.text, block.stmts[i + 1:]
-        for part in _parts(stmt):
+        for part in parts(stmt):
             yield from _nested_blocks(part)
 
 
@@ -178,7 +178,7 @@ def _collect(node: ast.Node, names: set[str], found: set[str]) -> None:
         for param, arg in _passed(node):
             if param in marks and _is_one_of(arg, names):
                 found.add(marks[param])
-    for part in _parts(node):
+    for part in parts(node):
         _collect(part, names, found)
 
 
@@ -196,3 +196,23 @@ def _agreed(found: set[str]) -> str | None:
     if found & HELPING:
         return None
     return "attack" if "attack" in found else "control"
+
+
+def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef]) -> list[tuple[ast.Call, str]]:
+    """Each choice of characters in the body that is still without words once the body has been read
+    (`infer_choice_words`), with why the reading gave it none: the checker's note (SGS-W407) to a designer whose
+    choice agents cannot aim, and so take as harmful. A choice whose name is bound afresh is read no further."""
+    if body is None:
+        return []
+    why: dict[int, str] = {}
+    for call, name, rest in _bound_choices(body):
+        found = _effects_on(name, rest)
+        if "?" not in found and found & HELPING and found - HELPING:
+            why[id(call)] = "the rule both helps and harms the one chosen"
+    out: list[tuple[ast.Call, str]] = []
+    for call in calls(body):
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if _wordless_choice(call) and items is not None and is_seats(items, values):
+            out.append((call, why.get(id(call), "the rule does nothing with the one chosen that agents can read "
+                                                 "as a help or a harm")))
+    return out

@@ -1,0 +1,89 @@
+"""Walks over a rule's text shared by the readings made of it before it runs: where a skill's action could be aimed
+(interp/reach.py), what a choice of characters is for (lang/intent.py), and the checker's note on a choice agents
+cannot read. Each asks the same questions of the tree: a call's argument by name, whether a name is the skill's
+owner, whether an expression is a list of characters by its form, and a body's calls in the order they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..engine.registry import PRIMITIVES
+from . import ast
+
+# requests whose first argument chooses and whose second are the items chosen among
+CHOICES = ("choose", "choose_many")
+
+
+def kwarg(call: ast.Call, name: str) -> ast.Expr | None:
+    return next((v for k, v in call.kwargs if k.text == name), None)
+
+
+def is_owner(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Name) and e.ident == "owner" and e.ref == ("local", "owner")
+
+
+def is_seats(e: ast.Expr, values: Mapping[str, ast.ValueDef], depth: int = 0) -> bool:
+    """Whether the expression is a list of characters by its form: a function or value returning them, such a list
+    filtered (`[p for p in others(owner) if …]`), less others, or joined to another."""
+    if depth > 8:
+        return False
+    if isinstance(e, ast.Call) and e.ref == "function":
+        prim = PRIMITIVES.get(e.func.text)
+        if prim is not None and prim.returns == "players":
+            return True
+        return e.func.text == "minus" and bool(e.args) and is_seats(e.args[0], values, depth + 1)
+    if isinstance(e, ast.Call) and e.ref == "value":
+        d = values.get(e.func.text)
+        return d is not None and is_seats(d.expr, values, depth + 1)
+    if isinstance(e, ast.ListComp):
+        return isinstance(e.elem, ast.Name) and e.elem.ident == e.var.text and is_seats(e.iterable, values, depth + 1)
+    if isinstance(e, ast.BinOp) and e.op == "+":
+        return is_seats(e.left, values, depth + 1) and is_seats(e.right, values, depth + 1)
+    if isinstance(e, ast.CondExpr):
+        return is_seats(e.then, values, depth + 1) and is_seats(e.orelse, values, depth + 1)
+    return False
+
+
+def calls(node: ast.Node) -> Iterator[ast.Call]:
+    """The calls in a body, in the order they run: statements in turn, a call's arguments before the call."""
+    for part in parts(node):
+        yield from calls(part)
+    if isinstance(node, ast.Call):
+        yield node
+
+
+def parts(node: ast.Node) -> list:
+    """A statement's or expression's parts, in the order they are evaluated (a loop's body after what it loops
+    over, a list comprehension's element and filter after its list)."""
+    if isinstance(node, ast.Block):
+        return list(node.stmts)
+    if isinstance(node, ast.Call):
+        return [*node.args, *(v for _, v in node.kwargs)]
+    if isinstance(node, ast.CallStmt):
+        return [node.call]
+    if isinstance(node, (ast.Let, ast.Assign)):
+        return [node.value]
+    if isinstance(node, ast.If):
+        return [node.test, node.body] + ([node.orelse] if node.orelse is not None else [])
+    if isinstance(node, ast.For):
+        return [node.iterable, node.body]
+    if isinstance(node, ast.While):
+        return [node.test, node.body]
+    if isinstance(node, ast.Repeat):
+        return [node.count, node.body]
+    if isinstance(node, ast.Attr):
+        return [node.obj]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, (ast.Unary, ast.IsFamily)):
+        return [node.operand]
+    if isinstance(node, ast.RangeLit):
+        return [node.low, node.high]
+    if isinstance(node, ast.ListLit):
+        return list(node.items)
+    if isinstance(node, ast.ListComp):
+        return [node.iterable, node.elem] + ([node.cond] if node.cond is not None else [])
+    if isinstance(node, ast.CondExpr):
+        return [node.test, node.then, node.orelse]
+    return []
