@@ -174,3 +174,23 @@ def test_each_skill_bars_every_skill_of_the_general_in_an_arm_of_its_own() -> No
     assert sorted(doc["results"][0]["restricted"]) == ["jizhi", "qicai"]
     bare = invoke("balance", "ruojiang", str(TEST_GENERALS), "--players", "5", "--each-skill")
     assert bare.exit_code == 2 and "--each-skill: ruojiang has no skills to bar" in bare.output
+
+
+def test_a_choice_agents_cannot_aim_is_noted_under_the_verdict(tmp_path: Path) -> None:
+    """The balance run checks the rules and would drop every warning: SGS-W407 in the general's own skills is said
+    under the verdict (and in --json), since the agents take such a choice as harmful, right or wrong."""
+    swap = tmp_path / "swap.sgs"
+    swap.write_text(f'import "{STANDARD.resolve()}"\ngeneral 易手者 yishouzhe : 群 male 4 {{\n  skill 易手 yishou {{\n'
+                    "    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }\n  }\n}\n",
+                    encoding="utf-8")
+    args = ["balance", "yishouzhe", str(swap), "--players", "5", "--games", "2", "--jobs", "1", "--agents",
+            "heuristic", "--robust-agents", "none"]
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    note = next(line for line in r.output.splitlines() if line.startswith("note: "))
+    assert "swap.sgs:4:" in note and "skill '易手'" in note and "sgsdsl explain SGS-W407" in note
+    doc = json.loads(invoke(*args, "--json").output)
+    assert [(n["line"], "易手" in n["message"]) for n in doc["unaimed_choices"]] == [(4, True)]
+    swap.write_text(swap.read_text(encoding="utf-8").replace("others(owner))", 'others(owner), tags: "control")'),
+                    encoding="utf-8")
+    assert "note: " not in invoke(*args).output

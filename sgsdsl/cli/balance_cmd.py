@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -39,7 +40,8 @@ from ..lab.export import versions
 from ..lab.records import GameRecord
 from ..lab.runner import run_tasks
 from ..lab.variant import Variant
-from ..lang.diagnostics import did_you_mean
+from ..lang.diagnostics import Diagnostic, did_you_mean
+from ..lang.sources import display_path
 from ..rule_errors import describe_text
 from ..sim import make_agents
 from ..textsafe import shown
@@ -130,7 +132,10 @@ def balance_cmd(general, rules, rule_names, against, without, each_skill, games,
     failed = failures(plan, runs)
     names = display_names(program)
     baseline = names.get(plan.against, plan.against) if plan.against else "the baseline"
+    notes = unaimed_choices(prep, plan.general)
     doc = document(prep, plan, results, failed, seed, target, until_ci, tol, seconds)
+    doc["unaimed_choices"] = [{"file": where.rsplit(":", 2)[0], "line": d.span.line, "col": d.span.col,
+                               "message": d.message} for d, where in notes]
     meta = {"general": names.get(plan.general, plan.general),
             "baseline": baseline if plan.against else "the pool's average general", "mode": mode, "players": players,
             "paired seeds": f"{seed}–{seed + target - 1}", "agents": " · ".join(r.agents for r in results),
@@ -147,7 +152,26 @@ def balance_cmd(general, rules, rule_names, against, without, each_skill, games,
         click.echo(json.dumps(doc, ensure_ascii=False, sort_keys=True))
     else:
         print_verdict(plan, results, failed, names, tol, baseline, seconds, prep.variant, seed, target)
+        for d, where in notes:
+            click.echo(f"note: {where}: {shown(d.message)}; the verdict measures how the agents play it too: "
+                       "write its `tags:` (sgsdsl explain SGS-W407)")
     raise SystemExit(EXIT_FAILED if failed else 0)
+
+
+def unaimed_choices(prep: Prepared, general: str) -> list[tuple[Diagnostic, str]]:
+    """The general's choices of characters that agents cannot aim (SGS-W407, which `check` reports and a balance
+    run would otherwise drop with every warning), each with where it is (FILE:LINE:COL): a designer asking whether
+    the general is too strong learns that the agents take such a choice as harmful, right or wrong."""
+    loaded = prep.loaded
+    if loaded is None or loaded.checked is None:
+        return []
+    spans = [s for m in loaded.checked.modules for g in m.generals if g.ident.text == general
+             for s in (g.span, *(k.span for k in g.skills))]  # (a skill it names may be written elsewhere)
+    out = []
+    for d in loaded.diagnostics:
+        if d.code == "SGS-W407" and any(d.span.file == s.file and s.line <= d.span.line <= s.end_line for s in spans):
+            out.append((d, f"{display_path(Path(d.span.file))}:{d.span.line}:{d.span.col}"))
+    return out
 
 
 def make_plan(prep: Prepared, general: str, against: str | None, without: tuple[str, ...], pool_spec: str | None,
