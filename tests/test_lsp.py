@@ -220,3 +220,41 @@ def test_a_burst_of_edits_is_checked_once_at_its_end(folder: Path) -> None:
         assert h is not None and "draw(" in h.contents.value
 
     run(folder, script)
+
+
+UNAIMED = """\
+import "base.sgs"
+
+general 易手者 yishouzhe : 群 male 4 {
+  skill 易手 yishou {
+    active limit 1 per phase {
+      swap_cards(owner,
+                 choose(owner, others(owner), prompt: "with whom"))
+    }
+  }
+}
+"""
+
+
+def test_a_choice_agents_cannot_aim_gets_a_warning_and_quick_fixes(folder: Path) -> None:
+    """SGS-W407 is published as a warning, and its quick fixes write each word into the choice, before its `)`:
+    the text each fix makes checks clean."""
+    async def script(s: Session) -> None:
+        uri = open_doc(s, folder / "main.sgs", UNAIMED)
+        found = await s.diagnostics(uri)
+        assert [(d.code, d.severity, d.range.start) for d in found] == [
+            ("SGS-W407", lsp.DiagnosticSeverity.Warning, pos(UNAIMED, "choose("))]
+        actions = await s.client.text_document_code_action_async(lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri), found[0].range, lsp.CodeActionContext(diagnostics=found)))
+        assert [x.title for x in actions] == [f'say whom it is for: tags: "{w}"'
+                                              for w in ("help", "attack", "control", "neutral")]
+        edit = actions[1].edit.changes[uri][0]
+        assert edit.range.start == pos(UNAIMED, '"with whom")', len('"with whom"'))
+        fixed = UNAIMED.replace('"with whom")', '"with whom", tags: "attack")')
+        change(s, uri, 2, fixed)
+        assert await s.diagnostics(uri) == []
+        none = await s.client.text_document_code_action_async(lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri), found[0].range, lsp.CodeActionContext(diagnostics=[])))
+        assert not none
+
+    run(folder, script)

@@ -250,3 +250,22 @@ def symbols(module: ast.Module | None) -> list[tuple[str, str, ast.Node, list[tu
     out += [(r.name.text, "rule", r, []) for r in module.rules]
     out.sort(key=lambda s: (s[2].span.line, s[2].span.col))
     return out
+
+
+AIM_WORDS = ("help", "attack", "control", "neutral")  # the words a quick fix offers a choice agents cannot aim
+
+
+def choice_closing(a: Analysis, name: Span) -> tuple[int, int] | None:
+    """Where the choice whose function name is at NAME (as SGS-W407 marks it) closes: the 0-based line and column
+    of its `)`, before which the quick fix writes `, tags: "…"`. None when no call of the document is named there."""
+    mod = a.module
+    stack: list[object] = [mod] if mod is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, ast.Node):
+            if isinstance(node, ast.Call) and node.func.span == name:
+                return node.span.end_line - 1, node.span.end_col - 2
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
+    return None

@@ -167,6 +167,29 @@ def document_symbols(ls: SgsServer, params: lsp.DocumentSymbolParams) -> list[ls
     return [sym(*s) for s in an.symbols(a.module)] if a is not None else []
 
 
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+def code_actions(ls: SgsServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """Quick fixes: for a choice agents cannot aim (SGS-W407), write its `tags:` with each word it may take."""
+    uri = params.text_document.uri
+    a = ls.analysis(uri)
+    out: list[lsp.CodeAction] = []
+    for d in params.context.diagnostics:
+        if a is None or d.code != "SGS-W407":
+            continue
+        r = d.range
+        closing = an.choice_closing(a, Span(a.shown, r.start.line + 1, r.start.character + 1, r.end.line + 1,
+                                            r.end.character + 1))
+        if closing is None:
+            continue
+        at = lsp.Position(*closing)
+        for word in an.AIM_WORDS:
+            edit = lsp.TextEdit(lsp.Range(at, at), f', tags: "{word}"')
+            out.append(lsp.CodeAction(f'say whom it is for: tags: "{word}"', kind=lsp.CodeActionKind.QuickFix,
+                                      diagnostics=[d], edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
+    return out
+
+
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: SgsServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
     if not ls.is_open(params.text_document.uri):
