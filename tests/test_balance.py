@@ -191,6 +191,9 @@ def test_a_choice_agents_cannot_aim_is_noted_under_the_verdict(tmp_path: Path) -
     assert "swap.sgs:4:" in note and "skill '易手'" in note and "sgsdsl explain SGS-W407" in note
     doc = json.loads(invoke(*args, "--json").output)
     assert [(n["line"], "易手" in n["message"]) for n in doc["unaimed_choices"]] == [(4, True)]
+    page = tmp_path / "verdict.html"
+    assert invoke(*args, "--html", str(page)).exit_code == 0
+    assert "<li>note: " in page.read_text(encoding="utf-8") and "SGS-W407" in page.read_text(encoding="utf-8")
     swap.write_text(swap.read_text(encoding="utf-8").replace("others(owner))", 'others(owner), tags: "control")'),
                     encoding="utf-8")
     assert "note: " not in invoke(*args).output

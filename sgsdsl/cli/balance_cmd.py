@@ -144,7 +144,8 @@ def balance_cmd(general, rules, rule_names, against, without, each_skill, games,
     def html() -> str:
         from ..lab.report import balance_report
 
-        return balance_report(plan, results, failed, meta, names, tol, baseline)
+        return balance_report(plan, results, failed, meta, names, tol, baseline, [note_text(d, where)
+                                                                                   for d, where in notes])
 
     tables = [(f"{key}/{arm}", recs) for key, arms in runs.items() for arm, recs in arms.items()]
     write_outputs(tables, csv_path, None, html_path, html)
@@ -153,9 +154,13 @@ def balance_cmd(general, rules, rule_names, against, without, each_skill, games,
     else:
         print_verdict(plan, results, failed, names, tol, baseline, seconds, prep.variant, seed, target)
         for d, where in notes:
-            click.echo(f"note: {where}: {shown(d.message)}; the verdict measures how the agents play it too: "
-                       "write its `tags:` (sgsdsl explain SGS-W407)")
+            click.echo(f"note: {shown(note_text(d, where))}")
     raise SystemExit(EXIT_FAILED if failed else 0)
+
+
+def note_text(d: Diagnostic, where: str) -> str:
+    return (f"{where}: {d.message}; the verdict measures how the agents play it too: write its `tags:` "
+            "(sgsdsl explain SGS-W407)")
 
 
 def unaimed_choices(prep: Prepared, general: str) -> list[tuple[Diagnostic, str]]:

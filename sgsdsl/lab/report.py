@@ -123,9 +123,10 @@ def compare_report(cmp: Comparison, changed: Sequence[str], meta: dict[str, Any]
 
 
 def balance_report(plan: Any, results: Sequence[Any], failed: Any, meta: dict[str, Any], names: dict[str, str],
-                   tolerance: float, baseline: str) -> str:
+                   tolerance: float, baseline: str, notes: Sequence[str] = ()) -> str:
     """The designer's verdict: the headline, a chart and a table per agent kind of the general's win rate minus
-    the baseline's per role, the restricted-play table, and the robustness line."""
+    the baseline's per role, the restricted-play table, and the robustness line. NOTES, under the verdict: what
+    the designer should know of it (a choice the agents cannot aim, SGS-W407)."""
     who = names.get(plan.general, plan.general)
     body: list[str] = []
     if failed:
@@ -136,6 +137,8 @@ def balance_report(plan: Any, results: Sequence[Any], failed: Any, meta: dict[st
                     f"{escape(VERDICT[category(main.overall, tolerance)])}</b>: "
                     f"{escape(role_words(main.overall, tolerance, baseline))}</p><ul>"
                     + "".join(f"<li>{escape(role_words(d, tolerance, baseline))}</li>" for d in main.roles) + "</ul>")
+        if notes:
+            body.append('<ul id="notes">' + "".join(f"<li>note: {escape(n)}</li>" for n in notes) + "</ul>")
         rows = [d.figure for d in main.roles] + ["all roles"]
         body.append(f"<h2>The general's win rate minus {escape(baseline)}'s, per role</h2>")
         body.append(verdict_chart(rows, [(r.agents, r.roles + [r.overall]) for r in results], tolerance,
