@@ -15,7 +15,7 @@ from . import ast, cancel
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
-from .intent import AIMING_WORDS, infer_choice_words, infer_skill_words, unread_choices
+from .intent import AIMING_WORDS, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -639,7 +639,7 @@ class Checker(BodyChecker):
             infer_skill_words(s, values)
             if any(t.text in AIMING_WORDS for t in s.tags):
                 continue
-            for body in [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]:
+            for body in skill_bodies(s):
                 self._unread(body, f"skill '{s.name.text}'")
         for m in self.modules:
             for c in m.cards:

@@ -43,7 +43,7 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tu
     else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters)."""
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
-        bodies = [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]
+        bodies = skill_bodies(s)
         given: set[str] = set()
         for body in bodies:
             given.update(w for _, w in infer_choice_words(body, words))
@@ -64,13 +64,21 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tu
     return s.inferred_words
 
 
-def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> bool:
-    """Whether the body makes a choice of characters (by anyone) that carries no words."""
+def skill_bodies(s: ast.SkillDef) -> list[ast.Block]:
+    """The bodies of a skill that may make choices: its triggers', its actions' and its provides'."""
+    return [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]
+
+
+def _wordless_seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Call]:
+    """The body's choices of characters (by anyone) that carry no words, in the order it runs."""
     for call in calls(body):
         items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
         if _wordless_choice(call) and items is not None and is_seats(items, values):
-            return True
-    return False
+            yield call
+
+
+def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> bool:
+    return next(_wordless_seat_choices(body, values), None) is not None
 
 
 def _self_words(node: ast.Node) -> Iterator[str]:
@@ -209,10 +217,5 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef]) -
         found = _effects_on(name, rest)
         if "?" not in found and found & HELPING and found - HELPING:
             why[id(call)] = "the rule both helps and harms the one chosen"
-    out: list[tuple[ast.Call, str]] = []
-    for call in calls(body):
-        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
-        if _wordless_choice(call) and items is not None and is_seats(items, values):
-            out.append((call, why.get(id(call), "the rule does nothing with the one chosen that agents can read "
-                                                 "as a help or a harm")))
-    return out
+    nothing = "the rule does nothing with the one chosen that agents can read as a help or a harm"
+    return [(call, why.get(id(call), nothing)) for call in _wordless_seat_choices(body, values)]
