@@ -87,3 +87,19 @@ def parts(node: ast.Node) -> list:
     if isinstance(node, ast.CondExpr):
         return [node.test, node.then, node.orelse]
     return []
+
+
+def calls_in(node: object) -> list[ast.Call]:
+    """Every call anywhere under a node (a module, a definition, a body), in source order: a generic walk over the
+    tree's dataclass fields, for readers that look at every call rather than at a body's running order."""
+    out: list[ast.Call] = []
+    stack: list[object] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Call):
+            out.append(x)
+        if isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif isinstance(x, ast.Node):
+            stack.extend(reversed([getattr(x, f) for f in x.__dataclass_fields__ if f != "span"]))
+    return out

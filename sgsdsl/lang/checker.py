@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ..engine import registry as reg
 from . import ast, cancel
+from .ast_walk import calls_in
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
@@ -211,7 +212,7 @@ class Checker(BodyChecker):
         """A procedure that calls itself, directly or through others, might never end: SGS-E232."""
         calls: dict[str, list[str]] = {}
         for name, pr in self.sym.procedures.items():
-            calls[name] = [c.func.text for c in _calls_in(pr.body) if c.ref == "procedure"]  # set by the body check
+            calls[name] = [c.func.text for c in calls_in(pr.body) if c.ref == "procedure"]  # set by the body check
         reported: set[str] = set()
         for start, pr in self.sym.procedures.items():
             stack, seen = list(calls[start]), set()
@@ -669,23 +670,6 @@ class Checker(BodyChecker):
         if isinstance(e, ast.Lit) and e.kind == "bool" and e.value is False:
             self.warn("SGS-W403", f"the condition is always false: {never}", e.span,
                       "remove the definition, or write the real condition")
-
-
-def _calls_in(node: object) -> list[ast.Call]:
-    """Every call in a body, in source order (a generic walk over the AST's dataclass fields)."""
-    out: list[ast.Call] = []
-    stack: list[object] = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Call):
-            out.append(x)
-        if isinstance(x, list):
-            stack.extend(reversed(x))
-        elif isinstance(x, tuple):
-            stack.extend(reversed(x))
-        elif isinstance(x, ast.Node):
-            stack.extend(reversed([getattr(x, f) for f in x.__dataclass_fields__ if f != "span"]))
-    return out
 
 
 def check(modules: list[ast.Module], cancelled: Callable[[], bool] | None = None) -> CheckedProgram:

@@ -12,6 +12,7 @@ from typing import cast
 
 from ..engine import registry as reg
 from ..lang import ast
+from ..lang.ast_walk import calls_in
 from ..lang.cancel import cancellable
 from ..lang.cancel import poll as cancel_poll
 from ..lang.checker import check
@@ -258,14 +259,5 @@ AIM_WORDS = ("help", "attack", "control", "neutral")  # the words a quick fix of
 def choice_closing(a: Analysis, name: Span) -> tuple[int, int] | None:
     """Where the choice whose function name is at NAME (as SGS-W407 marks it) closes: the 0-based line and column
     of its `)`, before which the quick fix writes `, tags: "…"`. None when no call of the document is named there."""
-    mod = a.module
-    stack: list[object] = [mod] if mod is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, ast.Node):
-            if isinstance(node, ast.Call) and node.func.span == name:
-                return node.span.end_line - 1, node.span.end_col - 2
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "span")
-    return None
+    call = next((c for c in calls_in(a.module) if c.func.span == name), None) if a.module is not None else None
+    return (call.span.end_line - 1, call.span.end_col - 2) if call is not None else None
