@@ -846,14 +846,16 @@ class HeuristicAgent(Agent):
             # a blow that spreads (`spreads`) is not aimed at a chained seat whose chain holds more friend than foe
             spoilt = {s for s in seats if s is not None and self._spreads_to_a_friend(s, view, stance)} \
                 if not helpful and SPREADS in about else set()
-
-            def weight(i: int) -> float:
+            # (each option's weight in a list, not a nested function: compiled, a nested function and its
+            # environment hold each other, and the cycle kept this view alive until the collector came)
+            keyed: list[tuple[float, int]] = []
+            for i in range(n):
                 s = seats[i]
-                if s is None:
-                    return -9.0
-                return self._target_weight(s, sign, stance, view) - (9.0 if s in spoilt else 0.0)
-
-            ranked = sorted(range(n), key=lambda i: (-weight(i), i))
+                w = -9.0 if s is None else \
+                    self._target_weight(s, sign, stance, view) - (9.0 if s in spoilt else 0.0)
+                keyed.append((-w, i))
+            keyed.sort()
+            ranked = [i for _, i in keyed]
             # a seat whose role is public (the lord) hurts a hidden seat only on fair evidence: it may be a friend
             # who cannot show it yet
             # (and a helpful act goes to sure friends only)
@@ -945,15 +947,8 @@ class HeuristicAgent(Agent):
         friend, such a harm first, else a hand card (unseen) before its equipment; from anyone else, its equipment
         (worn, seen) first, then a hand card, a pending harm last. A random card, as before, took a foe's 乐不思蜀 as
         often as its armour."""
-        def rank(i: int) -> int:
-            t = set(r.option_tags[i]) if i < len(r.option_tags) else set()
-            if "delayed" in t and t & HARMFUL:
-                return 0 if friend else 3
-            if t & _EQUIPMENT:
-                return 2 if friend else 0
-            return 1
-
-        return min(range(len(r.options)), key=lambda i: (rank(i), i))
+        tags = r.option_tags
+        return min([(_take_rank(tags[i] if i < len(tags) else (), friend), i) for i in range(len(r.options))])[1]
 
     def _next_card(self, r: Request, view: Any) -> list[int]:
         """The next card for the top of the draw pile, from the top down (观星, options hinted `next`): first one for
@@ -1089,6 +1084,17 @@ def _handlers(cls: type) -> dict[str, Any]:
     if got is None:
         got = _HANDLERS_OF[cls] = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
     return got
+
+
+def _take_rank(tags: tuple[str, ...], friend: bool) -> int:
+    """`HeuristicAgent._card_to_take`'s order of one card by its tags, lowest first (a function of the module, not
+    a nested one: see `on_choose`)."""
+    t = set(tags)
+    if "delayed" in t and t & HARMFUL:
+        return 0 if friend else 3
+    if t & _EQUIPMENT:
+        return 2 if friend else 0
+    return 1
 
 
 def _same(now: Any, then: Any) -> bool:
