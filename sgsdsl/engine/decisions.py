@@ -57,7 +57,7 @@ class Decisions:
             # the agent's answer is a uniform draw of one option (Agent.uniform_bits): drawn here, as decide() would
             pick = uniform_below(bits, len(labels))
             answer: Any = [pick]
-            kept: list[int] = [pick]
+            kept: int | list[int] = pick
         else:
             # (the agent's answer, validated: the way of every answer but the uniform draws above; one function with
             # the request, the view and the call, since every decision of a reasoning agent comes this way)
@@ -85,7 +85,9 @@ class Decisions:
             except (GameOver, StopEffect, BreakLoop) as signal:  # never a silent win or a skipped effect
                 raise AgentMisbehaved(getattr(agent, "name", type(agent).__name__), p.seat, signal) from None
             self._validate(agent, req, answer)
-            kept = list(answer)  # (the agent may keep its answer and change it later)
+            # (a copy: the agent may keep its answer and change it later; one option kept as its number, see
+            # GameState.answers)
+            kept = answer[0] if len(answer) == 1 else list(answer)
         g.decisions += 1
         g.answers.append(kept)
         if record:

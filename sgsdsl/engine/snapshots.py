@@ -244,7 +244,7 @@ class _Replay:
     """The answers given since the turn began, handed out in order to whichever seat is asked; the request after
     the last one is the decision being searched, where `branch` takes over."""
 
-    def __init__(self, answers: list[list[int]], branch: Callable[[Request], list[int]]):
+    def __init__(self, answers: list[int | list[int]], branch: Callable[[Request], list[int]]):
         self.answers = answers
         self.pos = 0
         self.branch = branch
@@ -253,7 +253,8 @@ class _Replay:
     def next(self, request: Request) -> list[int]:
         if self.pos < len(self.answers):
             self.pos += 1
-            return self.answers[self.pos - 1]
+            answer = self.answers[self.pos - 1]
+            return [answer] if isinstance(answer, int) else answer  # (GameState.answers keeps one option bare)
         self.branched = True
         return self.branch(request)
 

@@ -62,7 +62,9 @@ class GameState(CardHome):
         self.record = record
         self.log: list[dict[str, Any]] = []
         self.hashes: list[str] = []
-        self.answers: list[list[int]] = []
+        # every answer given, in order: a one-option answer as its number (an int is no container the cycle
+        # collector walks when it frees the finished game: most answers are one option), else its list
+        self.answers: list[int | list[int]] = []
         self.round = 0
         self.turns = 0
         self.current: Player = self.players[0]
