@@ -11,7 +11,7 @@ import pytest
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
-from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PRIMITIVES
+from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
 from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import kwarg
 from sgsdsl.lang.intent import infer_choice_words, infer_skill_words
@@ -67,6 +67,19 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("let p = choose(owner, having_hand(others(owner)))\n let r = pindian(owner, p)\n if r.won { draw(owner, 1) }",
      ["control"]),
     ("let p = choose(owner, others(owner))\n let p = owner\n draw(p, 1)", [None]),
+    # words that depend on an argument written out: more maximum HP helps, less hurts; chained is hampered,
+    # unchained helped; worked out at play (or zero), it says nothing
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, 1)", ["help"]),
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, -1)", ["attack"]),
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, 1)\n recover(p, 1)", ["help"]),
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, -1)\n draw(p, 2)", [None]),
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, p.hp - p.max_hp)", [None]),
+    ("let p = choose(owner, others(owner))\n change_max_hp(p, 0)", [None]),
+    ("let p = choose(owner, others(owner))\n set_chained(p, true)", ["control"]),
+    ("let p = choose(owner, others(owner))\n set_chained(p, not true)", ["help"]),
+    ("let p = choose(owner, others(owner))\n set_chained(p, false)\n draw(p, 1)", ["help"]),
+    ("let p = choose(owner, others(owner))\n set_chained(p, not p.chained)", [None]),
+    ("let p = choose(owner, others(owner))\n set_chained(p, true)\n damage(p, 1, nature: fire)", ["attack"]),
     # written words are the rule's: kept as they are
     ("let p = choose(owner, others(owner), tags: \"control\")\n draw(p, 1)", ["control"]),
 ])
@@ -98,6 +111,27 @@ def test_the_effects_table_names_real_player_parameters_and_hint_words() -> None
         for param, word in marks.items():
             assert params.get(param) == "player", (name, param)
             assert word in AI_HINTS, (name, word)
+    for name, (param, argument, more, less) in PARAM_EFFECTS_BY_VALUE.items():
+        params = {p.name: p.type for p in PRIMITIVES[name].params}
+        assert params.get(param) == "player" and params.get(argument) in ("int", "bool"), name
+        assert more in AI_HINTS and less in AI_HINTS, name
+
+
+def test_a_choice_read_from_a_written_argument_is_no_longer_a_warning(tmp_path: Path) -> None:
+    """SGS-W407 goes once the reading gives the choice words: a maximum HP given is read; one worked out at play
+    is still a choice agents cannot aim."""
+    def warnings(call: str) -> list[str]:
+        src = tmp_path / "w.sgs"
+        src.write_text('import "standard"\ngeneral 测试 ceshi : 蜀 male 4 {\n  skill 试 shi {\n    active {\n'
+                       f'      let p = choose(owner, others(owner))\n      {call}\n    }}\n  }}\n}}\n',
+                       encoding="utf-8")
+        loaded = check_paths([str(src)])
+        assert loaded.ok
+        return [d.code for d in loaded.diagnostics if d.code == "SGS-W407"]
+
+    assert warnings("change_max_hp(p, 1)") == []
+    assert warnings("set_chained(p, true)") == []
+    assert warnings("change_max_hp(p, owner.hp)") == ["SGS-W407"]
 
 
 def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, ...]:

@@ -48,7 +48,9 @@ def compiler_digest() -> str:
         h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
     # the shared structure builder, and what it reads from rule texts before either back end makes a function
-    for shared in ("interp/build.py", "interp/reach.py", "lang/intent.py", "lang/ast_walk.py"):
+    # (with the vocabulary's tables that reading consults: PARAM_EFFECTS and its kin)
+    for shared in ("interp/build.py", "interp/reach.py", "lang/intent.py", "lang/ast_walk.py",
+                   "engine/registry/core.py"):
         h.update((here.parent / shared).read_bytes())
     return h.hexdigest()
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..engine.registry import PARAM_EFFECTS, PRIMITIVES
+from ..engine.registry import PARAM_EFFECTS, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
 from . import ast
 from .ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
 
@@ -84,8 +84,9 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
 def _self_words(node: ast.Node) -> Iterator[str]:
     """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
     too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone."""
-    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
-        marks = PARAM_EFFECTS[node.func.text]
+    marks = _marks(node)
+    if marks:
+        assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
             if param not in marks:
                 continue
@@ -132,14 +133,47 @@ def _direct_choices(node: ast.Node) -> list[tuple[ast.Call, str]]:
     """Each choice without words passed straight to a marked parameter (`obtain(choose(owner, others(owner)), c)`),
     with that parameter's words."""
     out: list[tuple[ast.Call, str]] = []
-    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
-        marks = PARAM_EFFECTS[node.func.text]
+    marks = _marks(node)
+    if marks:
+        assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
             if param in marks and isinstance(arg, ast.Call) and arg.func.text == "choose" and _wordless_choice(arg):
                 out.append((arg, marks[param]))
     for part in parts(node):
         out += _direct_choices(part)
     return out
+
+
+def _marks(node: ast.Node) -> Mapping[str, str]:
+    """The words of each parameter of an action's call that says what it does to the character passed
+    (`PARAM_EFFECTS`, and `PARAM_EFFECTS_BY_VALUE` where the argument it depends on is a literal); empty for any
+    other node."""
+    if not isinstance(node, ast.Call) or node.ref != "action":
+        return {}
+    marks = PARAM_EFFECTS.get(node.func.text, {})
+    by_value = PARAM_EFFECTS_BY_VALUE.get(node.func.text)
+    if by_value is None:
+        return marks
+    param, argument, more, less = by_value
+    sign = next((_literal_sign(arg) for name, arg in _passed(node) if name == argument), 0)
+    return {**marks, param: more if sign > 0 else less} if sign else marks
+
+
+def _literal_sign(e: ast.Expr) -> int:
+    """1 for a positive whole number or `true` written out (`not false` too), -1 for a negative one or `false`
+    (`-1`, `not true`), 0 for zero and for anything worked out at play."""
+    op = None
+    if isinstance(e, ast.Unary):
+        op, e = e.op, e.operand
+    if not isinstance(e, ast.Lit):
+        return 0
+    if e.kind == "bool" and op in (None, "not"):
+        value = 1 if e.value else -1
+    elif e.kind == "int" and op in (None, "-"):
+        value = (e.value > 0) - (e.value < 0)
+    else:
+        return 0
+    return -value if op else value
 
 
 def _passed(call: ast.Call) -> list[tuple[str, ast.Expr]]:
@@ -181,8 +215,9 @@ def _collect(node: ast.Node, names: set[str], found: set[str]) -> None:
     if isinstance(node, ast.For) and _is_one_of(node.iterable, names):
         _collect(node.body, names | {node.var.text}, found)
         return
-    if isinstance(node, ast.Call) and node.ref == "action" and node.func.text in PARAM_EFFECTS:
-        marks = PARAM_EFFECTS[node.func.text]
+    marks = _marks(node)
+    if marks:
+        assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
             if param in marks and _is_one_of(arg, names):
                 found.add(marks[param])

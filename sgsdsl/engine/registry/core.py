@@ -252,6 +252,14 @@ PARAM_EFFECTS: dict[str, dict[str, str]] = {
     # contested, it spends a hand card and may lose the contest
     "turn_over": {"player": "control"}, "pindian": {"target": "control"},
 }
+# A parameter whose words depend on another argument, when the rule writes that one as a literal: (the parameter,
+# the argument, its words when the literal is positive or true, when negative or false). A character given a maximum
+# HP is helped, one losing it hurt; one chained (铁索连环: `tags control`) is hampered, one unchained helped. With the
+# argument worked out at play (`change_max_hp(p, x)`) the parameter says nothing, as before.
+PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
+    "change_max_hp": ("player", "n", "help", "attack"),
+    "set_chained": ("player", "chained", "control", "help"),
+}
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
 DIRECTIONS = ("counter_clockwise", "clockwise")
