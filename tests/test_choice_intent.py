@@ -14,7 +14,7 @@ from sgsdsl.engine.agents import Request
 from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
 from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import kwarg
-from sgsdsl.lang.intent import infer_choice_words, infer_skill_words
+from sgsdsl.lang.intent import family_words, infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +80,14 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("let p = choose(owner, others(owner))\n set_chained(p, false)\n draw(p, 1)", ["help"]),
     ("let p = choose(owner, others(owner))\n set_chained(p, not p.chained)", [None]),
     ("let p = choose(owner, others(owner))\n set_chained(p, true)\n damage(p, 1, nature: fire)", ["attack"]),
+    # a card of a family used on the one chosen does what that card's tags say it does to its targets
+    ("let p = choose(owner, others(owner))\n use_virtual(owner, 杀, [p])", ["attack"]),
+    ("let p = choose(owner, others(owner))\n use_card_on(owner, 杀, p)", ["attack"]),
+    ("let p = choose(owner, others(owner))\n use_virtual(owner, 顺手牵羊, [p])", ["control"]),
+    ("let p = choose(owner, others(owner))\n use_virtual(owner, 桃, [p])", ["help"]),
+    ("use_virtual(owner, 杀, [choose(owner, others(owner))])", ["attack"]),
+    ("let p = choose(owner, others(owner))\n use_virtual(owner, 闪, [p])", [None]),
+    ("let p = choose(owner, others(owner))\n use_virtual(owner, 桃, [p])\n use_virtual(owner, 杀, [p])", [None]),
     # written words are the rule's: kept as they are
     ("let p = choose(owner, others(owner), tags: \"control\")\n draw(p, 1)", ["control"]),
 ])
@@ -132,6 +140,18 @@ def test_a_choice_read_from_a_written_argument_is_no_longer_a_warning(tmp_path: 
     assert warnings("change_max_hp(p, 1)") == []
     assert warnings("set_chained(p, true)") == []
     assert warnings("change_max_hp(p, owner.hp)") == ["SGS-W407"]
+    assert warnings("use_virtual(owner, 杀, [p])") == []
+    assert warnings("use_virtual(owner, 闪, [p])") == ["SGS-W407"]
+
+
+def test_each_family_is_read_by_its_cards_tags() -> None:
+    loaded = check_paths([str(ROOT / "rules" / "junzheng.sgs")])
+    assert loaded.checked is not None
+    words = family_words(c for m in loaded.checked.modules for c in m.cards)
+    assert words["杀"] == "attack" and words["桃"] == "help" and words["顺手牵羊"] == "control"
+    assert words["无中生有"] == "help" and words["铁索连环"] == "control"
+    assert "闪" not in words  # (`tags defence`: nothing it does to a target)
+    assert words.get("火杀") == "attack"  # (a card of the 杀 family, tagged as 杀 is)
 
 
 def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, ...]:

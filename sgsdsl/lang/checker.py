@@ -8,7 +8,7 @@ attributes, constants, scope names): a primitive added there is known here witho
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..engine import registry as reg
 from . import ast, cancel
@@ -16,7 +16,7 @@ from .ast_walk import calls_in
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
-from .intent import AIMING_WORDS, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
+from .intent import AIMING_WORDS, family_words, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -636,20 +636,21 @@ class Checker(BodyChecker):
         the build would: the words it gives are the ones the agents get). Skills and cards only: a mode's choices
         (who goes first) are no one's help or harm."""
         values = self.sym.values
+        families = family_words(self.sym.cards.values())
         for s in self._all_skills():
-            infer_skill_words(s, values)
+            infer_skill_words(s, values, families)
             if any(t.text in AIMING_WORDS for t in s.tags):
                 continue
             for body in skill_bodies(s):
-                self._unread(body, f"skill '{s.name.text}'")
+                self._unread(body, f"skill '{s.name.text}'", families)
         for m in self.modules:
             for c in m.cards:
                 for hook in [c.effect, *(b for _, b in c.hooks)]:
-                    infer_choice_words(hook)
-                    self._unread(hook, f"card '{c.name.text}'")
+                    infer_choice_words(hook, families=families)
+                    self._unread(hook, f"card '{c.name.text}'", families)
 
-    def _unread(self, body: ast.Block | None, where: str) -> None:
-        for call, why in unread_choices(body, self.sym.values):
+    def _unread(self, body: ast.Block | None, where: str, families: Mapping[str, str]) -> None:
+        for call, why in unread_choices(body, self.sym.values, families):
             self.warn("SGS-W407", f"agents cannot tell whom this choice of characters in {where} is for: {why}, so "
                       "they take it as harmful", call.func.span,
                       'say it on the choice: tags: "help" (or "attack", "control"; "neutral" for neither)')

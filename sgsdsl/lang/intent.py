@@ -16,15 +16,18 @@ or, choosing nobody, by what it does for its owner (`infer_skill_words`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
-from ..engine.registry import PARAM_EFFECTS, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
+from ..engine.registry import PARAM_EFFECTS, PARAM_EFFECTS_BY_FAMILY, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
 from . import ast
 from .ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
 AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral"})
 HELPING = frozenset({"help"})
+# the words a card's `tags` say of what it does to its targets, as the word for the one it is used on
+_CARD_WORDS = (("attack", "attack"), ("control", "control"), ("help", "help"), ("heal", "help"), ("draw", "help"))
+_NO_FAMILIES: Mapping[str, str] = {}
 
 
 # what an action does for the skill's own owner when the rule passes `owner` to it: a heal, cards gained, or a price
@@ -35,18 +38,20 @@ SELF_EFFECTS: dict[tuple[str, str], str] = {
 }
 
 
-def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tuple[str, ...]:
+def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
+                      families: Mapping[str, str] = _NO_FAMILIES) -> tuple[str, ...]:
     """Give the choices of the skill's bodies their words (`infer_choice_words`), once, and the words the skill
     itself is read by besides its `tags`: the one word all its choices given words agree on (`help`: 应援's only
     choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's); for a skill that
     chooses no character, what it does for its owner (`SELF_EFFECTS`: `heal`, `draw`, and `risk` for a price in HP);
-    else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters)."""
+    else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters);
+    FAMILIES: what using a card of each family on a character does to it (`family_words`)."""
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
         bodies = skill_bodies(s)
         given: set[str] = set()
         for body in bodies:
-            given.update(w for _, w in infer_choice_words(body, words))
+            given.update(w for _, w in infer_choice_words(body, words, families))
         if words & AIMING_WORDS or len(given) > 1:
             s.inferred_words = ()
         elif given:
@@ -58,8 +63,9 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef]) -> tu
             # trigger's only a price in HP (untagged, it was always used; `heal` or `draw` would change nothing
             # but how its own choices of cards are read), a compulsory one's none (nothing is asked)
             # (a granted action is another's: its `owner` is not the one who uses it)
-            found = {w for a in s.actives if not a.granted for w in _self_words(a.body)}
-            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body) if w in ("risk", "?")}
+            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, families)}
+            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, families)
+                      if w in ("risk", "?")}
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
 
@@ -81,26 +87,26 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
     return next(_wordless_seat_choices(body, values), None) is not None
 
 
-def _self_words(node: ast.Node) -> Iterator[str]:
+def _self_words(node: ast.Node, families: Mapping[str, str]) -> Iterator[str]:
     """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
     too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone."""
-    marks = _marks(node)
+    marks = _marks(node, families)
     if marks:
         assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param))
-            if not is_owner(arg):
+            if not all(is_owner(one) for one in _one_or_listed(arg)):
                 yield "?"
             elif word is not None:
                 yield word
     for part in parts(node):
-        yield from _self_words(part)
+        yield from _self_words(part, families)
 
 
-def infer_choice_words(body: ast.Block | None,
-                       skill_words: frozenset[str] = frozenset()) -> list[tuple[ast.Call, str]]:
+def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset(),
+                       families: Mapping[str, str] = _NO_FAMILIES) -> list[tuple[ast.Call, str]]:
     """Give each choice of the body without words of its own the words its later use agrees on (as a written
     `tags:` argument); the calls given words, in the order the body runs. Nothing when SKILL_WORDS (the tags of the
     skill whose body it is) already aim its choices. Calling it again changes nothing (a choice given words has
@@ -109,10 +115,10 @@ def infer_choice_words(body: ast.Block | None,
         return []
     given: list[tuple[ast.Call, str]] = []
     for call, name, rest in _bound_choices(body):
-        words = _agreed(_effects_on(name, rest))
+        words = _agreed(_effects_on(name, rest, families))
         if words is not None:
             given.append((call, words))
-    given += _direct_choices(body)
+    given += _direct_choices(body, families)
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
     return given
@@ -129,34 +135,63 @@ def _wordless_choice(e: ast.Node) -> bool:
         and kwarg(e, "tags") is None and kwarg(e, "hints") is None
 
 
-def _direct_choices(node: ast.Node) -> list[tuple[ast.Call, str]]:
+def _direct_choices(node: ast.Node, families: Mapping[str, str]) -> list[tuple[ast.Call, str]]:
     """Each choice without words passed straight to a marked parameter (`obtain(choose(owner, others(owner)), c)`),
     with that parameter's words."""
     out: list[tuple[ast.Call, str]] = []
-    marks = _marks(node)
+    marks = _marks(node, families)
     if marks:
         assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
-            if param in marks and isinstance(arg, ast.Call) and arg.func.text == "choose" and _wordless_choice(arg):
-                out.append((arg, marks[param]))
+            for one in _one_or_listed(arg) if param in marks else ():
+                if isinstance(one, ast.Call) and one.func.text == "choose" and _wordless_choice(one):
+                    out.append((one, marks[param]))
     for part in parts(node):
-        out += _direct_choices(part)
+        out += _direct_choices(part, families)
     return out
 
 
-def _marks(node: ast.Node) -> Mapping[str, str]:
+def _marks(node: ast.Node, families: Mapping[str, str]) -> Mapping[str, str]:
     """The words of each parameter of an action's call that says what it does to the character passed
-    (`PARAM_EFFECTS`, and `PARAM_EFFECTS_BY_VALUE` where the argument it depends on is a literal); empty for any
-    other node."""
+    (`PARAM_EFFECTS`; `PARAM_EFFECTS_BY_VALUE` where the argument it depends on is a literal; `PARAM_EFFECTS_BY_FAMILY`
+    where the family is a card whose `tags` say what it does to its targets, FAMILIES); empty for any other node."""
     if not isinstance(node, ast.Call) or node.ref != "action":
         return {}
     marks = PARAM_EFFECTS.get(node.func.text, {})
     by_value = PARAM_EFFECTS_BY_VALUE.get(node.func.text)
-    if by_value is None:
-        return marks
-    param, argument, more, less = by_value
-    sign = next((_literal_sign(arg) for name, arg in _passed(node) if name == argument), 0)
-    return {**marks, param: more if sign > 0 else less} if sign else marks
+    if by_value is not None:
+        param, argument, more, less = by_value
+        sign = next((_literal_sign(arg) for name, arg in _passed(node) if name == argument), 0)
+        if sign:
+            marks = {**marks, param: more if sign > 0 else less}
+    by_family = PARAM_EFFECTS_BY_FAMILY.get(node.func.text)
+    if by_family is not None:
+        param, argument = by_family
+        family = next((arg for name, arg in _passed(node) if name == argument), None)
+        word = families.get(family.ref[1]) if isinstance(family, ast.Name) and family.ref is not None \
+            and family.ref[0] == "card" else None
+        if word is not None:
+            marks = {**marks, param: word}
+    return marks
+
+
+def family_words(cards: Iterable[ast.CardDef]) -> dict[str, str]:
+    """For each card (by its name, and by its family when that is another: 火杀's is 杀, unless a card is named so),
+    the word for what using it on a character does to that character, from the card's `tags` (`attack`, `control`,
+    else `help` for `help`, `heal` or `draw`); cards whose tags say none of these are left out."""
+    out: dict[str, str] = {}
+    named: set[str] = set()
+    for card in cards:
+        tags = {t.text for t in card.tags}
+        word = next((w for tag, w in _CARD_WORDS if tag in tags), None)
+        if word is not None:
+            out[card.name.text] = word
+        named.add(card.name.text)
+    for card in cards:
+        family = card.family.text if card.family is not None else None
+        if family and family not in named and card.name.text in out:
+            out.setdefault(family, out[card.name.text])
+    return out
 
 
 def _literal_sign(e: ast.Expr) -> int:
@@ -199,7 +234,7 @@ def _nested_blocks(node: ast.Node) -> Iterator[tuple[ast.Call, str, list[ast.Stm
         yield from _bound_choices(node)
 
 
-def _effects_on(name: str, stmts: list[ast.Stmt]) -> set[str]:
+def _effects_on(name: str, stmts: list[ast.Stmt], families: Mapping[str, str]) -> set[str]:
     """The words of every marked parameter NAME (or a loop's name over it, for a choice of several) is passed to in
     STMTS; "?" when NAME is bound afresh there (what follows is another's)."""
     found: set[str] = set()
@@ -207,22 +242,27 @@ def _effects_on(name: str, stmts: list[ast.Stmt]) -> set[str]:
         if isinstance(stmt, ast.Let) and stmt.name.text == name:
             found.add("?")
             break
-        _collect(stmt, {name}, found)
+        _collect(stmt, {name}, found, families)
     return found
 
 
-def _collect(node: ast.Node, names: set[str], found: set[str]) -> None:
+def _collect(node: ast.Node, names: set[str], found: set[str], families: Mapping[str, str]) -> None:
     if isinstance(node, ast.For) and _is_one_of(node.iterable, names):
-        _collect(node.body, names | {node.var.text}, found)
+        _collect(node.body, names | {node.var.text}, found, families)
         return
-    marks = _marks(node)
+    marks = _marks(node, families)
     if marks:
         assert isinstance(node, ast.Call)
         for param, arg in _passed(node):
-            if param in marks and _is_one_of(arg, names):
+            if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
                 found.add(marks[param])
     for part in parts(node):
-        _collect(part, names, found)
+        _collect(part, names, found, families)
+
+
+def _one_or_listed(e: ast.Expr) -> list[ast.Expr]:
+    """An argument, or the items of a list written out (`use_virtual(owner, 杀, [p])`'s targets)."""
+    return list(e.items) if isinstance(e, ast.ListLit) else [e]
 
 
 def _is_one_of(e: ast.Expr, names: set[str]) -> bool:
@@ -241,7 +281,8 @@ def _agreed(found: set[str]) -> str | None:
     return "attack" if "attack" in found else "control"
 
 
-def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef]) -> list[tuple[ast.Call, str]]:
+def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
+                   families: Mapping[str, str] = _NO_FAMILIES) -> list[tuple[ast.Call, str]]:
     """Each choice of characters in the body that is still without words once the body has been read
     (`infer_choice_words`), with why the reading gave it none: the checker's note (SGS-W407) to a designer whose
     choice agents cannot aim, and so take as harmful. A choice whose name is bound afresh is read no further."""
@@ -249,7 +290,7 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef]) -
         return []
     why: dict[int, str] = {}
     for call, name, rest in _bound_choices(body):
-        found = _effects_on(name, rest)
+        found = _effects_on(name, rest, families)
         if "?" not in found and found & HELPING and found - HELPING:
             why[id(call)] = "the rule both helps and harms the one chosen"
     nothing = "the rule does nothing with the one chosen that agents can read as a help or a harm"

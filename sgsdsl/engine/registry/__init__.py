@@ -23,6 +23,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     LIMIT_SCOPES,
     MARK_SCOPES,
     PARAM_EFFECTS,
+    PARAM_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS_BY_VALUE,
     PRIMITIVES,
     SCOPE_NAMES,

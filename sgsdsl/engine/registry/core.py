@@ -260,6 +260,13 @@ PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
     "change_max_hp": ("player", "n", "help", "attack"),
     "set_chained": ("player", "chained", "control", "help"),
 }
+# A parameter that a card of a family is used on: what it does to that character is what the family's card does to
+# its targets, as that card's `tags` say (杀's `attack`, 桃's `heal`; lang/intent.py `family_words`), when the rule
+# names the family: (the parameter, the family's argument).
+PARAM_EFFECTS_BY_FAMILY: dict[str, tuple[str, str]] = {
+    "use_card_on": ("target", "family"),
+    "use_virtual": ("targets", "family"),
+}
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
 DIRECTIONS = ("counter_clockwise", "clockwise")
