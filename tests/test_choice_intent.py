@@ -151,7 +151,7 @@ def test_each_family_is_read_by_its_cards_tags() -> None:
     assert words["杀"] == "attack" and words["桃"] == "help" and words["顺手牵羊"] == "control"
     assert words["无中生有"] == "help" and words["铁索连环"] == "control"
     assert "闪" not in words  # (`tags defence`: nothing it does to a target)
-    assert words.get("火杀") == "attack"  # (a card of the 杀 family, tagged as 杀 is)
+    assert words["火杀"] == "attack"  # (a card of the 杀 family, tagged as 杀 is)
 
 
 def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, ...]:

@@ -176,21 +176,15 @@ def _marks(node: ast.Node, families: Mapping[str, str]) -> Mapping[str, str]:
 
 
 def family_words(cards: Iterable[ast.CardDef]) -> dict[str, str]:
-    """For each card (by its name, and by its family when that is another: 火杀's is 杀, unless a card is named so),
-    the word for what using it on a character does to that character, from the card's `tags` (`attack`, `control`,
-    else `help` for `help`, `heal` or `draw`); cards whose tags say none of these are left out."""
+    """For each card by its name (a family is always a card's name: 火杀's is 杀), the word for what using it on a
+    character does to that character, from the card's `tags` (`attack`, `control`, else `help` for `help`, `heal`
+    or `draw`); cards whose tags say none of these are left out."""
     out: dict[str, str] = {}
-    named: set[str] = set()
     for card in cards:
         tags = {t.text for t in card.tags}
         word = next((w for tag, w in _CARD_WORDS if tag in tags), None)
         if word is not None:
             out[card.name.text] = word
-        named.add(card.name.text)
-    for card in cards:
-        family = card.family.text if card.family is not None else None
-        if family and family not in named and card.name.text in out:
-            out.setdefault(family, out[card.name.text])
     return out
 
 
