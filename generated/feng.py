@@ -201,7 +201,7 @@ class Proc_shensu_slash:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/feng.sgs:31:18', 'owner')), _P_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/feng.sgs:31:37', 'owner')), '杀', distance=False), prompt='神速: the target of the 杀')  # rules/feng.sgs:31:3
+            v_t = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/feng.sgs:31:18', 'owner')), _P_targets_for(frame, (v_owner if v_owner is not _U else _unbound('rules/feng.sgs:31:37', 'owner')), '杀', distance=False), prompt='神速: the target of the 杀', tags='attack')  # rules/feng.sgs:31:3
             if (v_t is not None):  # rules/feng.sgs:32:3
                 _P_use_virtual(frame, (v_owner if v_owner is not _U else _unbound('rules/feng.sgs:32:30', 'owner')), '杀', targets=[v_t], distance=False)  # rules/feng.sgs:32:18
         except _FLOW:

@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MALIANG = ROOT / "docs" / "examples" / "maliang.scenario"
 
 
-def _skill(tmp_path: Path, body: str, tags: str = "") -> ast.SkillDef:
+def _skill(tmp_path: Path, body: str, tags: str = "", prelude: str = "") -> ast.SkillDef:
+    """The skill 试 of a general of its own, its action's BODY; PRELUDE: definitions before the general (procedures)."""
     src = tmp_path / "t.sgs"
-    src.write_text(f'import "standard"\ngeneral 测试 ceshi : 蜀 male 4 {{\n  skill 试 shi {{\n'
+    src.write_text(f'import "standard"\n{prelude}\ngeneral 测试 ceshi : 蜀 male 4 {{\n  skill 试 shi {{\n'
                    f'{"    tags " + tags if tags else ""}\n    active {{\n{body}\n    }}\n  }}\n}}\n', encoding="utf-8")
     loaded = check_paths([str(src)])
     assert loaded.ok, [d.message for d in loaded.diagnostics]
@@ -341,3 +342,93 @@ def test_a_granted_action_is_not_read_by_what_it_does_for_the_owner(tmp_path: Pa
     skill = next(s for m in checked.modules for g in m.generals for s in g.skills if s.ident.text == "nagong")
     assert skill.actives and skill.actives[0].granted
     assert infer_skill_words(skill, {}) == ()
+
+
+PROCEDURES = """
+procedure hurt(q: player, who: player) { damage(q, 1, source: who) }
+procedure favour(q: player) {
+  draw(q, 1)
+  recover(q, 1)
+}
+procedure favour_through(q: player) { favour(q) }
+procedure mixed(q: player) {
+  draw(q, 2)
+  hurt(q, q)
+}
+procedure favour_each(ps: players) { for q in ps { draw(q, 1) } }
+procedure heal(p: player) { recover(p, 1) }
+procedure heal_everyone(p: player) { for q in players() { recover(q, 1) } }
+"""
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("let p = choose(owner, others(owner))\n hurt(p, owner)", ["attack"]),
+    ("let p = choose(owner, others(owner))\n favour(p)", ["help"]),
+    ("let p = choose(owner, others(owner))\n favour_through(p)", ["help"]),  # (a procedure that calls one)
+    ("let p = choose(owner, others(owner))\n mixed(p)", [None]),  # (helped and hurt inside)
+    ("let p = choose(owner, others(owner))\n hurt(owner, p)", [None]),  # (passed where nothing is done to it)
+    ("let ps = choose_many(owner, others(owner), 1, 2)\n favour_each(ps)", ["help"]),
+    ("let p = choose(owner, others(owner))\n favour_each([p])", ["help"]),
+    ("favour(choose(owner, others(owner)))", ["help"]),
+    ("hurt(choose(owner, others(owner)), owner)", ["attack"]),
+    ("mixed(choose(owner, others(owner)))", [None]),
+])
+def test_a_choice_passed_to_a_procedure_is_told_by_what_its_body_does(tmp_path: Path, body: str,
+                                                                     words: list[str | None]) -> None:
+    """A procedure's call does to the one chosen what the procedure's body does to its parameter, through the
+    procedures that body calls in turn."""
+    assert _words(_skill(tmp_path, body, prelude=PROCEDURES)) == words
+
+
+def test_a_skill_that_helps_its_owner_through_a_procedure_is_read_by_it(tmp_path: Path) -> None:
+    """What a skill choosing nobody does for its owner is read through a procedure it passes the owner to; a
+    procedure that also helps others makes the skill's worth not its owner's alone."""
+    assert infer_skill_words(_skill(tmp_path, "heal(owner)", prelude=PROCEDURES), {}) == ("heal",)
+    assert infer_skill_words(_skill(tmp_path, "heal_everyone(owner)", prelude=PROCEDURES), {}) == ()
+    assert infer_skill_words(_skill(tmp_path, "heal(first(others(owner)))", prelude=PROCEDURES), {}) == ()
+
+
+IN_PROCEDURES = """import "standard"
+procedure lend(owner: player) {
+  let p = choose(owner, others(owner))
+  draw(p, 1)
+}
+procedure swap(owner: player) { swap_cards(owner, choose(owner, others(owner))) }
+general 测试 ceshi : 蜀 male 4 {
+  skill 借 jie {
+    active limit 1 per phase { lend(owner) }
+  }
+  skill 换 huan {
+    tags control
+    active limit 1 per phase { swap(owner) }
+  }
+}
+"""
+
+
+def test_a_choice_in_a_procedure_is_read_and_warned_like_a_skills(tmp_path: Path) -> None:
+    """A procedure's frame has no skill, so a choice in its body hears no skill's `tags`: it is read by what the
+    body does with the one chosen (SGS-W407 when that says nothing), whoever calls it."""
+    src = tmp_path / "procs.sgs"
+    src.write_text(IN_PROCEDURES, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and loaded.checked is not None
+    found = [(d.span.line, d.message) for d in loaded.diagnostics if d.code == "SGS-W407"]
+    assert [line for line, _ in found] == [6] and "procedure 'swap'" in found[0][1]
+    lend = next(pr for m in loaded.checked.modules for pr in m.procedures if pr.name.text == "lend")
+    choice = lend.body.stmts[0].value
+    assert isinstance(choice, ast.Call) and kwarg(choice, "tags") is not None
+    assert kwarg(choice, "tags").value == "help"
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_procedures_choice_reaches_agents_with_its_words(tmp_path: Path, monkeypatch, engine: str) -> None:
+    """Both back ends give a procedure's choice the words read from its body: the agent is asked with `about`
+    ("help",)."""
+    (tmp_path / "procs.sgs").write_text(IN_PROCEDURES, encoding="utf-8")
+    scenario = tmp_path / "lend.scenario"
+    scenario.write_text("scenario: 借 lends a card to the one chosen\nrules: procs.sgs\n"
+                        "seat P0: 测试 lord\nseat P1: 张飞 loyalist\nseat P2: 孙权 rebel\n"
+                        "deck: 杀♣2, 闪♦2\nP0: skill 借, P1, end play phase\nexpect P1 hand: 杀♣2\n",
+                        encoding="utf-8")
+    assert _seat_choice_about(monkeypatch, scenario, engine) == ("help",)

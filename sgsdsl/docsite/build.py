@@ -29,7 +29,7 @@ from ..interp.reach import (
 )
 from ..lang import ast
 from ..lang.docs import comment_above, faces, span_text
-from ..lang.intent import family_words, infer_skill_words, read_from_rule
+from ..lang.intent import Lexicon, infer_skill_words, read_from_rule
 from ..lang.sources import walk_files
 
 _STYLE = """
@@ -128,7 +128,7 @@ class _Builder:
                  values: dict[str, ast.ValueDef]):
         self.modules = modules
         self.values = values
-        self.families = family_words(c for m in modules for c in m.cards)
+        self.lexicon = Lexicon.of((c for m in modules for c in m.cards), (p for m in modules for p in m.procedures))
         self.owners: dict[str, str] = {}  # anchor → the first file defining it
         for m in modules:
             for kind, items in (("card", m.cards), ("general", m.generals), ("skill", m.skills), ("mode", m.modes)):
@@ -164,7 +164,7 @@ class _Builder:
         declarations can be made true; and each choice that carries its own words (`tags:`, `hints:`)."""
         src = self.sources.get(module.path, "")
         parts = [f"tags {_e(' '.join(t.text for t in s.tags))}"] if s.tags else []
-        read = infer_skill_words(s, self.values, self.families)  # (what agents read where the rule wrote no words)
+        read = infer_skill_words(s, self.values, self.lexicon)  # (what agents read where the rule wrote no words)
         if read:
             parts.append(f"read from its rule as <code>{_e(' '.join(read))}</code>")
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]

@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from ..lang.intent import family_words, infer_choice_words, infer_skill_words
+from ..lang.intent import Lexicon, infer_choice_words, infer_skill_words
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -215,8 +215,9 @@ class StructureBuilder:
         self.make_direct = direct
         self.generals: dict[str, GeneralRule] = generals if generals is not None else {}
         self._const_interp = Interpreter(self.generals)
-        # what using a card of each family on a character does to it, for reading choices (lang/intent.py)
-        self.families = family_words(checked.symbols.cards.values())
+        # what using a card of each family on a character does to it, and the procedures a call is read through,
+        # for reading choices (lang/intent.py)
+        self.lexicon = Lexicon.of(checked.symbols.cards.values(), checked.symbols.procedures.values())
 
     def fn(self, node: ast.Block | ast.Expr | None, owner: tuple[str, str], slot: str, scope: str,
            params: tuple[str, ...] = (), bound: frozenset[str] = frozenset()) -> Any:
@@ -248,7 +249,7 @@ class StructureBuilder:
     def skill(self, s: ast.SkillDef, key: str | None = None) -> SkillRule:
         own = ("skill", key or s.ident.text)
         values = self.checked.symbols.values
-        inferred = infer_skill_words(s, values, self.families)  # (before any function is made of its bodies)
+        inferred = infer_skill_words(s, values, self.lexicon)  # (before any function is made of its bodies)
         actives = []
         for i, a in enumerate(s.actives):
             kind = "granted" if a.granted else "active"
@@ -315,7 +316,7 @@ class StructureBuilder:
         # (a card's `tags` say what the card does to its targets; a choice in its effect is aimed by its own words,
         # or by what the effect does with the one chosen: read once, before any function is made of the bodies)
         for body in [c.effect, *(b for _, b in c.hooks)]:
-            infer_choice_words(body, families=self.families)
+            infer_choice_words(body, lexicon=self.lexicon)
         family = c.family.text if c.family is not None else c.name.text
         uses = []
         kinds = [(u.target or ast.TargetSpec(u.span, "self" if c.category.text not in ("basic", "trick") else "none"))
@@ -408,6 +409,7 @@ class StructureBuilder:
         for m in mods:
             for pr in m.procedures:
                 params = tuple(p.name.text for p in pr.params)
+                infer_choice_words(pr.body, lexicon=self.lexicon)  # (its choices hear no skill's words)
                 procedures[pr.name.text] = ProcedureRule(
                     pr.name.text, params, self.fn(pr.body, ("procedure", pr.name.text), "body", "procedure", params))
         return Program(cards, dict(self.generals), skills, modes, values, rules=rules, procedures=procedures)

@@ -8,7 +8,7 @@ attributes, constants, scope names): a primitive added there is known here witho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from ..engine import registry as reg
 from . import ast, cancel
@@ -16,7 +16,7 @@ from .ast_walk import calls_in
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
-from .intent import AIMING_WORDS, family_words, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
+from .intent import AIMING_WORDS, Lexicon, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -633,24 +633,27 @@ class Checker(BodyChecker):
     def unread_choices(self) -> None:
         """SGS-W407 for each choice of characters that agents cannot aim: no words of its own, none from its skill's
         `tags`, and none read from what its rule does with the one chosen (lang/intent.py, which this reading runs as
-        the build would: the words it gives are the ones the agents get). Skills and cards only: a mode's choices
-        (who goes first) are no one's help or harm."""
+        the build would: the words it gives are the ones the agents get). Skills, cards and procedures: a mode's
+        choices (who goes first) are no one's help or harm."""
         values = self.sym.values
-        families = family_words(self.sym.cards.values())
+        lexicon = Lexicon.of(self.sym.cards.values(), self.sym.procedures.values())
         for s in self._all_skills():
-            infer_skill_words(s, values, families)
+            infer_skill_words(s, values, lexicon)
             if any(t.text in AIMING_WORDS for t in s.tags):
                 continue
             for body in skill_bodies(s):
-                self._unread(body, f"skill '{s.name.text}'", families)
+                self._unread(body, f"skill '{s.name.text}'", lexicon)
         for m in self.modules:
             for c in m.cards:
                 for hook in [c.effect, *(b for _, b in c.hooks)]:
-                    infer_choice_words(hook, families=families)
-                    self._unread(hook, f"card '{c.name.text}'", families)
+                    infer_choice_words(hook, lexicon=lexicon)
+                    self._unread(hook, f"card '{c.name.text}'", lexicon)
+            for pr in m.procedures:  # (a procedure's choices hear no skill's words: its frame has none)
+                infer_choice_words(pr.body, lexicon=lexicon)
+                self._unread(pr.body, f"procedure '{pr.name.text}'", lexicon)
 
-    def _unread(self, body: ast.Block | None, where: str, families: Mapping[str, str]) -> None:
-        for call, why in unread_choices(body, self.sym.values, families):
+    def _unread(self, body: ast.Block | None, where: str, lexicon: Lexicon) -> None:
+        for call, why in unread_choices(body, self.sym.values, lexicon):
             self.warn("SGS-W407", f"agents cannot tell whom this choice of characters in {where} is for: {why}, so "
                       "they take it as harmful", call.func.span,
                       'say it on the choice: tags: "help" (or "attack", "control"; "neutral" for neither)')

@@ -16,18 +16,18 @@ or, choosing nobody, by what it does for its owner (`infer_skill_words`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 
 from ..engine.registry import PARAM_EFFECTS, PARAM_EFFECTS_BY_FAMILY, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
 from . import ast
-from .ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
+from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
 AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral"})
 HELPING = frozenset({"help"})
 # the words a card's `tags` say of what it does to its targets, as the word for the one it is used on
 _CARD_WORDS = (("attack", "attack"), ("control", "control"), ("help", "help"), ("heal", "help"), ("draw", "help"))
-_NO_FAMILIES: Mapping[str, str] = {}
 
 
 # what an action does for the skill's own owner when the rule passes `owner` to it: a heal, cards gained, or a price
@@ -36,22 +36,87 @@ SELF_EFFECTS: dict[tuple[str, str], str] = {
     ("recover", "target"): "heal", ("draw", "player"): "draw", ("obtain", "player"): "draw",
     ("lose_hp", "player"): "risk", ("damage", "target"): "risk",
 }
+OWNER = frozenset({"owner"})
+
+
+@dataclass
+class Lexicon:
+    """What the reading knows of the program besides the registry's tables: what using a card of each family on a
+    character does to it (`family_words`), and the program's procedures, whose bodies a call of one is read
+    through (`hurt(p)` does to p what `hurt`'s body does to its parameter). Built once per program by each reader
+    (the checker, both back ends, the language server, the catalogue), so they all read alike."""
+
+    families: Mapping[str, str] = field(default_factory=dict)
+    procedures: Mapping[str, ast.ProcedureDef] = field(default_factory=dict)
+    _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
+    _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
+    _reading: set[str] = field(default_factory=set, repr=False)
+
+    @classmethod
+    def of(cls, cards: Iterable[ast.CardDef], procedures: Iterable[ast.ProcedureDef]) -> Lexicon:
+        """The lexicon of a program's cards and procedures (the first procedure of a name, as the checker keeps)."""
+        table: dict[str, ast.ProcedureDef] = {}
+        for pr in procedures:
+            table.setdefault(pr.name.text, pr)
+        return cls(family_words(cards), table)
+
+    def procedure(self, node: ast.Node) -> ast.ProcedureDef | None:
+        """The procedure a call runs, when NODE is a call of one of the program's procedures."""
+        if isinstance(node, ast.Call) and node.ref == "procedure":
+            return self.procedures.get(node.func.text)
+        return None
+
+    def effects(self, pr: ast.ProcedureDef, param: str) -> frozenset[str]:
+        """The words of every marked use that PR's body makes of its parameter PARAM (`_effects_on`, through the
+        procedures it calls in turn); "?" when the body binds the name afresh, or when PR is being read already
+        (a procedure that calls itself: the checker refuses it, the language server may be shown one)."""
+        key = (pr.name.text, param)
+        got = self._effects.get(key)
+        if got is None:
+            got = self._guarded(pr, lambda: frozenset(_effects_on(param, pr.body.stmts, self)))
+            self._effects[key] = got
+        return got
+
+    def self_words(self, pr: ast.ProcedureDef, owners: frozenset[str]) -> frozenset[str]:
+        """What PR's body does for the skill's owner when the parameters OWNERS are given the owner
+        (`_self_words`): "?" for what it does to anyone else."""
+        key = (pr.name.text, owners)
+        got = self._self.get(key)
+        if got is None:
+            got = self._guarded(pr, lambda: frozenset(_self_words(pr.body, self, owners)))
+            self._self[key] = got
+        return got
+
+    def _guarded(self, pr: ast.ProcedureDef, read: Callable[[], frozenset[str]]) -> frozenset[str]:
+        name = pr.name.text
+        if name in self._reading:
+            return frozenset({"?"})
+        self._reading.add(name)
+        try:
+            return read()
+        finally:
+            self._reading.discard(name)
+
+
+_PLAIN = Lexicon()
 
 
 def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
-                      families: Mapping[str, str] = _NO_FAMILIES) -> tuple[str, ...]:
+                      lexicon: Lexicon | None = None) -> tuple[str, ...]:
     """Give the choices of the skill's bodies their words (`infer_choice_words`), once, and the words the skill
     itself is read by besides its `tags`: the one word all its choices given words agree on (`help`: 应援's only
     choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's); for a skill that
     chooses no character, what it does for its owner (`SELF_EFFECTS`: `heal`, `draw`, and `risk` for a price in HP);
     else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters);
-    FAMILIES: what using a card of each family on a character does to it (`family_words`)."""
+    LEXICON: what using a card of each family on a character does to it (`family_words`), and the program's
+    procedures."""
+    lexicon = lexicon or _PLAIN
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
         bodies = skill_bodies(s)
         given: set[str] = set()
         for body in bodies:
-            given.update(w for _, w in infer_choice_words(body, words, families))
+            given.update(w for _, w in infer_choice_words(body, words, lexicon))
         if words & AIMING_WORDS or len(given) > 1:
             s.inferred_words = ()
         elif given:
@@ -63,8 +128,8 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # trigger's only a price in HP (untagged, it was always used; `heal` or `draw` would change nothing
             # but how its own choices of cards are read), a compulsory one's none (nothing is asked)
             # (a granted action is another's: its `owner` is not the one who uses it)
-            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, families)}
-            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, families)
+            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon)}
+            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, lexicon)
                       if w in ("risk", "?")}
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
@@ -87,38 +152,45 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
     return next(_wordless_seat_choices(body, values), None) is not None
 
 
-def _self_words(node: ast.Node, families: Mapping[str, str]) -> Iterator[str]:
+def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] = OWNER) -> Iterator[str]:
     """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
-    too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone."""
-    marks = _marks(node, families)
+    too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone.
+    OWNERS: the names the owner goes by (`owner`; in a procedure's body, the parameters it was passed to)."""
+    pr = lexicon.procedure(node)
+    if pr is not None:
+        assert isinstance(node, ast.Call)
+        yield from lexicon.self_words(pr, frozenset(param for param, arg in _passed(node, lexicon)
+                                                    if _is_one_of(arg, owners)))
+    marks = {} if pr is not None else _marks(node, lexicon)
     if marks:
         assert isinstance(node, ast.Call)
-        for param, arg in _passed(node):
+        for param, arg in _passed(node, lexicon):
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param))
-            if not all(is_owner(one) for one in _one_or_listed(arg)):
+            if not all(_is_one_of(one, owners) for one in _one_or_listed(arg)):
                 yield "?"
             elif word is not None:
                 yield word
     for part in parts(node):
-        yield from _self_words(part, families)
+        yield from _self_words(part, lexicon, owners)
 
 
 def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset(),
-                       families: Mapping[str, str] = _NO_FAMILIES) -> list[tuple[ast.Call, str]]:
+                       lexicon: Lexicon | None = None) -> list[tuple[ast.Call, str]]:
     """Give each choice of the body without words of its own the words its later use agrees on (as a written
     `tags:` argument); the calls given words, in the order the body runs. Nothing when SKILL_WORDS (the tags of the
     skill whose body it is) already aim its choices. Calling it again changes nothing (a choice given words has
     words of its own)."""
     if body is None or skill_words & AIMING_WORDS:
         return []
+    lexicon = lexicon or _PLAIN
     given: list[tuple[ast.Call, str]] = []
     for call, name, rest in _bound_choices(body):
-        words = _agreed(_effects_on(name, rest, families))
+        words = _agreed(_effects_on(name, rest, lexicon))
         if words is not None:
             given.append((call, words))
-    given += _direct_choices(body, families)
+    given += _direct_choices(body, lexicon)
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
     return given
@@ -135,40 +207,45 @@ def _wordless_choice(e: ast.Node) -> bool:
         and kwarg(e, "tags") is None and kwarg(e, "hints") is None
 
 
-def _direct_choices(node: ast.Node, families: Mapping[str, str]) -> list[tuple[ast.Call, str]]:
+def _direct_choices(node: ast.Node, lexicon: Lexicon) -> list[tuple[ast.Call, str]]:
     """Each choice without words passed straight to a marked parameter (`obtain(choose(owner, others(owner)), c)`),
-    with that parameter's words."""
+    or to a procedure's parameter that its body uses in agreed ways, with those words."""
     out: list[tuple[ast.Call, str]] = []
-    marks = _marks(node, families)
+    marks = _marks(node, lexicon)
     if marks:
         assert isinstance(node, ast.Call)
-        for param, arg in _passed(node):
+        for param, arg in _passed(node, lexicon):
             for one in _one_or_listed(arg) if param in marks else ():
                 if isinstance(one, ast.Call) and one.func.text == "choose" and _wordless_choice(one):
                     out.append((one, marks[param]))
     for part in parts(node):
-        out += _direct_choices(part, families)
+        out += _direct_choices(part, lexicon)
     return out
 
 
-def _marks(node: ast.Node, families: Mapping[str, str]) -> Mapping[str, str]:
+def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
     """The words of each parameter of an action's call that says what it does to the character passed
     (`PARAM_EFFECTS`; `PARAM_EFFECTS_BY_VALUE` where the argument it depends on is a literal; `PARAM_EFFECTS_BY_FAMILY`
-    where the family is a card whose `tags` say what it does to its targets, FAMILIES); empty for any other node."""
+    where the family is a card whose `tags` say what it does to its targets, the lexicon's families); for a
+    procedure's call, the words its body's uses of each parameter agree on; empty for any other node."""
+    pr = lexicon.procedure(node)
+    if pr is not None:
+        agreed = ((p.name.text, _agreed(set(lexicon.effects(pr, p.name.text)))) for p in pr.params)
+        return {param: word for param, word in agreed if word is not None}
     if not isinstance(node, ast.Call) or node.ref != "action":
         return {}
     marks = PARAM_EFFECTS.get(node.func.text, {})
     by_value = PARAM_EFFECTS_BY_VALUE.get(node.func.text)
     if by_value is not None:
         param, argument, more, less = by_value
-        sign = next((_literal_sign(arg) for name, arg in _passed(node) if name == argument), 0)
+        sign = next((_literal_sign(arg) for name, arg in _passed(node, lexicon) if name == argument), 0)
         if sign:
             marks = {**marks, param: more if sign > 0 else less}
     by_family = PARAM_EFFECTS_BY_FAMILY.get(node.func.text)
     if by_family is not None:
         param, argument = by_family
-        family = next((arg for name, arg in _passed(node) if name == argument), None)
-        word = families.get(family.ref[1]) if isinstance(family, ast.Name) and family.ref is not None \
+        family = next((arg for name, arg in _passed(node, lexicon) if name == argument), None)
+        word = lexicon.families.get(family.ref[1]) if isinstance(family, ast.Name) and family.ref is not None \
             and family.ref[0] == "card" else None
         if word is not None:
             marks = {**marks, param: word}
@@ -205,8 +282,11 @@ def _literal_sign(e: ast.Expr) -> int:
     return -value if op else value
 
 
-def _passed(call: ast.Call) -> list[tuple[str, ast.Expr]]:
-    """(parameter name, argument) of each argument of a primitive's call."""
+def _passed(call: ast.Call, lexicon: Lexicon) -> list[tuple[str, ast.Expr]]:
+    """(parameter name, argument) of each argument of a primitive's or a procedure's call."""
+    pr = lexicon.procedure(call)
+    if pr is not None:  # (positional arguments only, one per parameter)
+        return [(p.name.text, a) for p, a in zip(pr.params, call.args, strict=False)]
     params = PRIMITIVES[call.func.text].params
     return [*((params[i].name, a) for i, a in enumerate(call.args) if i < len(params)),
             *((k.text, v) for k, v in call.kwargs)]
@@ -228,7 +308,7 @@ def _nested_blocks(node: ast.Node) -> Iterator[tuple[ast.Call, str, list[ast.Stm
         yield from _bound_choices(node)
 
 
-def _effects_on(name: str, stmts: list[ast.Stmt], families: Mapping[str, str]) -> set[str]:
+def _effects_on(name: str, stmts: list[ast.Stmt], lexicon: Lexicon) -> set[str]:
     """The words of every marked parameter NAME (or a loop's name over it, for a choice of several) is passed to in
     STMTS; "?" when NAME is bound afresh there (what follows is another's)."""
     found: set[str] = set()
@@ -236,22 +316,28 @@ def _effects_on(name: str, stmts: list[ast.Stmt], families: Mapping[str, str]) -
         if isinstance(stmt, ast.Let) and stmt.name.text == name:
             found.add("?")
             break
-        _collect(stmt, {name}, found, families)
+        _collect(stmt, {name}, found, lexicon)
     return found
 
 
-def _collect(node: ast.Node, names: set[str], found: set[str], families: Mapping[str, str]) -> None:
+def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon) -> None:
     if isinstance(node, ast.For) and _is_one_of(node.iterable, names):
-        _collect(node.body, names | {node.var.text}, found, families)
+        _collect(node.body, names | {node.var.text}, found, lexicon)
         return
-    marks = _marks(node, families)
+    pr = lexicon.procedure(node)
+    if pr is not None:  # (read through its body: every use it makes of the parameter, not only agreed ones)
+        assert isinstance(node, ast.Call)
+        for param, arg in _passed(node, lexicon):
+            if any(_is_one_of(one, names) for one in _one_or_listed(arg)):
+                found.update(lexicon.effects(pr, param))
+    marks = {} if pr is not None else _marks(node, lexicon)
     if marks:
         assert isinstance(node, ast.Call)
-        for param, arg in _passed(node):
+        for param, arg in _passed(node, lexicon):
             if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
                 found.add(marks[param])
     for part in parts(node):
-        _collect(part, names, found, families)
+        _collect(part, names, found, lexicon)
 
 
 def _one_or_listed(e: ast.Expr) -> list[ast.Expr]:
@@ -259,7 +345,7 @@ def _one_or_listed(e: ast.Expr) -> list[ast.Expr]:
     return list(e.items) if isinstance(e, ast.ListLit) else [e]
 
 
-def _is_one_of(e: ast.Expr, names: set[str]) -> bool:
+def _is_one_of(e: ast.Expr, names: set[str] | frozenset[str]) -> bool:
     return isinstance(e, ast.Name) and e.ident in names and e.ref == ("local", e.ident)
 
 
@@ -276,15 +362,16 @@ def _agreed(found: set[str]) -> str | None:
 
 
 def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
-                   families: Mapping[str, str] = _NO_FAMILIES) -> list[tuple[ast.Call, str]]:
+                   lexicon: Lexicon | None = None) -> list[tuple[ast.Call, str]]:
     """Each choice of characters in the body that is still without words once the body has been read
     (`infer_choice_words`), with why the reading gave it none: the checker's note (SGS-W407) to a designer whose
     choice agents cannot aim, and so take as harmful. A choice whose name is bound afresh is read no further."""
     if body is None:
         return []
+    lexicon = lexicon or _PLAIN
     why: dict[int, str] = {}
     for call, name, rest in _bound_choices(body):
-        found = _effects_on(name, rest, families)
+        found = _effects_on(name, rest, lexicon)
         if "?" not in found and found & HELPING and found - HELPING:
             why[id(call)] = "the rule both helps and harms the one chosen"
     nothing = "the rule does nothing with the one chosen that agents can read as a help or a harm"

@@ -18,7 +18,7 @@ from ..lang.cancel import poll as cancel_poll
 from ..lang.checker import check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.docs import comment_above, faces
-from ..lang.intent import family_words, infer_skill_words
+from ..lang.intent import Lexicon, infer_skill_words
 from ..lang.loader import load
 from ..lang.sources import display_path
 
@@ -142,8 +142,8 @@ def describe(a: Analysis, d: Definition) -> str:
         flags = f" ({', '.join(f.text for f in node.flags)})" if node.flags else ""
         owner = f" of {d.owner}" if d.owner else ""
         values = {v.name.text: v for m in a.modules for v in m.values}
-        families = family_words(c for m in a.modules for c in m.cards)
-        read = infer_skill_words(node, values, families)  # (what agents read where the rule wrote no words)
+        lexicon = Lexicon.of((c for m in a.modules for c in m.cards), (p for m in a.modules for p in m.procedures))
+        read = infer_skill_words(node, values, lexicon)  # (what agents read where the rule wrote no words)
         agents = (f"\n\nagents read it from its rule as `{' '.join(read)}` (write `tags` to say otherwise)"
                   if read else "")
         return f"**{node.name.text}** `{node.ident.text}` — skill{owner}{flags}{body}{agents}"
