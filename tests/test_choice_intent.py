@@ -11,9 +11,17 @@ import pytest
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
-from sgsdsl.engine.registry import AI_HINTS, PARAM_EFFECTS, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
+from sgsdsl.engine.registry import (
+    AI_HINTS,
+    FIELD_EFFECTS,
+    FIELD_EFFECTS_BY_FAMILY,
+    PARAM_EFFECTS,
+    PARAM_EFFECTS_BY_VALUE,
+    PRIMITIVES,
+    TIMINGS,
+)
 from sgsdsl.lang import ast
-from sgsdsl.lang.ast_walk import kwarg
+from sgsdsl.lang.ast_walk import calls, kwarg
 from sgsdsl.lang.intent import family_words, infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 
@@ -155,8 +163,9 @@ def test_each_family_is_read_by_its_cards_tags() -> None:
     assert words["火杀"] == "attack"  # (a card of the 杀 family, tagged as 杀 is)
 
 
-def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, ...]:
-    """Play the scenario (it must pass) and give the words (`Request.about`) of its first choice of characters."""
+def _seat_choice_about(monkeypatch, scenario: Path, engine: str, which: int = 0) -> tuple[str, ...]:
+    """Play the scenario (it must pass) and give the words (`Request.about`) of its choice of characters number WHICH
+    (-1: the last)."""
     asked: list[Request] = []
     original = ScenarioAgent.decide
 
@@ -167,7 +176,7 @@ def _seat_choice_about(monkeypatch, scenario: Path, engine: str) -> tuple[str, .
     monkeypatch.setattr(ScenarioAgent, "decide", recording)
     out = run_scenario(read_scenario(scenario), engine)
     assert out.passed, out.failures
-    return next(r for r in asked if r.kind == "choose" and r.option_seats).about
+    return [r for r in asked if r.kind == "choose" and r.option_seats][which].about
 
 
 @pytest.mark.parametrize("engine", ["interpreted", "compiled"])
@@ -432,3 +441,80 @@ def test_a_procedures_choice_reaches_agents_with_its_words(tmp_path: Path, monke
                         "deck: 杀♣2, 闪♦2\nP0: skill 借, P1, end play phase\nexpect P1 hand: 杀♣2\n",
                         encoding="utf-8")
     assert _seat_choice_about(monkeypatch, scenario, engine) == ("help",)
+
+
+def _trigger_words(tmp_path: Path, trigger: str) -> tuple[list[str | None], list[str]]:
+    """The words each choice of the skill's trigger carries once checked (the check reads the rule as the build
+    does), and the codes of SGS-W407 notes."""
+    src = tmp_path / "trigger.sgs"
+    src.write_text(f'import "standard"\ngeneral 测试 ceshi : 蜀 male 4 {{\n  skill 试 shi {{\n{trigger}\n  }}\n}}\n',
+                   encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and loaded.checked is not None, [d.message for d in loaded.diagnostics]
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "shi")
+    out: list[str | None] = []
+    for call in calls(skill.triggers[0].body):
+        if call.func.text in ("choose", "choose_many"):
+            tags = kwarg(call, "tags")
+            out.append(tags.value if isinstance(tags, ast.Lit) else None)
+    return out, [d.code for d in loaded.diagnostics if d.code == "SGS-W407"]
+
+
+@pytest.mark.parametrize(("trigger", "words"), [
+    # damage about to be made, turned on the one chosen (移祸 without its words): it takes the damage
+    ("on creating_damage where event.target == owner optional { event.target = choose(owner, others(owner)) }",
+     ["attack"]),
+    ("on creating_damage where event.target == owner optional {\n let p = choose(owner, others(owner))\n"
+     " event.target = p\n }", ["attack"]),
+    # credited with the damage: nothing it does to the one chosen
+    ("on creating_damage where event.source == owner optional { event.source = choose(owner, others(owner)) }",
+     [None]),
+    # a card turned on the one chosen (流离 without its words): what the card its condition pins does to targets
+    ("on targeted where event.target == owner and event.card is 杀 optional {\n"
+     " let p = choose(owner, others(owner))\n event.target = p\n }", ["attack"]),
+    ("on targeted where event.card is 顺手牵羊 and event.target == owner optional {\n"
+     " event.target = choose(owner, others(owner))\n }", ["control"]),
+    # any card at all: the condition pins no family, so nothing is known of what it does
+    ("on targeted where event.target == owner optional { event.target = choose(owner, others(owner)) }", [None]),
+    ("on targeted where event.target == owner or event.card is 杀 optional {\n"
+     " event.target = choose(owner, others(owner))\n }", [None]),
+])
+def test_a_choice_set_into_the_event_is_told_by_what_the_event_does(tmp_path: Path, trigger: str,
+                                                                   words: list[str | None]) -> None:
+    """A field of the event set to the one chosen gives it what the event does there (`FIELD_EFFECTS`, and
+    `FIELD_EFFECTS_BY_FAMILY` by the card family the trigger's condition pins); otherwise the choice stays one
+    agents cannot aim, and the checker says so."""
+    got, notes = _trigger_words(tmp_path, trigger)
+    assert got == words
+    assert notes == ([] if words != [None] else ["SGS-W407"])
+
+
+def test_the_event_field_tables_name_changeable_character_fields() -> None:
+    for (timing, name), word in FIELD_EFFECTS.items():
+        assert TIMINGS[timing].fields[name] == "player" and name in TIMINGS[timing].mutable, (timing, name)
+        assert word in AI_HINTS
+    for (timing, name), card in FIELD_EFFECTS_BY_FAMILY.items():
+        assert TIMINGS[timing].fields[name] == "player" and name in TIMINGS[timing].mutable, (timing, name)
+        assert TIMINGS[timing].fields[card] == "card", (timing, card)
+
+
+REDIRECT = """import "standard"
+general 测试 ceshi : 蜀 male 4 {
+  skill 嫁祸 jiahuo {
+    on creating_damage where event.source == owner optional { event.target = choose(owner, others(owner)) }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_choice_set_into_the_event_reaches_agents_with_its_words(tmp_path: Path, monkeypatch, engine: str) -> None:
+    """Both back ends build the trigger with the words read from the event's field: the damage turned on the one
+    chosen is asked about as `attack`."""
+    (tmp_path / "redirect.sgs").write_text(REDIRECT, encoding="utf-8")
+    scenario = tmp_path / "redirect.scenario"
+    scenario.write_text("scenario: 嫁祸 turns 杀's damage on the one chosen\nrules: redirect.sgs\n"
+                        "seat P0: 测试 lord\n  hand: 杀♠7\nseat P1: 张飞 loyalist\nseat P2: 孙权 rebel\n"
+                        "deck: 杀♣2, 闪♦2\nP0: 杀♠7, P1, yes, P2, end play phase\n"
+                        "expect P1 hp 4/4\nexpect P2 hp 3/4\n", encoding="utf-8")
+    assert _seat_choice_about(monkeypatch, scenario, engine, -1) == ("attack",)  # (the first: 杀's target)

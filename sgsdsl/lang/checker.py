@@ -16,7 +16,7 @@ from .ast_walk import calls_in
 from .cancel import CheckCancelled  # noqa: F401 - re-exported (the language server catches it)
 from .check_body import BodyChecker, _counts
 from .diagnostics import Span, did_you_mean, reset_suggestions
-from .intent import AIMING_WORDS, Lexicon, infer_choice_words, infer_skill_words, skill_bodies, unread_choices
+from .intent import AIMING_WORDS, Lexicon, infer_choice_words, infer_skill_words, skill_readings, unread_choices
 from .scope import CheckedProgram, Symbols, _Scope  # noqa: F401 - re-exported
 from .types import _UNKNOWN, GENDERS, NATURES, assignable, registry_types
 
@@ -641,8 +641,8 @@ class Checker(BodyChecker):
             infer_skill_words(s, values, lexicon)
             if any(t.text in AIMING_WORDS for t in s.tags):
                 continue
-            for body in skill_bodies(s):
-                self._unread(body, f"skill '{s.name.text}'", lexicon)
+            for body, reading in skill_readings(s, lexicon):
+                self._unread(body, f"skill '{s.name.text}'", reading)
         for m in self.modules:
             for c in m.cards:
                 for hook in [c.effect, *(b for _, b in c.hooks)]:

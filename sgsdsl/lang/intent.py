@@ -17,9 +17,16 @@ or, choosing nobody, by what it does for its owner (`infer_skill_words`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..engine.registry import PARAM_EFFECTS, PARAM_EFFECTS_BY_FAMILY, PARAM_EFFECTS_BY_VALUE, PRIMITIVES
+from ..engine.registry import (
+    FIELD_EFFECTS,
+    FIELD_EFFECTS_BY_FAMILY,
+    PARAM_EFFECTS,
+    PARAM_EFFECTS_BY_FAMILY,
+    PARAM_EFFECTS_BY_VALUE,
+    PRIMITIVES,
+)
 from . import ast
 from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
 
@@ -48,6 +55,10 @@ class Lexicon:
 
     families: Mapping[str, str] = field(default_factory=dict)
     procedures: Mapping[str, ast.ProcedureDef] = field(default_factory=dict)
+    # reading a trigger's body: its timing, and the card families its condition pins per field of the event
+    # (`event.card is 杀`), for a field of the event set to the one chosen (`at`, `field_words`)
+    timing: str | None = None
+    pinned: Mapping[str, str] = field(default_factory=dict)
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _reading: set[str] = field(default_factory=set, repr=False)
@@ -59,6 +70,22 @@ class Lexicon:
         for pr in procedures:
             table.setdefault(pr.name.text, pr)
         return cls(family_words(cards), table)
+
+    def at(self, trigger: ast.Trigger) -> Lexicon:
+        """This lexicon reading TRIGGER's body (the caches shared: a procedure's body never names the event)."""
+        return replace(self, timing=trigger.timing.text, pinned=_pinned_families(trigger.where))
+
+    def field_words(self, target: ast.Attr) -> str | None:
+        """What setting this field of the event to a character does to it (`FIELD_EFFECTS`; `FIELD_EFFECTS_BY_FAMILY`
+        when the trigger's condition pins the card's family), in the trigger being read; None elsewhere."""
+        if self.timing is None or not _is_one_of(target.obj, {"event"}):
+            return None
+        key = (self.timing, target.name.text)
+        word = FIELD_EFFECTS.get(key)
+        card = FIELD_EFFECTS_BY_FAMILY.get(key)
+        if word is None and card is not None and card in self.pinned:
+            word = self.families.get(self.pinned[card])
+        return word
 
     def procedure(self, node: ast.Node) -> ast.ProcedureDef | None:
         """The procedure a call runs, when NODE is a call of one of the program's procedures."""
@@ -113,10 +140,11 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
     lexicon = lexicon or _PLAIN
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
-        bodies = skill_bodies(s)
+        readings = skill_readings(s, lexicon)
+        bodies = [body for body, _ in readings]
         given: set[str] = set()
-        for body in bodies:
-            given.update(w for _, w in infer_choice_words(body, words, lexicon))
+        for body, reading in readings:
+            given.update(w for _, w in infer_choice_words(body, words, reading))
         if words & AIMING_WORDS or len(given) > 1:
             s.inferred_words = ()
         elif given:
@@ -135,9 +163,27 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
     return s.inferred_words
 
 
-def skill_bodies(s: ast.SkillDef) -> list[ast.Block]:
-    """The bodies of a skill that may make choices: its triggers', its actions' and its provides'."""
-    return [*(t.body for t in s.triggers), *(a.body for a in s.actives), *(p.body for p in s.provides)]
+def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tuple[ast.Block, Lexicon]]:
+    """The bodies of a skill that may make choices (its triggers', its actions' and its provides'), each with the
+    lexicon it is read with: a trigger's knows its event (`Lexicon.at`)."""
+    lexicon = lexicon or _PLAIN
+    return [*((t.body, lexicon.at(t)) for t in s.triggers), *((a.body, lexicon) for a in s.actives),
+            *((p.body, lexicon) for p in s.provides)]
+
+
+def _pinned_families(where: ast.Expr | None) -> dict[str, str]:
+    """The card family the condition requires of each card field of the event (`event.card is 杀`, a term of its
+    top-level `and`s)."""
+    out: dict[str, str] = {}
+    stack = [where]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ast.BinOp) and e.op == "and":
+            stack += [e.right, e.left]
+        elif isinstance(e, ast.IsFamily) and isinstance(e.operand, ast.Attr) \
+                and _is_one_of(e.operand.obj, {"event"}):
+            out.setdefault(e.operand.name.text, e.family.text)
+    return out
 
 
 def _wordless_seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Call]:
@@ -218,6 +264,11 @@ def _direct_choices(node: ast.Node, lexicon: Lexicon) -> list[tuple[ast.Call, st
             for one in _one_or_listed(arg) if param in marks else ():
                 if isinstance(one, ast.Call) and one.func.text == "choose" and _wordless_choice(one):
                     out.append((one, marks[param]))
+    if isinstance(node, ast.Assign) and node.op == "=" and isinstance(node.value, ast.Call) \
+            and node.value.func.text == "choose" and _wordless_choice(node.value):
+        word = lexicon.field_words(node.target)
+        if word is not None:
+            out.append((node.value, word))
     for part in parts(node):
         out += _direct_choices(part, lexicon)
     return out
@@ -336,6 +387,10 @@ def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon)
         for param, arg in _passed(node, lexicon):
             if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
                 found.add(marks[param])
+    if isinstance(node, ast.Assign) and node.op == "=" and _is_one_of(node.value, names):
+        word = lexicon.field_words(node.target)  # (a field of the event set to it: `event.target = p`)
+        if word is not None:
+            found.add(word)
     for part in parts(node):
         _collect(part, names, found, lexicon)
 

@@ -20,6 +20,8 @@ from .core import (  # noqa: F401, E402 - the public tables
     CONSTANTS,
     DIRECTIONS,
     ENGINE_VALUES,
+    FIELD_EFFECTS,
+    FIELD_EFFECTS_BY_FAMILY,
     LIMIT_SCOPES,
     MARK_SCOPES,
     PARAM_EFFECTS,

@@ -267,6 +267,17 @@ PARAM_EFFECTS_BY_FAMILY: dict[str, tuple[str, str]] = {
     "use_card_on": ("target", "family"),
     "use_virtual": ("targets", "family"),
 }
+# A field of an event that a trigger may set to a character (`event.target = p`), by (timing, field): what the event
+# then does to that character. Damage about to be made goes to the new target instead (移祸's "who takes it").
+FIELD_EFFECTS: dict[tuple[str, str], str] = {
+    ("creating_damage", "target"): "attack",
+}
+# The same where it depends on the card the event carries: the card is aimed at the character the field is set to
+# (流离 turns a 杀 on another), which gets what that card's family does to its targets (`PARAM_EFFECTS_BY_FAMILY`),
+# when the trigger's condition pins the family (`event.card is 杀`): (timing, field) -> the field naming the card.
+FIELD_EFFECTS_BY_FAMILY: dict[tuple[str, str], str] = {
+    ("targeted", "target"): "card",
+}
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
 DIRECTIONS = ("counter_clockwise", "clockwise")
