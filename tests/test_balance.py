@@ -197,3 +197,18 @@ def test_a_choice_agents_cannot_aim_is_noted_under_the_verdict(tmp_path: Path) -
     swap.write_text(swap.read_text(encoding="utf-8").replace("others(owner))", 'others(owner), tags: "control")'),
                     encoding="utf-8")
     assert "note: " not in invoke(*args).output
+
+
+def test_a_choice_agents_cannot_aim_in_a_procedure_the_general_calls_is_noted(tmp_path: Path) -> None:
+    """A procedure its skill calls (through another) makes the general's choices too: its SGS-W407 is said under
+    the verdict; one no skill of the general calls is not."""
+    swap = tmp_path / "swap.sgs"
+    swap.write_text(f'import "{STANDARD.resolve()}"\n'
+                    "procedure swap(p: player) { swap_cards(p, choose(p, others(p))) }\n"
+                    "procedure through(p: player) { swap(p) }\n"
+                    "procedure unused(p: player) { swap_cards(p, choose(p, others(p))) }\n"
+                    "general 易手者 yishouzhe : 群 male 4 {\n  skill 易手 yishou {\n"
+                    "    active limit 1 per phase { through(owner) }\n  }\n}\n", encoding="utf-8")
+    doc = json.loads(invoke("balance", "yishouzhe", str(swap), "--players", "5", "--games", "2", "--jobs", "1",
+                            "--agents", "heuristic", "--robust-agents", "none", "--json").output)
+    assert [(n["line"], "procedure 'swap'" in n["message"]) for n in doc["unaimed_choices"]] == [(2, True)]

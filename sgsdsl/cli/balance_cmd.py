@@ -40,6 +40,7 @@ from ..lab.export import versions
 from ..lab.records import GameRecord
 from ..lab.runner import run_tasks
 from ..lab.variant import Variant
+from ..lang.ast_walk import called_procedures
 from ..lang.diagnostics import Diagnostic, did_you_mean
 from ..lang.sources import display_path
 from ..rule_errors import describe_text
@@ -170,8 +171,10 @@ def unaimed_choices(prep: Prepared, general: str) -> list[tuple[Diagnostic, str]
     loaded = prep.loaded
     if loaded is None or loaded.checked is None:
         return []
-    spans = [s for m in loaded.checked.modules for g in m.generals if g.ident.text == general
-             for s in (g.span, *(k.span for k in g.skills))]  # (a skill it names may be written elsewhere)
+    defs = [g for m in loaded.checked.modules for g in m.generals if g.ident.text == general]
+    spans = [s for g in defs for s in (g.span, *(k.span for k in g.skills))]  # (a skill it names may be elsewhere)
+    # (and the procedures its skills call, in turn: their choices are its choices)
+    spans += [pr.span for pr in called_procedures(defs, loaded.checked.symbols.procedures)]
     out = []
     for d in loaded.diagnostics:
         if d.code == "SGS-W407" and any(d.span.file == s.file and s.line <= d.span.line <= s.end_line for s in spans):

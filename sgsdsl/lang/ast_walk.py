@@ -6,7 +6,7 @@ owner, whether an expression is a list of characters by its form, and a body's c
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from ..engine.registry import PRIMITIVES
 from . import ast
@@ -103,3 +103,19 @@ def calls_in(node: object) -> list[ast.Call]:
         elif isinstance(x, ast.Node):
             stack.extend(reversed([getattr(x, f) for f in x.__dataclass_fields__ if f != "span"]))
     return out
+
+
+def called_procedures(nodes: Iterable[ast.Node], procedures: Mapping[str, ast.ProcedureDef]) -> list[ast.ProcedureDef]:
+    """The procedures that calls under NODES run, and those their bodies call in turn, each once, in the order
+    first reached (a checked program: a call of a procedure carries `ref == "procedure"`)."""
+    out: dict[str, ast.ProcedureDef] = {}
+    pending = [c.func.text for n in nodes for c in calls_in(n) if c.ref == "procedure"]
+    pending.reverse()
+    while pending:
+        name = pending.pop()
+        pr = procedures.get(name)
+        if pr is None or name in out:
+            continue
+        out[name] = pr
+        pending += reversed([c.func.text for c in calls_in(pr.body) if c.ref == "procedure"])
+    return list(out.values())
