@@ -189,6 +189,33 @@ def test_hover_completion_definition_symbols_formatting(folder: Path) -> None:
     run(folder, script)
 
 
+def test_a_procedure_has_hover_definition_outline_and_completion(folder: Path) -> None:
+    """A procedure is a definition like a value: hover shows its parameters, its comment and what agents read of
+    a character passed to it; go-to-definition, the outline and completion know it."""
+    async def script(s: Session) -> None:
+        c = s.client
+        text = ('import "base.sgs"\n\n# 伤：对其造成1点伤害。\nprocedure hurt(q: player, who: player) {\n'
+                "  damage(q, 1, source: who)\n}\n\nskill 试 shi {\n  active limit 1 per phase {\n"
+                "    hurt(choose(owner, others(owner)), owner)\n  }\n}\n")
+        uri = open_doc(s, folder / "proc.sgs", text)
+        assert await s.diagnostics(uri) == []
+        doc = lsp.TextDocumentIdentifier(uri)
+        h = await c.text_document_hover_async(lsp.HoverParams(doc, pos(text, "hurt(choose")))
+        assert h is not None
+        shown = h.contents.value
+        assert "**procedure** `hurt(q: player, who: player)`" in shown and "对其造成1点伤害" in shown
+        assert "`q` as `attack`" in shown and "`who`" not in shown.split("agents read")[1]
+        loc = await c.text_document_definition_async(lsp.DefinitionParams(doc, pos(text, "hurt(choose")))
+        assert loc is not None and loc.range.start.line == 3
+        syms = await c.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc))
+        assert [(x.name, x.detail, x.kind) for x in syms] == [("hurt", "procedure", lsp.SymbolKind.Function),
+                                                              ("试", "skill", lsp.SymbolKind.Function)]
+        res = await c.text_document_completion_async(lsp.CompletionParams(doc, pos(text, "hurt(choose")))
+        assert any(i.label == "hurt" and i.kind == lsp.CompletionItemKind.Function for i in res.items)
+
+    run(folder, script)
+
+
 def test_requests_about_unopened_documents_get_empty_answers(folder: Path) -> None:
     async def script(s: Session) -> None:
         c = s.client

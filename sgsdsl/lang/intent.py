@@ -104,6 +104,12 @@ class Lexicon:
             self._effects[key] = got
         return got
 
+    def param_words(self, pr: ast.ProcedureDef) -> dict[str, str]:
+        """Per parameter of PR, the words its body's uses of it agree on (`_agreed`): what a call does to the
+        character passed there, as a primitive's marked parameter would say; parameters read no way are left out."""
+        agreed = ((p.name.text, _agreed(set(self.effects(pr, p.name.text)))) for p in pr.params)
+        return {param: word for param, word in agreed if word is not None}
+
     def self_words(self, pr: ast.ProcedureDef, owners: frozenset[str]) -> frozenset[str]:
         """What PR's body does for the skill's owner when the parameters OWNERS are given the owner
         (`_self_words`): "?" for what it does to anyone else."""
@@ -281,8 +287,7 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
     procedure's call, the words its body's uses of each parameter agree on; empty for any other node."""
     pr = lexicon.procedure(node)
     if pr is not None:
-        agreed = ((p.name.text, _agreed(set(lexicon.effects(pr, p.name.text)))) for p in pr.params)
-        return {param: word for param, word in agreed if word is not None}
+        return lexicon.param_words(pr)
     if not isinstance(node, ast.Call) or node.ref != "action":
         return {}
     marks = PARAM_EFFECTS.get(node.func.text, {})

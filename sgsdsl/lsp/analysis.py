@@ -27,7 +27,7 @@ _WORD = re.compile(r"\w+")
 
 @dataclass
 class Definition:
-    kind: str  # card | general | skill | mode | value | rule
+    kind: str  # card | general | skill | mode | value | procedure | rule
     node: ast.Node
     file: str  # the module's display path
     owner: str | None = None  # the general or card a nested skill belongs to
@@ -85,7 +85,8 @@ def _index(defs: dict[str, Definition], m: ast.Module) -> None:
         add("general", g)
         for s in g.skills:
             add("skill", s, g.name.text)
-    for kind, items in (("skill", m.skills), ("mode", m.modes), ("value", m.values), ("rule", m.rules)):
+    for kind, items in (("skill", m.skills), ("mode", m.modes), ("value", m.values), ("procedure", m.procedures),
+                        ("rule", m.rules)):
         for node in items:
             add(kind, node)
 
@@ -142,16 +143,26 @@ def describe(a: Analysis, d: Definition) -> str:
         flags = f" ({', '.join(f.text for f in node.flags)})" if node.flags else ""
         owner = f" of {d.owner}" if d.owner else ""
         values = {v.name.text: v for m in a.modules for v in m.values}
-        lexicon = Lexicon.of((c for m in a.modules for c in m.cards), (p for m in a.modules for p in m.procedures))
-        read = infer_skill_words(node, values, lexicon)  # (what agents read where the rule wrote no words)
+        read = infer_skill_words(node, values, _lexicon(a))  # (what agents read where the rule wrote no words)
         agents = (f"\n\nagents read it from its rule as `{' '.join(read)}` (write `tags` to say otherwise)"
                   if read else "")
         return f"**{node.name.text}** `{node.ident.text}` — skill{owner}{flags}{body}{agents}"
     if isinstance(node, ast.ValueDef):
         ps = ", ".join(f"{p.name.text}: {p.type.text}" for p in node.params)
         return f"**value** `{node.name.text}({ps})`{body}"
+    if isinstance(node, ast.ProcedureDef):
+        ps = ", ".join(f"{p.name.text}: {p.type.text}" for p in node.params)
+        words = _lexicon(a).param_words(node)  # (what agents read of a character passed to it)
+        said = "; ".join(f"`{param}` as `{word}`" for param, word in words.items())
+        agents = f"\n\nagents read what it does to {said} (a choice passed there is aimed so)" if said else ""
+        return f"**procedure** `{node.name.text}({ps})`{body}{agents}"
     other = cast(ast.Definition, node)  # a card, mode or rule: each has a display name
     return f"**{other.name.text}** — {d.kind}{body}"
+
+
+def _lexicon(a: Analysis) -> Lexicon:
+    """The reading's lexicon of the analysed program (its cards' families, its procedures)."""
+    return Lexicon.of((c for m in a.modules for c in m.cards), (p for m in a.modules for p in m.procedures))
 
 
 def timing_doc(name: str) -> str:
@@ -249,6 +260,7 @@ def symbols(module: ast.Module | None) -> list[tuple[str, str, ast.Node, list[tu
     out += [(s.name.text, "skill", s, []) for s in module.skills]
     out += [(m.name.text, "mode", m, []) for m in module.modes]
     out += [(v.name.text, "value", v, []) for v in module.values]
+    out += [(p.name.text, "procedure", p, []) for p in module.procedures]
     out += [(r.name.text, "rule", r, []) for r in module.rules]
     out.sort(key=lambda s: (s[2].span.line, s[2].span.col))
     return out

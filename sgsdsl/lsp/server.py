@@ -26,13 +26,14 @@ from ..lang.diagnostics import Diagnostic, Span
 from . import analysis as an
 
 _SYMBOL_KIND = {"card": lsp.SymbolKind.Class, "general": lsp.SymbolKind.Object, "skill": lsp.SymbolKind.Function,
-                "mode": lsp.SymbolKind.Module, "value": lsp.SymbolKind.Constant, "rule": lsp.SymbolKind.Event}
+                "mode": lsp.SymbolKind.Module, "value": lsp.SymbolKind.Constant, "rule": lsp.SymbolKind.Event,
+                "procedure": lsp.SymbolKind.Function}
 _COMPLETION_KIND = {"card": lsp.CompletionItemKind.Class, "general": lsp.CompletionItemKind.Struct,
                     "skill": lsp.CompletionItemKind.Method, "mode": lsp.CompletionItemKind.Module,
                     "value": lsp.CompletionItemKind.Constant, "rule": lsp.CompletionItemKind.Event,
                     "action": lsp.CompletionItemKind.Function, "function": lsp.CompletionItemKind.Function,
                     "constant": lsp.CompletionItemKind.Constant, "timing": lsp.CompletionItemKind.Event,
-                    "field": lsp.CompletionItemKind.Field}
+                    "field": lsp.CompletionItemKind.Field, "procedure": lsp.CompletionItemKind.Function}
 
 
 DEBOUNCE = 0.25  # seconds of quiet after an edit before the document is checked
