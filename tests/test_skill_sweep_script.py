@@ -51,4 +51,41 @@ def test_a_skill_worth_significantly_less_than_nothing_is_named(tmp_path: Path) 
     assert [(w.general, w.skill) for w in rows] == [("a", "bad"), ("b", "unsure"), ("a", "good")]
     text = mod.report(rows)
     assert "worth significantly less than nothing: bad (a)" in text
-    assert text.count("below zero") == 1
+    assert sum(line.endswith("  below zero") for line in text.splitlines()) == 1
+    assert "(chance alone puts about one skill in forty below zero at 95%: 0.1 of 3;" in text
+
+
+def _figure(diff: float, low: float, high: float) -> dict:
+    return {"figure": "all roles", "diff": diff, "low": low, "high": high, "significant": low > 0 or high < 0}
+
+
+def test_a_row_below_zero_is_played_again_on_fresh_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--confirm plays each named row again (`balance --without SKILL`) on the seeds after the sweep's and says
+    whether it is below zero again; the report says how many rows chance alone would name."""
+    mod = script()
+    sweep = {"settings": {"players": 5}, "seeds": [1, 4],
+             "results": [{"overall": {"diff": -0.04}, "restricted": {"kurou": [_figure(-0.2, -0.3, -0.1)]}}]}
+    (tmp_path / "huanggai.json").write_text(json.dumps(sweep))  # (as if played: a row below zero)
+    args = ["--rules", "standard", "--generals", "huanggai", "--players", "5", "--games", "4", "--jobs", "1",
+            "--confirm", "3", "--out", str(tmp_path)]
+    assert mod.main(args) == 0
+    out = capsys.readouterr().out
+    assert "worth significantly less than nothing: kurou (huanggai)" in out and "chance alone" in out
+    again = json.loads((tmp_path / "huanggai.kurou.confirm.json").read_text())
+    assert again["seeds"] == [5, 7] and again["without"] == ["kurou"]  # (fresh seeds, after the sweep's 1-4)
+    line = next(x for x in out.splitlines() if x.startswith("fresh seeds, 3 games: kurou (huanggai)"))
+    assert line.endswith(("below zero again: a finding", "not confirmed: chance"))
+    with pytest.raises(SystemExit, match="other settings"):  # (kept: a confirmation of another length is refused)
+        mod.main([*args[:-4], "--confirm", "4", "--out", str(tmp_path)])
+
+
+def test_the_report_says_which_rows_fresh_seeds_confirm() -> None:
+    mod = script()
+    rows = [mod.Worth("a", "bad", -0.06, -0.1, -0.02, True, -0.04), mod.Worth("b", "drawback", -0.1, -0.2, -0.05,
+                                                                              True, -0.1)]
+    again = [mod.Worth("a", "bad", -0.01, -0.03, 0.01, False, -0.04),
+             mod.Worth("b", "drawback", -0.12, -0.15, -0.09, True, -0.1)]
+    text = mod.report(rows, again, 2000)
+    assert "fresh seeds, 2000 games: bad (a) -1.0 (-3.0…+1.0): not confirmed: chance" in text
+    assert "fresh seeds, 2000 games: drawback (b) -12.0 (-15.0…-9.0): below zero again: a finding" in text
+    assert "chance" not in mod.report(rows[:0])
