@@ -136,7 +136,8 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
     "death": lambda s, e: f"{s.verb(e.get('player'), 'die', 'dies')} (a {e.get('role')})"
                           + (f", killed by {s.who(e['killer'])}" if e.get("killer") else ""),
     "phase_skipped": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
-    "skip": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} the {e.get('phase')} phase",
+    # a rule's `skip` marks a phase to be skipped later; `phase_skipped` is the engine passing over it
+    "skip": lambda s, e: f"{s.who(e.get('player'))} will skip the {e.get('phase')} phase",
     "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({s.count(e.get('cards'))})",
     "game_over": _game_over,
 }
@@ -170,7 +171,9 @@ def _decision(say: _Say, e: dict[str, Any]) -> str | None:
 
 
 def _strip_ids(text: str) -> str:
-    return re.sub(r"(?<=[0-9AJQK])#\d+", "", text)
+    """A card as people read it: no engine ids, and a card made of no cards (one a skill provides: 护驾's 闪) by its
+    name alone rather than with an empty `[]`."""
+    return re.sub(r"(?<=[0-9AJQK])#\d+", "", text).replace("[]", "")
 
 
 def transcript(entries: Iterable[dict[str, Any]], viewer: int | None = None, decisions: bool = True) -> list[str]:

@@ -181,20 +181,22 @@ def test_a_choice_agents_cannot_aim_is_noted_under_the_verdict(tmp_path: Path) -
     under the verdict (and in --json), since the agents take such a choice as harmful, right or wrong."""
     swap = tmp_path / "swap.sgs"
     swap.write_text(f'import "{STANDARD.resolve()}"\ngeneral 易手者 yishouzhe : 群 male 4 {{\n  skill 易手 yishou {{\n'
-                    "    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }\n  }\n}\n",
+                    "    active limit 1 per phase {\n"
+                    "      swap_cards(choose(owner, others(owner), tags: \"control\"), choose(owner, others(owner)))\n"
+                    "    }\n  }\n}\n",
                     encoding="utf-8")
     args = ["balance", "yishouzhe", str(swap), "--players", "5", "--games", "2", "--jobs", "1", "--agents",
             "heuristic", "--robust-agents", "none"]
     r = invoke(*args)
     assert r.exit_code == 0, r.output
     note = next(line for line in r.output.splitlines() if line.startswith("note: "))
-    assert "swap.sgs:4:" in note and "skill '易手'" in note and "sgsdsl explain SGS-W407" in note
+    assert "swap.sgs:5:" in note and "skill '易手'" in note and "sgsdsl explain SGS-W407" in note
     doc = json.loads(invoke(*args, "--json").output)
-    assert [(n["line"], "易手" in n["message"]) for n in doc["unaimed_choices"]] == [(4, True)]
+    assert [(n["line"], "易手" in n["message"]) for n in doc["unaimed_choices"]] == [(5, True)]
     page = tmp_path / "verdict.html"
     assert invoke(*args, "--html", str(page)).exit_code == 0
     assert "<li>note: " in page.read_text(encoding="utf-8") and "SGS-W407" in page.read_text(encoding="utf-8")
-    swap.write_text(swap.read_text(encoding="utf-8").replace("others(owner))", 'others(owner), tags: "control")'),
+    swap.write_text(swap.read_text(encoding="utf-8").replace("others(owner)))", 'others(owner), tags: "help"))'),
                     encoding="utf-8")
     assert "note: " not in invoke(*args).output
 

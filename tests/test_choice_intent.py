@@ -24,6 +24,7 @@ from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import calls, kwarg
 from sgsdsl.lang.intent import family_words, infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
+from sgsdsl.sim import play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 MALIANG = ROOT / "docs" / "examples" / "maliang.scenario"
@@ -70,7 +71,16 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("obtain(choose(owner, others(owner)), hand(owner))", ["help"]),
     # used both ways, or in no marked way: no words (the agent's default stands)
     ("let p = choose(owner, others(owner))\n draw(p, 2)\n damage(p, 1)", [None]),
-    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)", [None]),
+    # a hand swapped with the owner's: `swap`, weighed by the hands' sizes at the choice; with more done to the one
+    # chosen, swapped between two others, or chosen by another than the owner, nothing
+    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)", ["swap"]),
+    ("let p = choose(owner, others(owner))\n swap_cards(p, owner)", ["swap"]),
+    ("swap_cards(choose(owner, others(owner)), owner)", ["swap"]),
+    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)\n damage(p, 1)", [None]),
+    ("let p = choose(owner, others(owner))\n let q = choose(owner, others(owner), tags: \"neutral\")\n"
+     " swap_cards(q, p)", [None, "neutral"]),
+    ("let t = choose(owner, others(owner), tags: \"neutral\")\n let p = choose(t, others(t))\n"
+     " swap_cards(owner, p)", ["neutral", None]),
     # turned over (face up, it skips its next turn) or contested (a hand card spent): hampered
     ("let p = choose(owner, others(owner))\n turn_over(p)", ["control"]),
     ("let p = choose(owner, having_hand(others(owner)))\n let r = pindian(owner, p)\n if r.won { draw(owner, 1) }",
@@ -204,7 +214,7 @@ def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
 UNREAD = """import "standard"
 general 测试 ceshi : 蜀 male 4 {
   skill 易手 yishou {
-    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }
+    active limit 1 per phase { swap_cards(choose(owner, others(owner)), choose(owner, others(owner), tags: "help")) }
   }
   skill 借鉴 jiejian {
     active limit 1 per phase { swap_cards(owner, choose(owner, others(owner), tags: "neutral")) }
@@ -235,8 +245,8 @@ card 移花 yihua : trick {
 
 def test_a_choice_agents_cannot_aim_is_a_warning(tmp_path: Path) -> None:
     """SGS-W407 where no words say whom a choice of characters is for, and its rule says nothing either (a hand
-    swapped) or both (the damage moved to the one chosen, who then draws); none where a word is written (`neutral`
-    too), read from the rule (a seat turned over is hampered), or given by the skill's `tags`."""
+    swapped between two others) or both (the damage moved to the one chosen, who then draws); none where a word is
+    written (`neutral` too), read from the rule (a seat turned over is hampered), or given by the skill's `tags`."""
     src = tmp_path / "unread.sgs"
     src.write_text(UNREAD, encoding="utf-8")
     loaded = check_paths([str(src)])
@@ -285,8 +295,10 @@ def test_both_back_ends_give_the_skill_its_word(tmp_path: Path, engine: str) -> 
     ("lose_hp(owner, 1)\n draw(owner, 2)", ("draw", "risk")),
     # what it does for others too (every seat at or above its HP draws): not its owner's alone, no words
     ("for p in [q for q in others(owner) if q.hp >= owner.hp] { draw(p, 1) }\n draw(owner, 1)", ()),
-    # a choice of characters left without words (a hand swapped): the skill's words would aim it, so none
-    ("let p = choose(owner, others(owner))\n swap_cards(owner, p)\n draw(owner, 1)", ()),
+    # a choice of characters left without words (a hand swapped between two others): the skill's words would aim
+    # it, so none
+    ("let p = choose(owner, others(owner))\n let q = choose(owner, others(owner), tags: \"neutral\")\n"
+     " swap_cards(q, p)\n draw(owner, 1)", ()),
 ])
 def test_an_action_that_chooses_nobody_is_read_by_what_it_does_for_its_owner(tmp_path: Path, body: str,
                                                                             words: tuple[str, ...]) -> None:
@@ -402,7 +414,7 @@ procedure lend(owner: player) {
   let p = choose(owner, others(owner))
   draw(p, 1)
 }
-procedure swap(owner: player) { swap_cards(owner, choose(owner, others(owner))) }
+procedure swap(owner: player) { swap_cards(choose(owner, others(owner)), choose(owner, others(owner), tags: "help")) }
 general 测试 ceshi : 蜀 male 4 {
   skill 借 jie {
     active limit 1 per phase { lend(owner) }
@@ -518,3 +530,65 @@ def test_a_choice_set_into_the_event_reaches_agents_with_its_words(tmp_path: Pat
                         "deck: 杀♣2, 闪♦2\nP0: 杀♠7, P1, yes, P2, end play phase\n"
                         "expect P1 hp 4/4\nexpect P2 hp 3/4\n", encoding="utf-8")
     assert _seat_choice_about(monkeypatch, scenario, engine, -1) == ("attack",)  # (the first: 杀's target)
+
+
+def _table(hands: list[int]) -> dict:
+    """The lord's view of a table of three (a loyalist, a rebel) whose seats hold HANDS cards."""
+    players = [{"seat": s, "general": "?", "hp": 3, "max_hp": 3, "alive": True, "hand": hands[s], "equips": [],
+                "judge": [], "face_down": False, "piles": {}, "role": role, "chained": False}
+               for s, role in [(0, "lord"), (1, "loyalist"), (2, "rebel")]]
+    return {"seat": 0, "hand": [], "role": "lord", "players": players, "draw_pile": 50, "discard_top": [],
+            "sides": [["lord", "loyalist"], ["rebel"]], "roles_in_play": ["lord", "loyalist", "rebel"],
+            "damage_history": [], "recover_history": [], "role_shown": True}
+
+
+def test_a_hand_swapped_with_the_owners_is_weighed_by_the_hands() -> None:
+    """`swap`: the seat whose hand is worth most to take (a foe holding more counts twice, a friend nothing); none
+    when it may decline and no swap gains anything. At random, a designer's 换心 gave five cards for none."""
+    swap = Request(0, "choose", "换心: swap hands with", ("P1", "P2"), 0, 1, ("swap",), option_seats=(1, 2))
+    must = Request(0, "choose", "换心: swap hands with", ("P1", "P2"), 1, 1, ("swap",), option_seats=(1, 2))
+    assert HeuristicAgent(1).decide(swap, _table([1, 5, 3])) == [1]  # the rebel's 3, not the loyalist's 5
+    assert HeuristicAgent(1).decide(swap, _table([4, 6, 2])) == []  # only a friend holds more: keep the hand
+    assert HeuristicAgent(1).decide(must, _table([4, 6, 2])) == [0]  # made to: the friend loses nothing to the side
+    for seed in range(1, 6):  # (never by chance)
+        assert HeuristicAgent(seed).decide(swap, _table([1, 0, 2])) == [1]
+    # in the play menu, a skill that swaps hands is worth using only with a swap worth making within reach
+    agent = HeuristicAgent(1)
+    words = frozenset({"skill", "swap"})
+    assert agent._skill_score(words, _table([1, 5, 3]), {1: 1.0, 2: -1.0}, False) > 0
+    assert agent._skill_score(words, _table([3, 5, 3]), {1: 1.0, 2: -1.0}, False) == 0
+    assert agent._skill_score(words, _table([1, 5, 3]), {1: 1.0, 2: -1.0}, False, reach=(1,)) == 0
+
+
+def test_a_skill_that_swaps_hands_with_its_owner_is_read_as_swap(tmp_path: Path) -> None:
+    skill = _skill(tmp_path, "let p = choose(owner, others(owner))\n swap_cards(owner, p)")
+    assert infer_skill_words(skill, {}) == ("swap",)
+
+
+SWAPPER = """import "standard"
+general 换心者 huanxin : 吴 female 4 {
+  skill 换心 huanxin_skill {
+    active limit 1 per phase {
+      let p = choose(owner, others(owner), prompt: "换心: swap hands with")
+      swap_cards(owner, p)
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_the_heuristic_agent_swaps_hands_only_for_more_cards(tmp_path: Path, engine: str) -> None:
+    """A designer's 换心 (no words written) played by heuristic agents: every swap its owner makes takes a larger
+    hand than it gives, on both back ends. Read as harmful, it swapped with a foe whatever the hands held."""
+    src = tmp_path / "swapper.sgs"
+    src.write_text(SWAPPER, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and not [d for d in loaded.diagnostics if d.code == "SGS-W407"]
+    program = program_for(loaded, engine)
+    swaps = []
+    for seed in range(1, 13):
+        game = play_one(program, "identity", 5, seed, record=True, agents=("heuristic",), pinned={1: "huanxin"})
+        swaps += [(e["a_gave"], e["b_gave"]) for e in game.log if e.get("e") == "swap"]
+    assert len(swaps) >= 10
+    assert all(taken > given for given, taken in swaps), swaps

@@ -255,7 +255,8 @@ import "base.sgs"
 general 易手者 yishouzhe : 群 male 4 {
   skill 易手 yishou {
     active limit 1 per phase {
-      swap_cards(owner,
+      let me = owner
+      swap_cards(me,
                  choose(owner, others(owner), prompt: "with whom"))
     }
   }

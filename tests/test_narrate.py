@@ -55,6 +55,13 @@ def test_sentences_for_a_viewer() -> None:
     hurt = {"e": "damage", "target": "P0:曹操", "source": "P3:许褚", "amount": 2, "hp": 1, "nature": "fire",
             "card": "杀♠7#1"}
     assert narrate(hurt, viewer=0) == "you take 2 fire damage from P3 许褚 (杀♠7) → 1 HP"
+    # a phase marked to be skipped and the phase passed over read apart, so the transcript says neither twice
+    assert narrate({"e": "skip", "player": "P6:黄盖", "phase": "play"}) == "P6 黄盖 will skip the play phase"
+    assert narrate({"e": "skip", "player": "P0:曹操", "phase": "draw"}, viewer=0) == "you will skip the draw phase"
+    assert narrate({"e": "phase_skipped", "player": "P6:黄盖", "phase": "play"}) == "P6 黄盖 skips the play phase"
+    provided = {"card": "闪[]", "e": "respond", "play": False, "player": "P3:曹操"}
+    assert narrate(provided) == "P3 曹操 uses 闪"  # a card a skill provides, made of no cards
+    assert narrate({**provided, "card": "乐不思蜀[桃♦3#7]"}) == "P3 曹操 uses 乐不思蜀[桃♦3]"
     assert narrate({"e": "brand_new_event", "x": 1}) == "brand_new_event: x=1"  # never dropped silently
     assert transcript([{"ask": 0, "prompt": "p", "options": ["a", "b"], "answer": [1], "kind": "choose"}],
                       ) == ["  P0 — p: b"]

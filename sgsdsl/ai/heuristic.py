@@ -40,6 +40,11 @@ NEUTRAL = "neutral"  # the hint word of a choice of characters that neither help
 NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
 PAY = "pay"  # the hint word of a card that pays for its chooser's own blow to land (享乐)
 GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
+# the hint word of a choice of characters whose hand is exchanged with the chooser's (`swap_cards(owner, p)`), and
+# the least worth of a swap (`HeuristicAgent._swap_worth`) for which it is made: a foe holding one card more, or a
+# seat it cannot place holding two
+SWAP = "swap"
+SWAP_GAIN = 2.0
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
@@ -532,6 +537,9 @@ class HeuristicAgent(Agent):
             # sets, 1,000 paired games, 制衡's worth to 孙权: -1.0 points used first on one card, +3.8 used last with
             # any hand, +5.0 with more cards than HP, +3.1 with three or more (8 players: -0.5, +1.9, +3.4)
             return CYCLE_SCORE if self._spare(self._me(view)) else 0.0
+        if SWAP in t:
+            # a hand exchanged with the one it chooses: only with a swap worth making within reach
+            return 1.5 if self._best_swap(view, stance, reach)[0] >= SWAP_GAIN else 0.0
         if "help" in t and not self._helps_within(view, stance, reach):
             return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
             # itself when the menu shows it may (青囊 on a wounded owner)
@@ -829,6 +837,8 @@ class HeuristicAgent(Agent):
                 return [min(fits, key=lambda i: (bool(r.option_tags and set(r.option_tags[i]) & KEEP), i))]
         if r.option_ranks and r.high == 1:
             return [self._contest_card(r, view)]
+        if SWAP in r.about and r.option_seats and any(s is not None for s in r.option_seats):
+            return self._swap_choice(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats) and any(r.option_tags):
             return self._seats_by_hints(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats):
@@ -899,6 +909,35 @@ class HeuristicAgent(Agent):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
             return self._pick_hinted(r, view)
         return None
+
+    @staticmethod
+    def _swap_worth(seat: int, view: Any, stance: dict[int, float]) -> float:
+        """What exchanging hands with SEAT is worth to my side: the cards I gain (its hand less mine), counted once
+        for my gain and again, by how surely it is a foe, for its loss; nothing between sure friends (the cards stay
+        on the side). A designer's 换心 that swapped with a foe at random gave five cards for none."""
+        players = view["players"]
+        return float(players[seat]["hand"] - players[view["seat"]]["hand"]) * (1.0 - stance.get(seat, 0.0))
+
+    def _best_swap(self, view: Any, stance: dict[int, float],
+                   reach: tuple[int, ...] | None = None) -> tuple[float, int]:
+        """The best swap within REACH (every other living seat when not shown): its worth and seat (-1 for none)."""
+        me, best, seat = view["seat"], float("-inf"), -1
+        for q in view["players"]:
+            s = q["seat"]
+            if s != me and q.get("alive", True) and (reach is None or s in reach):
+                worth = self._swap_worth(s, view, stance)
+                if worth > best:
+                    best, seat = worth, s
+        return best, seat
+
+    def _swap_choice(self, r: Request, view: Any) -> list[int]:
+        """Whom to exchange hands with (options hinted `swap`): the seats by what the swap is worth
+        (`_swap_worth`), as many as are worth it; none, when it may decline and no swap gains anything."""
+        stance = self._stance_now(view)
+        keyed = sorted((-self._swap_worth(s, view, stance) if s is not None else 99.0, i)
+                       for i, s in enumerate(r.option_seats))
+        worth = sum(1 for w, _ in keyed if w < 0)
+        return sorted(i for _, i in keyed[:max(r.low, min(r.high, worth))])
 
     def _contest_card(self, r: Request, view: Any) -> int:
         """Its card for a contest the higher rank wins (拼点, `Request.option_ranks`): the highest, one it need not

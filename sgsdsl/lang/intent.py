@@ -25,14 +25,18 @@ from ..engine.registry import (
     PARAM_EFFECTS,
     PARAM_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS_BY_VALUE,
+    PARAM_EFFECTS_WITH_OWNER,
     PRIMITIVES,
 )
 from . import ast
 from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
-AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral"})
+AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral", "swap"})
 HELPING = frozenset({"help"})
+# the word of a hand swapped with the owner's (`PARAM_EFFECTS_WITH_OWNER`): weighed by the hands' sizes, so it is
+# the chooser's own hand it is swapped with, never another's
+SWAP = "swap"
 # the words a card's `tags` say of what it does to its targets, as the word for the one it is used on
 _CARD_WORDS = (("attack", "attack"), ("control", "control"), ("help", "help"), ("heal", "help"), ("draw", "help"))
 
@@ -243,9 +247,17 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
         if words is not None:
             given.append((call, words))
     given += _direct_choices(body, lexicon)
+    given = [(call, words) for call, words in given if words != SWAP or _chosen_by_owner(call)]
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
     return given
+
+
+def _chosen_by_owner(call: ast.Call) -> bool:
+    """Whether the owner makes this choice (`choose(owner, …)`): a hand swapped with the owner's is worth what the
+    chooser gains only when the chooser is the owner."""
+    chooser = call.args[0] if call.args else kwarg(call, "player")
+    return chooser is not None and _is_one_of(chooser, OWNER)
 
 
 def read_from_rule(call: ast.Call, tags: ast.Expr) -> bool:
@@ -305,6 +317,13 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
             and family.ref[0] == "card" else None
         if word is not None:
             marks = {**marks, param: word}
+    with_owner = PARAM_EFFECTS_WITH_OWNER.get(node.func.text)
+    if with_owner is not None:
+        passed = dict(_passed(node, lexicon))
+        for param, (other, word) in with_owner.items():
+            if param in passed and other in passed and _is_one_of(passed[other], OWNER) \
+                    and not _is_one_of(passed[param], OWNER):
+                marks = {**marks, param: word}
     return marks
 
 
@@ -411,9 +430,12 @@ def _is_one_of(e: ast.Expr, names: set[str] | frozenset[str]) -> bool:
 
 def _agreed(found: set[str]) -> str | None:
     """The words for a choice whose one chosen met these effects: `help` when it is only helped, `attack` when only
-    hurt or hampered and hurt at least once, `control` when only hampered; None when nothing marked, or both."""
+    hurt or hampered and hurt at least once, `control` when only hampered, `swap` when its hand is only swapped with
+    the owner's; None when nothing marked, or both."""
     if not found or "?" in found:
         return None
+    if SWAP in found:  # (a hand swapped is weighed at the choice: with anything else done to it, nothing agrees)
+        return SWAP if found == {SWAP} else None
     if found <= HELPING:
         return "help"
     if found & HELPING:
@@ -434,5 +456,9 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
         found = _effects_on(name, rest, lexicon)
         if "?" not in found and found & HELPING and found - HELPING:
             why[id(call)] = "the rule both helps and harms the one chosen"
+        elif "?" not in found and SWAP in found:
+            why[id(call)] = "the rule swaps the one chosen's hand with the owner's and does more to it" \
+                if len(found) > 1 else "the owner does not make the choice, so a hand swapped with the owner's " \
+                "is not the chooser's gain"
     nothing = "the rule does nothing with the one chosen that agents can read as a help or a harm"
     return [(call, why.get(id(call), nothing)) for call in _wordless_seat_choices(body, values)]

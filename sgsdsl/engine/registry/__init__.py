@@ -27,6 +27,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     PARAM_EFFECTS,
     PARAM_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS_BY_VALUE,
+    PARAM_EFFECTS_WITH_OWNER,
     PRIMITIVES,
     SCOPE_NAMES,
     SCOPE_PLACES,

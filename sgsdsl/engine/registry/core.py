@@ -232,8 +232,11 @@ AI_HINTS: dict[str, str] = {
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
     "spreads": "its blow also lands on every other chained character when its target is chained (elemental damage "
                "conducts through a chain): aimed at a chained seat only when the chain holds more foe than friend",
-    "neutral": "neither helps nor harms the character chosen (a skill copied from it, a hand swapped with it): "
-               "chosen without regard to sides, and no evidence of whose side its chooser is on",
+    "neutral": "neither helps nor harms the character chosen (a skill copied from it): chosen without regard to "
+               "sides, and no evidence of whose side its chooser is on",
+    "swap": "the character chosen exchanges its hand with the chooser's: worth the cards the chooser gains, twice "
+            "over from a foe (what one gains the other loses) and nothing between friends: chosen among foes holding "
+            "more cards than the chooser, and a skill of it used only when one is within reach",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
 }
@@ -259,6 +262,12 @@ PARAM_EFFECTS: dict[str, dict[str, str]] = {
 PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
     "change_max_hp": ("player", "n", "help", "attack"),
     "set_chained": ("player", "chained", "control", "help"),
+}
+# A parameter whose words depend on the character passed beside it: (the other parameter, the words when the other
+# argument is the skill's `owner`). A hand swapped with the owner's (`swap_cards(owner, p)`) is `swap`: a gain or a
+# loss by the hands' sizes, which the agent weighs at the choice; swapped between two others it says nothing.
+PARAM_EFFECTS_WITH_OWNER: dict[str, dict[str, tuple[str, str]]] = {
+    "swap_cards": {"a": ("b", "swap"), "b": ("a", "swap")},
 }
 # A parameter that a card of a family is used on: what it does to that character is what the family's card does to
 # its targets, as that card's `tags` say (杀's `attack`, 桃's `heal`; lang/intent.py `family_words`), when the rule
