@@ -206,6 +206,10 @@ def test_the_heuristic_agent_gives_a_help_choice_to_a_friend_only() -> None:
     assert HeuristicAgent(1).decide(request, view) == [0]
     harmful = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, (), option_seats=(1, 2))
     assert HeuristicAgent(1).decide(harmful, view) == [1]
+    # `risk` is the chooser's price, not a harm to the one chosen: a heal paid for in its own HP goes to a friend
+    # (read as harmful, a designer's `tags help risk` 舍身 healed foes: -3.2 points to its owner, 5 players)
+    paid = Request(0, "choose", "choose", ("P1", "P2"), 0, 1, ("help", "risk"), option_seats=(1, 2))
+    assert HeuristicAgent(1).decide(paid, view) == [0]
     # `neutral`: anyone will do, friend or foe (and it must name one)
     anyone = Request(0, "choose", "choose", ("P1", "P2"), 1, 1, ("neutral",), option_seats=(1, 2))
     assert {HeuristicAgent(seed).decide(anyone, view)[0] for seed in range(1, 21)} == {0, 1}

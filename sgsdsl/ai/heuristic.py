@@ -31,6 +31,9 @@ from ..engine.registry.core import AI_HINTS
 from .beliefs import RoleBelief
 
 HARMFUL = frozenset({"attack", "control", "risk"})
+# the words that say a choice of characters harms the one chosen; `risk` is what the choice costs its chooser, so a
+# `help risk` skill (a heal paid for with its owner's HP) still aims its choice at a friend
+AIMED_HARM = frozenset({"attack", "control"})
 HELPFUL = frozenset({"heal", "draw", "help"})
 KEEP = frozenset({"defence", "heal"})
 # the cards most worth drawing (`_gain`), and the least worth putting on top of the pile for its own draws
@@ -848,7 +851,7 @@ class HeuristicAgent(Agent):
                 seated = [i for i, s in enumerate(r.option_seats) if s is not None]
                 return sorted(self.rng.sample(seated, max(r.low, min(r.high, 1, len(seated)))))
             stance = self._stance_now(view)
-            helpful = bool(about & HELPFUL) and not about & HARMFUL
+            helpful = bool(about & HELPFUL) and not about & AIMED_HARM
             sign = 1.0 if helpful else -1.0
             if not helpful:
                 stance = self._aiming(view, stance)
@@ -957,7 +960,7 @@ class HeuristicAgent(Agent):
         their own words), at least as many as it must. A seat hinted `void` (the card would do nothing to it: 仁王盾
         against a black 杀) comes last and is never wanted."""
         about = set(r.about)
-        default = 1.0 if about & HELPFUL and not about & HARMFUL else -1.0
+        default = 1.0 if about & HELPFUL and not about & AIMED_HARM else -1.0
         plain = self._stance_now(view)
         aiming = self._aiming(view, plain)
         shown_lead = view.get("role_shown") and not self._alone(view)
