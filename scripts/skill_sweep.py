@@ -3,6 +3,7 @@
 
     python scripts/skill_sweep.py --rules standard,junzheng,lin,shan,feng,huo --players 8 --games 500 --out /tmp/sweep8
     python scripts/skill_sweep.py --rules standard --generals huanggai,zhugeliang --games 1000 --out /tmp/two
+    python scripts/skill_sweep.py designs/my_generals.sgs --players 5 --games 2000 --out /tmp/mine
 
 For each general of the rules it runs `sgsdsl balance GENERAL --each-skill --robust-agents none --json` (paired
 seeds: the general with each skill, and with that skill barred) and keeps the JSON in OUT, one file a general, so
@@ -13,6 +14,10 @@ skills worth significantly less than nothing. A skill worth less than nothing is
 compulsory) or a skill the agents misplay: each such row is worth a look at how the agent uses it (a well-played
 optional skill is never worse than leaving it unused). A lord skill is only played by the lord, so its figure is
 diluted by the other roles.
+
+Given a designer's own rules files (FILES, which import the bundled sets they build on), it sweeps the generals those
+files define, each played from them (`sgsdsl balance GENERAL FILES…`): before a design is weighed, whether the agents
+play every one of its skills at least as well as not at all.
 
 With 95% intervals, about one skill in forty falls below zero by chance alone (100 skills: two or three), so a
 row named is a place to look, not yet a finding. `--confirm GAMES` plays each named row again on fresh seeds (the
@@ -56,14 +61,17 @@ class Worth:
     general_points: float  # the general against the baseline (the pool's average general)
 
 
-def general_ids(rules: str) -> list[str]:
-    """Every general the rule sets define, by id, in id order."""
-    from sgsdsl.api import check_paths, program_for
+def general_ids(rules: str, files: Sequence[str] = ()) -> list[str]:
+    """Every general the rule sets define, by id, in id order; given designer FILES, the generals they define."""
+    from sgsdsl.api import bundled_rules_dir, check_paths, program_for
     from sgsdsl.cli.loading import rule_paths
+    from sgsdsl.lab.variant import designer_generals
 
-    loaded = check_paths(rule_paths([], rules))
+    loaded = check_paths(list(files) if files else rule_paths([], rules))
     if not loaded.ok:
-        raise SystemExit(f"the rules {rules} do not check: run `sgsdsl check` on them")
+        raise SystemExit(f"the rules {', '.join(files) or rules} do not check: run `sgsdsl check` on them")
+    if files:
+        return list(designer_generals(loaded, bundled_rules_dir()))
     return sorted(program_for(loaded, "compiled").generals)
 
 
@@ -82,7 +90,8 @@ def balance_into(target: Path, general: str, extra: Sequence[str], players: int,
             raise SystemExit(f"{target} was played with other settings ({kept['settings']['players']} players, "
                              f"seeds {kept['seeds'][0]}–{kept['seeds'][1]}): use another --out folder")
         return True
-    cmd = [sys.executable, "-m", "sgsdsl", "balance", general, "--rules", args.rules, "--players", str(players),
+    rules = [str(Path(f).resolve()) for f in args.files] if args.files else ["--rules", args.rules]
+    cmd = [sys.executable, "-m", "sgsdsl", "balance", general, *rules, "--players", str(players),
            "--games", str(games), "--seed", str(seed), "--robust-agents", "none", *extra,
            "--jobs", str(args.jobs), "--json"]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -163,6 +172,8 @@ def _interval(w: Worth) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*", metavar="FILES",
+                    help="a designer's rules files: sweep the generals they define (default: the bundled --rules)")
     ap.add_argument("--rules", default="standard,junzheng,lin,shan,feng,huo")
     ap.add_argument("--players", type=int, default=8)
     ap.add_argument("--games", type=int, default=500, help="paired seeds a general (each played once per arm)")
@@ -175,11 +186,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.players < 2 or args.games < 1 or args.jobs < 1 or args.confirm < 0:
         ap.error("--players must be at least 2, --games and --jobs at least 1, --confirm at least 0")
-    every = general_ids(args.rules)
+    missing = [f for f in args.files if not Path(f).is_file()]
+    if missing:
+        ap.error(f"no such rules file: {', '.join(missing)}")
+    every = general_ids(args.rules, args.files)
+    if not every:
+        ap.error(f"{', '.join(args.files)} define no general of their own")
     generals = [g for g in args.generals.split(",") if g] or every
     unknown = [g for g in generals if g not in every]
     if unknown:
-        ap.error(f"no general {', '.join(unknown)} in the rules {args.rules}")
+        ap.error(f"no general {', '.join(unknown)} in the rules {', '.join(args.files) or args.rules}")
     args.out.mkdir(parents=True, exist_ok=True)
     ok = True
     for general in generals:

@@ -89,3 +89,25 @@ def test_the_report_says_which_rows_fresh_seeds_confirm() -> None:
     assert "fresh seeds, 2000 games: bad (a) -1.0 (-3.0…+1.0): not confirmed: chance" in text
     assert "fresh seeds, 2000 games: drawback (b) -12.0 (-15.0…-9.0): below zero again: a finding" in text
     assert "chance" not in mod.report(rows[:0])
+
+
+def test_a_designers_files_are_swept_by_the_generals_they_define(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Given a designer's files, the sweep weighs the generals they define (played from them), not the bundled
+    ones they import; a file that defines none, or is missing, is refused."""
+    mod = script()
+    design = tmp_path / "design.sgs"
+    design.write_text('import "standard"\ngeneral 换心者 huanxin : 吴 female 4 {\n  skill 换心 huanxin_skill {\n'
+                      '    active limit 1 per phase { swap_cards(owner, choose(owner, others(owner))) }\n  }\n}\n',
+                      encoding="utf-8")
+    out = tmp_path / "out"
+    assert mod.main([str(design), "--players", "5", "--games", "4", "--jobs", "1", "--out", str(out)]) == 0
+    assert {p.name for p in out.iterdir()} == {"huanxin.json"}
+    assert " huanxin_skill " in capsys.readouterr().out
+    assert json.loads((out / "huanxin.json").read_text())["settings"]["players"] == 5
+    with pytest.raises(SystemExit):
+        mod.main([str(tmp_path / "missing.sgs"), "--out", str(out)])
+    bare = tmp_path / "bare.sgs"
+    bare.write_text('import "standard"\n', encoding="utf-8")
+    with pytest.raises(SystemExit):
+        mod.main([str(bare), "--out", str(out)])
