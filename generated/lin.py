@@ -1021,7 +1021,7 @@ class Skill_dongzhuo__benghuai:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            if (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:172:17', 'owner')), ['lose 1 HP', 'lose 1 max HP'], prompt='崩坏') == 'lose 1 HP'):  # rules/lin.sgs:172:7
+            if (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:172:17', 'owner')), ['lose 1 HP', 'lose 1 max HP'], prompt='崩坏', hints=['risk', 'wane']) == 'lose 1 HP'):  # rules/lin.sgs:172:7
                 _D_lose_hp(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:173:17', 'owner')), 1)  # rules/lin.sgs:173:9
             else:
                 _P_change_max_hp(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:175:23', 'owner')), _neg(1, 'rules/lin.sgs:175:30'))  # rules/lin.sgs:175:9

@@ -609,7 +609,7 @@ class Skill_jiangwei__zhiji:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            if (_D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:120:21', 'owner'))) and (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:120:39', 'owner')), ['recover 1 HP', 'draw 2 cards'], prompt='志继') == 'recover 1 HP')):  # rules/shan.sgs:120:7
+            if (_D_is_wounded(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:120:21', 'owner'))) and (_P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:120:39', 'owner')), ['recover 1 HP', 'draw 2 cards'], prompt='志继', hints=['heal', 'draw']) == 'recover 1 HP')):  # rules/shan.sgs:120:7
                 _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:121:17', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:121:35', 'owner')))  # rules/shan.sgs:121:9
             else:
                 _D_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:123:14', 'owner')), 2)  # rules/shan.sgs:123:9

@@ -954,7 +954,7 @@ class Skill_cixiong__cixiong_skill:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:268:15', 'event')), 'target', 'rules/standard.sgs:268:15')  # rules/standard.sgs:268:7
-            if ((_none_operand('rules/standard.sgs:269:10', '>') if ((_t1 := _D_count(frame, _P_hand(frame, v_t))) is None) else _t1 > 0) and (_P_choose(frame, v_t, ['discard a hand card', 'let the attacker draw 1'], prompt='雌雄双股剑') == 'discard a hand card')):  # rules/standard.sgs:269:7
+            if ((_none_operand('rules/standard.sgs:269:10', '>') if ((_t1 := _D_count(frame, _P_hand(frame, v_t))) is None) else _t1 > 0) and (_P_choose(frame, v_t, ['discard a hand card', 'let the attacker draw 1'], prompt='雌雄双股剑', hints=['spends', 'help']) == 'discard a hand card')):  # rules/standard.sgs:269:7
                 _P_discard(frame, _P_choose(frame, v_t, _P_hand(frame, v_t), prompt='雌雄双股剑: discard'), by=v_t)  # rules/standard.sgs:271:9
             else:
                 _D_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:273:14', 'owner')), 1)  # rules/standard.sgs:273:9
@@ -1930,7 +1930,7 @@ class Skill_xiahoudun__ganglie:
             v_src = _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:454:17', 'event')), 'source', 'rules/standard.sgs:454:17')  # rules/standard.sgs:454:7
             v_j = _P_judge(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:455:21', 'owner')), **{'hoping': (lambda v_it: bool((not (_get_attr(v_it, 'suit', 'rules/standard.sgs:455:36') == '♥'))))})  # rules/standard.sgs:455:7
             if ((not (_get_attr(v_j, 'suit', 'rules/standard.sgs:456:10') == '♥')) and _get_attr(v_src, 'alive', 'rules/standard.sgs:456:26')):  # rules/standard.sgs:456:7
-                if ((_none_operand('rules/standard.sgs:457:12', '>=') if ((_t1 := _D_count(frame, _P_hand(frame, v_src))) is None) else _t1 >= 2) and (_P_choose(frame, v_src, ['discard two hand cards', 'take 1 damage'], prompt='刚烈') == 'discard two hand cards')):  # rules/standard.sgs:457:9
+                if ((_none_operand('rules/standard.sgs:457:12', '>=') if ((_t1 := _D_count(frame, _P_hand(frame, v_src))) is None) else _t1 >= 2) and (_P_choose(frame, v_src, ['discard two hand cards', 'take 1 damage'], prompt='刚烈', hints=['spends', 'risk']) == 'discard two hand cards')):  # rules/standard.sgs:457:9
                     _P_discard(frame, _P_choose_many(frame, v_src, _P_hand(frame, v_src), 2, 2, prompt='刚烈: discard two'), by=v_src)  # rules/standard.sgs:459:11
                 else:
                     _P_damage(frame, v_src, 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:461:34', 'owner')))  # rules/standard.sgs:461:11

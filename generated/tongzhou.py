@@ -301,7 +301,7 @@ class Card_tongzhougongji:
         try:
             _v = frame.vars
             v_user = _v.get('user', _U)
-            v_pick = _P_choose(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:100:23', 'user')), ['draw one card per treasure of your faction', 'you and your team-mate each draw 1'], prompt='同舟共济')  # rules/tongzhou.sgs:100:5
+            v_pick = _P_choose(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:100:23', 'user')), ['draw one card per treasure of your faction', 'you and your team-mate each draw 1'], prompt='同舟共济', hints=['draw', 'draw help'])  # rules/tongzhou.sgs:100:5
             if (v_pick == 'draw one card per treasure of your faction'):  # rules/tongzhou.sgs:102:5
                 _P_draw(frame, (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:103:12', 'user')), frame.game.dispatch.value('faction_treasures', (v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:103:36', 'user'))))  # rules/tongzhou.sgs:103:7
             else:

@@ -596,3 +596,59 @@ def test_the_heuristic_agent_swaps_hands_only_for_more_cards(tmp_path: Path, eng
         swaps += [(e["a_gave"], e["b_gave"]) for e in game.log if e.get("e") == "swap"]
     assert len(swaps) >= 10
     assert all(taken > given for given, taken in swaps), swaps
+
+
+def _option_hints(tmp_path: Path, body: str) -> list[list[str] | None]:
+    """The `hints:` each choice among written options carries once the rule is checked (None: none)."""
+    skill = _skill(tmp_path, body)
+    out: list[list[str] | None] = []
+    for call in calls(skill.actives[0].body):
+        if call.func.text == "choose":
+            hints = kwarg(call, "hints")
+            out.append([h.value for h in hints.items] if isinstance(hints, ast.ListLit) else None)
+    return out
+
+
+@pytest.mark.parametrize(("body", "hints"), [
+    # 崩坏's shape: the choice compared in the `if`, the `else` for the other option
+    ('if choose(owner, ["lose 1 HP", "lose 1 max HP"]) == "lose 1 HP" { lose_hp(owner, 1) }'
+     " else { change_max_hp(owner, -1) }", [["risk", "wane"]]),
+    # a guard before it (志继), the literal on the left
+    ('if is_wounded(owner) and "heal" == choose(owner, ["heal", "draw"]) { recover(owner, 1) } else { draw(owner, 2) }',
+     [["heal", "draw"]]),
+    # bound to a name, then an `if … else if … else` chain on it; the price in cards, and a help to another
+    ('let o = choose(owner, ["a", "b", "c"])\n if o == "b" { draw(owner, 1) } else if o == "a" {'
+     " discard(hand(owner), by: owner)\n draw(next_alive(owner), 1) } else { damage(next_alive(owner), 1) }",
+     [["help spends", "draw", "attack"]]),
+    # an option no branch reaches, or branches that do nothing readable: no hints
+    ('let o = choose(owner, ["a", "b", "c"])\n if o == "a" { draw(owner, 1) } else if o == "b" { recover(owner, 1) }',
+     [None]),
+    ('if choose(owner, ["a", "b"]) == "a" { log("a") } else { log("b") }', [None]),
+    # written hints are the rule's
+    ('if choose(owner, ["a", "b"], hints: ["control", ""]) == "a" { draw(owner, 1) } else { draw(owner, 2) }',
+     [["control", ""]]),
+])
+def test_a_choice_among_written_options_is_told_by_each_options_branch(tmp_path: Path, body: str,
+                                                                      hints: list[list[str] | None]) -> None:
+    assert _option_hints(tmp_path, body) == hints
+
+
+def test_the_heuristic_agent_weighs_written_options_by_what_they_do() -> None:
+    """崩坏 while wounded loses a maximum HP, at full health 1 HP; 志继 heals near death and draws otherwise; 刚烈's
+    source pays two cards at 1 HP; 雌雄双股剑's target lets a friend draw, and pays a card against a foe."""
+    def ask(hints: tuple[tuple[str, ...], ...], hp: int, subject: int | None = None, hand: int = 1) -> int:
+        view = _table([hand, 1, 1])
+        view["players"][0].update(hp=hp, max_hp=4)
+        r = Request(0, "choose", "choose", tuple(str(i) for i in range(len(hints))), 1, 1, (),
+                    option_seats=tuple(None for _ in hints), option_tags=hints, subject=subject)
+        answers = {HeuristicAgent(seed).decide(r, view)[0] for seed in range(1, 6)}
+        assert len(answers) == 1, answers  # (never by chance)
+        return answers.pop()
+    benghuai = (("risk",), ("wane",))
+    assert ask(benghuai, hp=2) == 1 and ask(benghuai, hp=4) == 0
+    zhiji = (("heal",), ("draw",))
+    assert ask(zhiji, hp=1) == 0 and ask(zhiji, hp=3) == 1
+    gangle = (("spends",), ("risk",))
+    assert ask(gangle, hp=1) == 0
+    cixiong = (("spends",), ("help",))
+    assert ask(cixiong, hp=3, subject=1) == 1 and ask(cixiong, hp=3, subject=2) == 0

@@ -48,6 +48,13 @@ GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
 # seat it cannot place holding two
 SWAP = "swap"
 SWAP_GAIN = 2.0
+# the words of a choice among written options read from what each option's branch does (lang/intent.py
+# `give_option_hints`): to the chooser a heal, cards drawn, a price in HP (`risk`), in cards (`spends`) or in maximum
+# HP (`wane`); to another a help or a harm. Options that carry only these, one of them a gain or price of the
+# chooser's own, are weighed against each other (`HeuristicAgent._option_worth`)
+WANE = "wane"
+OPTION_WORDS = frozenset({"heal", "draw", "risk", "spends", WANE, "help", "attack", "control"})
+OWN_WORDS = frozenset({"heal", "draw", "spends", WANE})
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
@@ -907,6 +914,17 @@ class HeuristicAgent(Agent):
                 pay = next((i for i in ranked if _keeping(tags[i]) < 2 and "heal" not in tags[i]), None)
                 return [] if pay is None else [pay]
             return sorted(ranked[:k])
+        if r.high == 1 and r.low == 1 and r.option_tags and not any(r.option_seats) \
+                and all(OPTION_WORDS.issuperset(t) for t in r.option_tags) \
+                and any(OWN_WORDS.intersection(t) for t in r.option_tags):
+            # (one option of several, each read from what it does: the one worth most to its chooser's side, the
+            # first among equals; no nested function: compiled, it would keep this view alive in a cycle)
+            best, best_worth = 0, float("-inf")
+            for i in range(n):
+                worth = self._option_worth(r.option_tags[i], r, view)
+                if worth > best_worth:
+                    best, best_worth = i, worth
+            return [best]
         if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
                 and all(HINT_WORDS.issuperset(t) for t in r.option_tags):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
@@ -941,6 +959,34 @@ class HeuristicAgent(Agent):
                        for i, s in enumerate(r.option_seats))
         worth = sum(1 for w, _ in keyed if w < 0)
         return sorted(i for _, i in keyed[:max(r.low, min(r.high, worth))])
+
+    def _option_worth(self, words: tuple[str, ...], r: Request, view: Any) -> float:
+        """What an option is worth to its chooser's side, by what its branch does: a heal while wounded (more the
+        nearer death), cards drawn; a price in HP (dear near death), in cards (cheap from a surplus), in maximum HP
+        (next to nothing while wounded: the maximum lost is empty); a help or harm to another (the asking skill's
+        owner, `Request.subject`, else nobody it can name) as that one is a friend or a foe. 崩坏 drawn at random
+        lost a maximum HP at full health as often as 1 HP while wounded; 刚烈's source took the blow at 1 HP."""
+        me = self._me(view)
+        hp, wounded = me["hp"], me["hp"] < me["max_hp"]
+        t = frozenset(words)
+        worth = 0.0
+        if "heal" in t and wounded:
+            worth += 3.0 if hp <= 1 else 2.0 if hp == 2 else 1.2
+        if "draw" in t:
+            worth += 1.5
+        if "risk" in t:
+            worth -= 6.0 if hp <= 1 else 2.5 if hp == 2 else 1.2
+        if WANE in t:
+            worth -= 0.3 if wounded else 1.4
+        if SPENDS in t:
+            worth -= 0.6 if self._spare(me) else 1.0
+        other = r.subject if r.subject is not None and r.subject != view["seat"] else None
+        toward = self._stance_now(view).get(other, 0.0) if other is not None else 0.0
+        if "help" in t:
+            worth += toward
+        if t & AIMED_HARM:
+            worth -= toward
+        return worth
 
     def _contest_card(self, r: Request, view: Any) -> int:
         """Its card for a contest the higher rank wins (拼点, `Request.option_ranks`): the highest, one it need not

@@ -238,9 +238,12 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     `tags:` argument); the calls given words, in the order the body runs. Nothing when SKILL_WORDS (the tags of the
     skill whose body it is) already aim its choices. Calling it again changes nothing (a choice given words has
     words of its own)."""
-    if body is None or skill_words & AIMING_WORDS:
+    if body is None:
         return []
     lexicon = lexicon or _PLAIN
+    give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
+    if skill_words & AIMING_WORDS:
+        return []
     given: list[tuple[ast.Call, str]] = []
     for call, name, rest in _bound_choices(body):
         words = _agreed(_effects_on(name, rest, lexicon))
@@ -462,3 +465,137 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
                 "is not the chooser's gain"
     nothing = "the rule does nothing with the one chosen that agents can read as a help or a harm"
     return [(call, why.get(id(call), nothing)) for call in _wordless_seat_choices(body, values)]
+
+
+# What a branch does to the one who chose it, per action parameter the chooser is passed to, besides SELF_EFFECTS
+# (a heal, cards gained, a price in HP): cards it pays (discarded by it, given away by it).
+CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): "spends", ("give", "from_player"): "spends"}
+# a maximum HP lost by the chooser (`change_max_hp(p, -1)`, p the chooser)
+WANE = "wane"
+
+
+def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
+    """Give each choice among written options (`choose(p, ["lose 1 HP", "lose 1 max HP"])`) that carries no words
+    per-option `hints:` read from the branch each option leads to (`if choose(…) == "lose 1 HP" {…} else {…}`, or a
+    name bound to the choice compared in an `if` chain): what the branch does to the chooser (`heal`, `draw`, `risk`
+    for a price in HP, `spends` for cards it pays, `wane` for a maximum HP lost) and to anyone else (`help`,
+    `attack`, `control`). A random pick lost 董卓 a maximum HP at full health as often as not. Only when every
+    option is reached and some branch says something; the calls given hints, in the order the body runs."""
+    lexicon = lexicon or _PLAIN
+    given: list[ast.Call] = []
+    for call, branches in _option_branches(body):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        if not isinstance(chooser, ast.Name):
+            continue
+        words = [" ".join(sorted(_branch_words(stmts, chooser.ident, lexicon))) for stmts in branches]
+        if any(words):
+            call.kwargs.append((ast.Ident(call.span, "hints"),
+                                ast.ListLit(call.span, [ast.Lit(call.span, "str", w) for w in words])))
+            given.append(call)
+    return given
+
+
+def _written_options(e: ast.Node) -> list[str] | None:
+    """The options of a choice among written strings that carries no words, or None for any other node."""
+    if not (isinstance(e, ast.Call) and e.func.text == "choose" and e.ref == "action") or not _wordless_choice(e):
+        return None
+    items = e.args[1] if len(e.args) > 1 else kwarg(e, "items")
+    if not isinstance(items, ast.ListLit) or not items.items:
+        return None
+    texts = [x.value for x in items.items if isinstance(x, ast.Lit) and x.kind == "str"]
+    return texts if len(texts) == len(items.items) and len(set(texts)) == len(texts) else None
+
+
+def _is_the_choice(e: ast.Expr, choice: ast.Call | str) -> bool:
+    """Whether E is the choice itself, or the name it was bound to."""
+    return e is choice if isinstance(choice, ast.Call) else _is_one_of(e, {choice})
+
+
+def _compared(test: ast.Expr, choice: ast.Call | str) -> str | None:
+    """The option a test asks for: `CHOICE == "x"` (either side), or the last term of an `and` that is one."""
+    while isinstance(test, ast.BinOp) and test.op == "and":
+        test = test.right
+    if isinstance(test, ast.BinOp) and test.op == "==":
+        for one, other in ((test.left, test.right), (test.right, test.left)):
+            if _is_the_choice(one, choice) and isinstance(other, ast.Lit) and other.kind == "str":
+                return str(other.value)
+    return None
+
+
+def _if_chain(stmt: ast.If, choice: ast.Call | str) -> dict[str, list[ast.Stmt]] | None:
+    """Each option an `if … else if …` chain asks for, with its branch; the last `else` under the key "" (none: no
+    such key). None when the first test asks for no option."""
+    out: dict[str, list[ast.Stmt]] = {}
+    node: ast.If | None = stmt
+    while node is not None:
+        option = _compared(node.test, choice)
+        if option is None:
+            if not out:
+                return None
+            out[""] = [node]  # (an `else if` on something else: what runs for the options not asked for)
+            break
+        out.setdefault(option, node.body.stmts)
+        rest = node.orelse
+        if rest is None:
+            break
+        if len(rest.stmts) == 1 and isinstance(rest.stmts[0], ast.If):
+            node = rest.stmts[0]
+            continue
+        out[""] = rest.stmts
+        break
+    return out
+
+
+def _option_branches(node: ast.Node) -> Iterator[tuple[ast.Call, list[list[ast.Stmt]]]]:
+    """Each choice among written options whose every option is reached by an `if` on it, with the statements each
+    option runs (the `else` serves the one option the chain does not name; without an `else`, nothing)."""
+    if isinstance(node, ast.Block):
+        for i, stmt in enumerate(node.stmts):
+            if isinstance(stmt, ast.Let) and _written_options(stmt.value) is not None:
+                chains = (_if_chain(x, stmt.name.text) for x in node.stmts[i + 1:] if isinstance(x, ast.If))
+                found = _reached(stmt.value, next((c for c in chains if c), None))
+                if found is not None:
+                    yield found
+            if isinstance(stmt, ast.If):
+                direct = next((c for c in calls(stmt.test) if _written_options(c) is not None), None)
+                if direct is not None:
+                    found = _reached(direct, _if_chain(stmt, direct))
+                    if found is not None:
+                        yield found
+    for part in parts(node):
+        yield from _option_branches(part)
+
+
+def _reached(call: ast.Expr, chain: dict[str, list[ast.Stmt]] | None) -> tuple[ast.Call, list[list[ast.Stmt]]] | None:
+    """The choice with each of its options' statements, when the chain reaches every option."""
+    options = _written_options(call)
+    if chain is None or options is None or not isinstance(call, ast.Call):
+        return None
+    left = [o for o in options if o not in chain]
+    if len(left) > 1 or (left and "" not in chain):
+        return None
+    return call, [chain[o] if o in chain else chain[""] for o in options]
+
+
+def _branch_words(stmts: list[ast.Stmt], chooser: str, lexicon: Lexicon) -> set[str]:
+    """What a branch does to the chooser (`SELF_EFFECTS`, `CHOOSER_PRICES`, `wane`) and to anyone else (the words
+    of the parameters it is passed to, `_marks`)."""
+    found: set[str] = set()
+    for stmt in stmts:
+        for node in calls(stmt):
+            marks = _marks(node, lexicon)
+            if not marks or lexicon.procedure(node) is not None:
+                continue
+            for param, arg in _passed(node, lexicon):
+                if param not in marks:
+                    continue
+                if all(_is_one_of(one, {chooser}) for one in _one_or_listed(arg)):
+                    key = (node.func.text, param)
+                    word = SELF_EFFECTS.get(key) or CHOOSER_PRICES.get(key)
+                    if word is None and key == ("change_max_hp", "player") and marks[param] == "attack":
+                        word = WANE
+                    if word is not None:
+                        found.add(word)
+                else:
+                    found.add(marks[param])
+    return found

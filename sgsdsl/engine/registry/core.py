@@ -226,7 +226,9 @@ AI_HINTS: dict[str, str] = {
     "boost": "strengthens its holder's next attacking card of the same category this turn: used right before such a "
              "card it will play, kept otherwise",
     "spends": "is paid for with its owner's cards: used only while the hand holds more cards than its HP (the "
-              "cards the discard phase would take)",
+              "cards the discard phase would take); an option of a choice with it costs its chooser cards",
+    "wane": "an option of a choice that costs its chooser 1 maximum HP: next to nothing while it is wounded (the "
+            "maximum lost is empty), dearer than 1 HP at full health (lost for good)",
     "pay": "an option of a choice of its chooser's own cards that pays for the chooser's own blow to land (declined, "
            "the blow comes to nothing): paid with a card it need not keep",
     "gain": "an option of a choice of cards that gives the card chosen to its chooser: the one most worth having",
