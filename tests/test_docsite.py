@@ -133,6 +133,9 @@ def test_skills_say_what_agents_read_of_them(site: Path) -> None:
     assert "a yes skips the phase it is asked before and its <code>draw</code> phase" in agents_line("shensu")
     assert "choice “蛊惑: question the declared card?”: hints <code>[&quot;&quot;, &quot;control risk&quot;]</code>" \
         in agents_line("guhuo")
+    # hints read from each option's branch (崩坏: a price in HP, or in maximum HP), not the call's text
+    assert "choice “崩坏”: hints read from its rule as <code>[&quot;risk&quot;, &quot;wane&quot;]</code>" \
+        in agents_line("benghuai")
     # (a card's own choices too: 火攻's payment)
     at = page.index('id="card-huogong"')
     card = page[at:page.index("</article>", at)]

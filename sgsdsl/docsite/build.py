@@ -205,11 +205,19 @@ class _Builder:
                     span_text(src, tags.span) if tags is not None else ""
                 tagged = "read from its rule as" if tags is not None and read_from_rule(call, tags) else "tagged"
                 words = ([f"{tagged} <code>{_e(said)}</code>"] if tags is not None else []) \
-                    + ([f"hints <code>{_e(span_text(src, hints.span))}</code>"] if hints is not None else [])
+                    + ([_Builder.hints_said(src, call, hints)] if hints is not None else [])
                 out.append(f"choice {name}: {' and '.join(words)}")
             for call, hope in written_hopes(body):
                 out.append(f"{_e(call.func.text)} hoping <code>{_e(span_text(src, hope.span))}</code>")
         return out
+
+    @staticmethod
+    def hints_said(src: str, call: ast.Call, hints: ast.Expr) -> str:
+        """A choice's per-option hints as written, or as read from its options' branches (given at the call)."""
+        if read_from_rule(call, hints) and isinstance(hints, ast.ListLit):
+            read = ", ".join(f'"{h.value}"' for h in hints.items if isinstance(h, ast.Lit))
+            return f"hints read from its rule as <code>[{_e(read)}]</code>"
+        return f"hints <code>{_e(span_text(src, hints.span))}</code>"
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:
         text = self.text(module, c)
