@@ -107,6 +107,9 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("use_virtual(owner, 杀, [choose(owner, others(owner))])", ["attack"]),
     ("let p = choose(owner, others(owner))\n use_virtual(owner, 闪, [p])", [None]),
     ("let p = choose(owner, others(owner))\n use_virtual(owner, 桃, [p])\n use_virtual(owner, 杀, [p])", [None]),
+    # a delayed card moved into the one chosen's judge area hampers it; a card put into its equipment helps it
+    ("let p = choose(owner, others(owner))\n for c in judge_cards(owner) { move_to_judge(c, p) }", ["control"]),
+    ("let p = choose(owner, others(owner))\n for c in equips(owner) { put_in_equip(p, c) }", ["help"]),
     # written words are the rule's: kept as they are
     ("let p = choose(owner, others(owner), tags: \"control\")\n draw(p, 1)", ["control"]),
 ])

@@ -256,6 +256,9 @@ PARAM_EFFECTS: dict[str, dict[str, str]] = {
     # turned over, a character face up skips its next turn (a face-down one is helped: the rarer case, written out);
     # contested, it spends a hand card and may lose the contest
     "turn_over": {"player": "control"}, "pindian": {"target": "control"},
+    # a delayed card moved into a judge area hampers its new holder (乐不思蜀 and 兵粮寸断 skip its phases, 闪电 may
+    # strike it); a card put into an equipment area equips its holder
+    "move_to_judge": {"player": "control"}, "put_in_equip": {"player": "help"},
 }
 # A parameter whose words depend on another argument, when the rule writes that one as a literal: (the parameter,
 # the argument, its words when the literal is positive or true, when negative or false). A character given a maximum
