@@ -21,7 +21,7 @@ from sgsdsl.engine.registry import (
     TIMINGS,
 )
 from sgsdsl.lang import ast
-from sgsdsl.lang.ast_walk import calls, kwarg
+from sgsdsl.lang.ast_walk import calls, calls_in, kwarg
 from sgsdsl.lang.intent import family_words, infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 from sgsdsl.sim import play_one
@@ -655,3 +655,44 @@ def test_the_heuristic_agent_weighs_written_options_by_what_they_do() -> None:
     assert ask(gangle, hp=1) == 0
     cixiong = (("spends",), ("help",))
     assert ask(cixiong, hp=3, subject=1) == 1 and ask(cixiong, hp=3, subject=2) == 0
+
+
+OPTIONS = """import "standard"
+procedure pay_or_bleed(p: player) {
+  if count(hand(p)) > 0 and choose(p, ["pay", "bleed"], prompt: "pay or bleed") == "pay" {
+    discard([first(hand(p))], by: p)
+  } else {
+    lose_hp(p, 1)
+  }
+}
+general 选者 xuanzhe : 群 male 4 {
+  skill 择 ze {
+    active limit 1 per phase {
+      let o = choose(owner, ["draw", "heal", "hurt"], optional: true, prompt: "择")
+      if o == "draw" { draw(owner, 2) } else if o == "heal" { recover(owner, 1, source: owner) }
+      else { for p in others(owner) { pay_or_bleed(p) } }
+    }
+  }
+}
+"""
+
+
+def test_written_options_read_from_branches_play_alike_on_both_back_ends(tmp_path: Path) -> None:
+    """The hints read from the branches reach both back ends alike (the same games, decision for decision), in a
+    skill's `if` chain with an optional choice and in a procedure's guarded `if`."""
+    src = tmp_path / "options.sgs"
+    src.write_text(OPTIONS, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and loaded.checked is not None, [d.message for d in loaded.diagnostics]
+    said = {c.span.line: [h.value for h in kwarg(c, "hints").items] for m in loaded.checked.modules
+            if Path(m.path).name == "options.sgs"
+            for c in calls_in(m) if c.func.text == "choose" and isinstance(kwarg(c, "hints"), ast.ListLit)}
+    assert said == {3: ["spends", "risk"], 12: ["draw", "heal", ""]}  # (a procedure's call: not read into)
+    logs = []
+    for engine in ("interpreted", "compiled"):
+        program = program_for(loaded, engine)
+        games = [play_one(program, "identity", 5, seed, record=True, agents=("heuristic",), pinned={0: "xuanzhe"})
+                 for seed in range(1, 6)]
+        logs.append([g.log for g in games])
+    assert logs[0] == logs[1]
+    assert any(e.get("skill") == "择" for log in logs[0] for e in log)
