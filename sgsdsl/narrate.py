@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine.agents import Agent, Request
-from .textsafe import shown
+from .textsafe import shown, without_ids
 
 
 def _seat_of(who: Any) -> int | None:
@@ -45,7 +45,7 @@ class _Say:
         return f"{self.who(p)} {you_form if self.who(p) == 'you' else other_form}"
 
     def card(self, c: Any) -> str:
-        return _strip_ids(str(c)) if c is not None else "no card"
+        return without_ids(str(c)) if c is not None else "no card"
 
     def cards(self, cs: Any) -> str:
         if isinstance(cs, list):
@@ -167,13 +167,7 @@ def _decision(say: _Say, e: dict[str, Any]) -> str | None:
     who = f"P{e.get('ask')}"
     if say.viewer is not None and e.get("ask") != say.viewer and e.get("kind") in ("choose_card", "cards"):
         return None
-    return shown(_strip_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}"), newlines=False)
-
-
-def _strip_ids(text: str) -> str:
-    """A card as people read it: no engine ids, and a card made of no cards (one a skill provides: 护驾's 闪) by its
-    name alone rather than with an empty `[]`."""
-    return re.sub(r"(?<=[0-9AJQK])#\d+", "", text).replace("[]", "")
+    return shown(without_ids(f"  {who} — {e.get('prompt')}: {', '.join(picked) or '(nothing)'}"), newlines=False)
 
 
 def transcript(entries: Iterable[dict[str, Any]], viewer: int | None = None, decisions: bool = True) -> list[str]:

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 
 from .engine.agents import Agent, Request
 from .engine.errors import GameAborted
-from .textsafe import shown
+from .textsafe import shown, without_ids
 
 
 class PlayerQuit(GameAborted):
@@ -38,7 +38,7 @@ class TerminalAgent(Agent):
         if context:
             self.write(f"  ({context})")
         for i, label in enumerate(request.options):
-            self.write(f"  [{i}] {label}")
+            self.write(f"  [{i}] {without_ids(label)}")
         while True:
             try:
                 raw = self.read("your choice (numbers separated by spaces, ? NAME for a skill's text, q to quit): ")
@@ -135,10 +135,11 @@ def render_view(view: Any) -> str:
             extra.append("equip " + ", ".join(q["equips"]))
         if q["judge"]:
             extra.append("judge " + ", ".join(q["judge"]))
-        lines.append(f"{me} P{q['seat']} {_pad(q['general'], width)} {q['role']:<9} {state:<9} {q['hand']} cards "
-                     + ("· " + " · ".join(extra) if extra else ""))
-    lines.append(f"  draw pile {view['draw_pile']} · discard top {', '.join(view['discard_top']) or '—'}")
-    lines.append(f"  your hand ({view['role']}): {', '.join(view['hand']) or '—'}")
+        cards = f"{q['hand']} card" + ("" if q["hand"] == 1 else "s")
+        lines.append(without_ids(f"{me} P{q['seat']} {_pad(q['general'], width)} {q['role']:<9} {state:<9} {cards} "
+                                 + ("· " + " · ".join(extra) if extra else "")))
+    lines.append(without_ids(f"  draw pile {view['draw_pile']} · discard top {', '.join(view['discard_top']) or '—'}"))
+    lines.append(without_ids(f"  your hand ({view['role']}): {', '.join(view['hand']) or '—'}"))
     return "\n".join(lines)
 
 

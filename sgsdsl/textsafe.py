@@ -33,3 +33,12 @@ def shown(text: object, newlines: bool = True) -> str:
     if pattern.search(s) is None:  # the common case, at C speed
         return s
     return pattern.sub(lambda m: _escape(m.group()), s)
+
+
+_CARD_ID = re.compile(r"(?<=[0-9AJQK])#\d+")
+
+
+def without_ids(text: str) -> str:
+    """A card's label as people read it: no engine ids (`杀♠7#12` is 杀♠7), and a card made of no cards (one a
+    skill provides: 护驾's 闪) by its name alone rather than with an empty `[]`. Logs and answers keep the ids."""
+    return _CARD_ID.sub("", text).replace("[]", "")

@@ -10,8 +10,9 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 
 from sgsdsl.cli import main
+from sgsdsl.engine.agents import Request
 from sgsdsl.narrate import narrate, transcript
-from sgsdsl.terminal import render_view
+from sgsdsl.terminal import TerminalAgent, render_view
 
 
 def test_play_narrates_logs_and_the_log_replays(tmp_path: Path) -> None:
@@ -76,6 +77,22 @@ def test_board_aligns_cjk_names_by_cell_width() -> None:
             "players": [player(0, "诸葛亮"), player(1, "seat1"), player(2, "SP貂蝉")]}
     rows = [x for x in render_view(view).splitlines() if "hidden" in x]
     assert len({cell_len(x[: x.index("hidden")]) for x in rows}) == 1, rows
+
+
+def test_the_board_and_options_show_cards_as_people_read_them() -> None:
+    """No engine ids on the board or in the options (the log keeps them), and one card is "1 card"."""
+    seat = {"seat": 0, "general": "曹操", "role": "lord", "hp": 4, "max_hp": 4, "alive": True,
+            "equips": ["绝影♠5#38"], "judge": ["闪电♥Q#77"], "hand": 1}
+    view = {"seat": 0, "role": "lord", "hand": ["闪♦J#75"], "draw_pile": 80, "discard_top": ["杀♠10#5"],
+            "players": [seat]}
+    board = render_view(view)
+    assert "#" not in board and "1 card " in board and "1 cards" not in board
+    assert "equip 绝影♠5" in board and "judge 闪电♥Q" in board and "discard top 杀♠10" in board
+    shown: list[str] = []
+    agent = TerminalAgent(lambda _: "0", shown.append)
+    request = Request(0, "play", "choose a card or skill to use", ("use 闪♦J#75", "end play phase"), 1, 1)
+    assert agent.decide(request, view) == [0]
+    assert "  [0] use 闪♦J" in shown and not any("#75" in line for line in shown)
 
 
 def test_replay_show_refuses_a_tampered_answer(tmp_path: Path) -> None:
