@@ -572,6 +572,19 @@ def test_a_skill_that_swaps_hands_with_its_owner_is_read_as_swap(tmp_path: Path)
     assert infer_skill_words(skill, {}) == ("swap",)
 
 
+@pytest.mark.parametrize(("body", "words"), [
+    # the owner by a name of the rule's own: what is done to `me` is done to the owner
+    ("let me = owner\n let p = choose(me, others(me))\n swap_cards(me, p)", ("swap",)),
+    ("let me = owner\n let you = me\n let p = choose(you, others(owner))\n swap_cards(p, you)", ("swap",)),
+    ("let me = owner\n draw(me, 1)", ("draw",)),
+    # a name bound to the owner and then to another is not the owner's
+    ("let me = owner\n if is_wounded(owner) { let me = next_alive(owner) }\n let p = choose(owner, others(owner))\n"
+     " swap_cards(me, p)", ()),
+])
+def test_a_name_bound_to_the_owner_is_read_as_the_owner(tmp_path: Path, body: str, words: tuple[str, ...]) -> None:
+    assert infer_skill_words(_skill(tmp_path, body), {}) == words
+
+
 SWAPPER = """import "standard"
 general 换心者 huanxin : 吴 female 4 {
   skill 换心 huanxin_skill {
@@ -636,6 +649,34 @@ def test_a_choice_among_written_options_is_told_by_each_options_branch(tmp_path:
     assert _option_hints(tmp_path, body) == hints
 
 
+OPTION_PROCEDURES = """procedure punish(p: player) { damage(p, 1) }
+procedure pay_and_draw(q: player) {
+  discard(hand(q), by: q)
+  draw(q, 2)
+}
+procedure relay(x: player, y: player) { punish(y)\n draw(x, 1) }
+"""
+
+
+@pytest.mark.parametrize(("body", "hints"), [
+    # the chooser passed to a procedure: what its body does to that parameter; another passed: to anyone else
+    ('if choose(owner, ["a", "b"]) == "a" { pay_and_draw(owner) } else { punish(next_alive(owner)) }',
+     [["draw spends", "attack"]]),
+    # through a procedure that calls another, and under the owner's own name
+    ('let me = owner\n let o = choose(me, ["a", "b"])\n if o == "a" { relay(me, next_alive(me)) }'
+     ' else { recover(me, 1) }', [["attack draw", "heal"]]),
+])
+def test_an_options_branch_is_read_through_the_procedures_it_calls(tmp_path: Path, body: str,
+                                                                    hints: list[list[str] | None]) -> None:
+    skill = _skill(tmp_path, body, prelude=OPTION_PROCEDURES)
+    out = []
+    for call in calls(skill.actives[0].body):
+        if call.func.text == "choose":
+            given = kwarg(call, "hints")
+            out.append([h.value for h in given.items] if isinstance(given, ast.ListLit) else None)
+    assert out == hints
+
+
 def test_the_heuristic_agent_weighs_written_options_by_what_they_do() -> None:
     """崩坏 while wounded loses a maximum HP, at full health 1 HP; 志继 heals near death and draws otherwise; 刚烈's
     source pays two cards at 1 HP; 雌雄双股剑's target lets a friend draw, and pays a card against a foe."""
@@ -687,7 +728,8 @@ def test_written_options_read_from_branches_play_alike_on_both_back_ends(tmp_pat
     said = {c.span.line: [h.value for h in kwarg(c, "hints").items] for m in loaded.checked.modules
             if Path(m.path).name == "options.sgs"
             for c in calls_in(m) if c.func.text == "choose" and isinstance(kwarg(c, "hints"), ast.ListLit)}
-    assert said == {3: ["spends", "risk"], 12: ["draw", "heal", ""]}  # (a procedure's call: not read into)
+    # (the third option's branch read through the procedure it calls: each other character pays or bleeds)
+    assert said == {3: ["spends", "risk"], 12: ["draw", "heal", "attack control"]}
     logs = []
     for engine in ("interpreted", "compiled"):
         program = program_for(loaded, engine)

@@ -255,7 +255,7 @@ import "base.sgs"
 general 易手者 yishouzhe : 群 male 4 {
   skill 易手 yishou {
     active limit 1 per phase {
-      let me = owner
+      let me = next_alive(owner)
       swap_cards(me,
                  choose(owner, others(owner), prompt: "with whom"))
     }

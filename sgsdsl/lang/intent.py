@@ -63,8 +63,12 @@ class Lexicon:
     # (`event.card is 杀`), for a field of the event set to the one chosen (`at`, `field_words`)
     timing: str | None = None
     pinned: Mapping[str, str] = field(default_factory=dict)
+    # the names the skill's owner goes by in the body being read: `owner`, and any the body binds only to it
+    # (`let me = owner`, `owner_names`); in a procedure's body, `owner` again (a parameter of that name)
+    owners: frozenset[str] = OWNER
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
+    _branch: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _reading: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
@@ -77,7 +81,16 @@ class Lexicon:
 
     def at(self, trigger: ast.Trigger) -> Lexicon:
         """This lexicon reading TRIGGER's body (the caches shared: a procedure's body never names the event)."""
-        return replace(self, timing=trigger.timing.text, pinned=_pinned_families(trigger.where))
+        return replace(self, timing=trigger.timing.text, pinned=_pinned_families(trigger.where)).reading(trigger.body)
+
+    def reading(self, body: ast.Node) -> Lexicon:
+        """This lexicon reading BODY, a skill's or a card's: with the names its owner goes by there (`owner_names`)."""
+        owners = owner_names(body)
+        return self if owners == self.owners else replace(self, owners=owners)
+
+    def _inside(self) -> Lexicon:
+        """This lexicon reading a procedure's body, where only its parameters are bound."""
+        return self if self.owners == OWNER else replace(self, owners=OWNER)
 
     def field_words(self, target: ast.Attr) -> str | None:
         """What setting this field of the event to a character does to it (`FIELD_EFFECTS`; `FIELD_EFFECTS_BY_FAMILY`
@@ -104,7 +117,8 @@ class Lexicon:
         key = (pr.name.text, param)
         got = self._effects.get(key)
         if got is None:
-            got = self._guarded(pr, lambda: frozenset(_effects_on(param, pr.body.stmts, self)))
+            inside = self._inside()
+            got = self._guarded(pr, lambda: frozenset(_effects_on(param, pr.body.stmts, inside)))
             self._effects[key] = got
         return got
 
@@ -120,8 +134,20 @@ class Lexicon:
         key = (pr.name.text, owners)
         got = self._self.get(key)
         if got is None:
-            got = self._guarded(pr, lambda: frozenset(_self_words(pr.body, self, owners)))
+            inside = self._inside()
+            got = self._guarded(pr, lambda: frozenset(_self_words(pr.body, inside, owners)))
             self._self[key] = got
+        return got
+
+    def branch_words(self, pr: ast.ProcedureDef, choosers: frozenset[str]) -> frozenset[str]:
+        """What PR's body does to the one who chose an option whose branch calls it (passed to the parameters
+        CHOOSERS) and to anyone else (`_branch_words`): a branch that calls `punish(p)` reads as that body does."""
+        key = (pr.name.text, choosers)
+        got = self._branch.get(key)
+        if got is None:
+            inside = self._inside()
+            got = self._guarded(pr, lambda: frozenset(_branch_words(pr.body.stmts, choosers, inside)))
+            self._branch[key] = got
         return got
 
     def _guarded(self, pr: ast.ProcedureDef, read: Callable[[], frozenset[str]]) -> frozenset[str]:
@@ -166,8 +192,8 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # trigger's only a price in HP (untagged, it was always used; `heal` or `draw` would change nothing
             # but how its own choices of cards are read), a compulsory one's none (nothing is asked)
             # (a granted action is another's: its `owner` is not the one who uses it)
-            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon)}
-            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, lexicon)
+            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon.reading(a.body))}
+            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, lexicon.reading(t.body))
                       if w in ("risk", "?")}
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
@@ -177,8 +203,26 @@ def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tupl
     """The bodies of a skill that may make choices (its triggers', its actions' and its provides'), each with the
     lexicon it is read with: a trigger's knows its event (`Lexicon.at`)."""
     lexicon = lexicon or _PLAIN
-    return [*((t.body, lexicon.at(t)) for t in s.triggers), *((a.body, lexicon) for a in s.actives),
-            *((p.body, lexicon) for p in s.provides)]
+    return [*((t.body, lexicon.at(t)) for t in s.triggers), *((a.body, lexicon.reading(a.body)) for a in s.actives),
+            *((p.body, lexicon.reading(p.body)) for p in s.provides)]
+
+
+def owner_names(body: ast.Node) -> frozenset[str]:
+    """`owner`, and each name the body binds to the owner alone (`let me = owner`, or to such a name), never to
+    anything else: what is done to `me` is done to the owner."""
+    lets: dict[str, list[ast.Expr]] = {}
+    stack: list[ast.Node] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Let):
+            lets.setdefault(node.name.text, []).append(node.value)
+        stack.extend(parts(node))
+    names = OWNER
+    while True:
+        grown = names | {name for name, values in lets.items() if all(_is_one_of(v, names) for v in values)}
+        if grown == names:
+            return names
+        names = grown
 
 
 def _pinned_families(where: ast.Expr | None) -> dict[str, str]:
@@ -208,10 +252,11 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
     return next(_wordless_seat_choices(body, values), None) is not None
 
 
-def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] = OWNER) -> Iterator[str]:
+def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None = None) -> Iterator[str]:
     """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
     too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone.
-    OWNERS: the names the owner goes by (`owner`; in a procedure's body, the parameters it was passed to)."""
+    OWNERS: the names the owner goes by (the lexicon's; in a procedure's body, the parameters it was passed to)."""
+    owners = lexicon.owners if owners is None else owners
     pr = lexicon.procedure(node)
     if pr is not None:
         assert isinstance(node, ast.Call)
@@ -240,7 +285,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     words of its own)."""
     if body is None:
         return []
-    lexicon = lexicon or _PLAIN
+    lexicon = (lexicon or _PLAIN).reading(body)
     give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
     if skill_words & AIMING_WORDS:
         return []
@@ -250,17 +295,17 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
         if words is not None:
             given.append((call, words))
     given += _direct_choices(body, lexicon)
-    given = [(call, words) for call, words in given if words != SWAP or _chosen_by_owner(call)]
+    given = [(call, words) for call, words in given if words != SWAP or _chosen_by_owner(call, lexicon.owners)]
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
     return given
 
 
-def _chosen_by_owner(call: ast.Call) -> bool:
-    """Whether the owner makes this choice (`choose(owner, …)`): a hand swapped with the owner's is worth what the
-    chooser gains only when the chooser is the owner."""
+def _chosen_by_owner(call: ast.Call, owners: frozenset[str]) -> bool:
+    """Whether the owner (by any of its names, OWNERS) makes this choice (`choose(owner, …)`): a hand swapped with
+    the owner's is worth what the chooser gains only when the chooser is the owner."""
     chooser = call.args[0] if call.args else kwarg(call, "player")
-    return chooser is not None and _is_one_of(chooser, OWNER)
+    return chooser is not None and _is_one_of(chooser, owners)
 
 
 def read_from_rule(call: ast.Call, tags: ast.Expr) -> bool:
@@ -324,8 +369,8 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
     if with_owner is not None:
         passed = dict(_passed(node, lexicon))
         for param, (other, word) in with_owner.items():
-            if param in passed and other in passed and _is_one_of(passed[other], OWNER) \
-                    and not _is_one_of(passed[param], OWNER):
+            if param in passed and other in passed and _is_one_of(passed[other], lexicon.owners) \
+                    and not _is_one_of(passed[param], lexicon.owners):
                 marks = {**marks, param: word}
     return marks
 
@@ -453,7 +498,7 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
     choice agents cannot aim, and so take as harmful. A choice whose name is bound afresh is read no further."""
     if body is None:
         return []
-    lexicon = lexicon or _PLAIN
+    lexicon = (lexicon or _PLAIN).reading(body)
     why: dict[int, str] = {}
     for call, name, rest in _bound_choices(body):
         found = _effects_on(name, rest, lexicon)
@@ -481,13 +526,14 @@ def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[a
     for a price in HP, `spends` for cards it pays, `wane` for a maximum HP lost) and to anyone else (`help`,
     `attack`, `control`). A random pick lost 董卓 a maximum HP at full health as often as not. Only when every
     option is reached and some branch says something; the calls given hints, in the order the body runs."""
-    lexicon = lexicon or _PLAIN
+    lexicon = (lexicon or _PLAIN).reading(body)
     given: list[ast.Call] = []
     for call, branches in _option_branches(body):
         chooser = call.args[0] if call.args else kwarg(call, "player")
         if not isinstance(chooser, ast.Name):
             continue
-        words = [" ".join(sorted(_branch_words(stmts, chooser.ident, lexicon))) for stmts in branches]
+        choosers = lexicon.owners if _is_one_of(chooser, lexicon.owners) else frozenset({chooser.ident})
+        words = [" ".join(sorted(_branch_words(stmts, choosers, lexicon))) for stmts in branches]
         if any(words):
             call.kwargs.append((ast.Ident(call.span, "hints"),
                                 ast.ListLit(call.span, [ast.Lit(call.span, "str", w) for w in words])))
@@ -577,19 +623,25 @@ def _reached(call: ast.Expr, chain: dict[str, list[ast.Stmt]] | None) -> tuple[a
     return call, [chain[o] if o in chain else chain[""] for o in options]
 
 
-def _branch_words(stmts: list[ast.Stmt], chooser: str, lexicon: Lexicon) -> set[str]:
-    """What a branch does to the chooser (`SELF_EFFECTS`, `CHOOSER_PRICES`, `wane`) and to anyone else (the words
-    of the parameters it is passed to, `_marks`)."""
+def _branch_words(stmts: list[ast.Stmt], choosers: frozenset[str], lexicon: Lexicon) -> set[str]:
+    """What a branch does to the chooser (by any of its names, CHOOSERS: `SELF_EFFECTS`, `CHOOSER_PRICES`, `wane`)
+    and to anyone else (the words of the parameters it is passed to, `_marks`), through the procedures it calls."""
     found: set[str] = set()
     for stmt in stmts:
         for node in calls(stmt):
+            pr = lexicon.procedure(node)
+            if pr is not None:
+                assert isinstance(node, ast.Call)
+                passed = frozenset(param for param, arg in _passed(node, lexicon) if _is_one_of(arg, choosers))
+                found |= lexicon.branch_words(pr, passed) - {"?"}
+                continue
             marks = _marks(node, lexicon)
-            if not marks or lexicon.procedure(node) is not None:
+            if not marks:
                 continue
             for param, arg in _passed(node, lexicon):
                 if param not in marks:
                     continue
-                if all(_is_one_of(one, {chooser}) for one in _one_or_listed(arg)):
+                if all(_is_one_of(one, choosers) for one in _one_or_listed(arg)):
                     key = (node.func.text, param)
                     word = SELF_EFFECTS.get(key) or CHOOSER_PRICES.get(key)
                     if word is None and key == ("change_max_hp", "player") and marks[param] == "attack":
