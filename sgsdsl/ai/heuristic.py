@@ -458,7 +458,8 @@ class HeuristicAgent(Agent):
         chosen after and may have to be named (突袭 takes from one seat at least, of those holding cards). A yes that
         gives up one of its own phases (`Request.skips`) is weighed against what the phase holds (`_skip_verdict`);
         a helpful skill needs a friend to help: a sure friend among the seats it may name, or the friend its event
-        befell (`Request.subject`), or, for a phase given up, a sure friend at the table."""
+        befell (`Request.subject`), or, for a phase given up, a sure friend at the table; a harmful one naming
+        nobody, a foe its event befell."""
         about = set(r.about)
         if r.hope is not None and "passive" not in about:
             return [0] if self._turns_judgement(r.hope, view) else [1]
@@ -481,7 +482,10 @@ class HeuristicAgent(Agent):
                 return [1]  # a draw given up to strike: only with a hand to strike with (双雄's duels)
             # a draw phase given up for it wants as many seats to aim at as the cards it would draw (two at most)
             wanted = min(2, r.skips[1]) if r.skips is not None and r.skips[0] == "draw" else 1
-            if self._aims_at(view, self._aiming(view, self._stance_now(view)), reach) < max(1, wanted):
+            # (naming nobody, its harm goes to whom its event befell: a designer's "when another recovers, you may
+            # stop it" is for a foe's heal only)
+            aimed = (r.subject,) if reach is None and r.subject is not None and r.subject != view["seat"] else reach
+            if self._aims_at(view, self._aiming(view, self._stance_now(view)), aimed) < max(1, wanted):
                 return [1]
         if "help" in about and not about & {"heal", "draw", "passive"}:
             # its good goes only to the seat it names, a sure friend or itself among those shown; or, when it names
@@ -549,7 +553,7 @@ class HeuristicAgent(Agent):
             return CYCLE_SCORE if self._spare(self._me(view)) else 0.0
         if SWAP in t:
             # a hand exchanged with the one it chooses: only with a swap worth making within reach
-            return 1.5 if self._best_swap(view, stance, reach)[0] >= SWAP_GAIN else 0.0
+            return 1.5 if self._best_swap(view, stance, reach) >= SWAP_GAIN else 0.0
         if "help" in t and not self._helps_within(view, stance, reach):
             return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
             # itself when the menu shows it may (青囊 on a wounded owner)
@@ -939,17 +943,14 @@ class HeuristicAgent(Agent):
         players = view["players"]
         return float(players[seat]["hand"] - players[view["seat"]]["hand"]) * (1.0 - stance.get(seat, 0.0))
 
-    def _best_swap(self, view: Any, stance: dict[int, float],
-                   reach: tuple[int, ...] | None = None) -> tuple[float, int]:
-        """The best swap within REACH (every other living seat when not shown): its worth and seat (-1 for none)."""
-        me, best, seat = view["seat"], float("-inf"), -1
+    def _best_swap(self, view: Any, stance: dict[int, float], reach: tuple[int, ...] | None = None) -> float:
+        """The worth of the best swap within REACH (every other living seat when not shown; -inf for none)."""
+        me, best = view["seat"], float("-inf")
         for q in view["players"]:
             s = q["seat"]
             if s != me and q.get("alive", True) and (reach is None or s in reach):
-                worth = self._swap_worth(s, view, stance)
-                if worth > best:
-                    best, seat = worth, s
-        return best, seat
+                best = max(best, self._swap_worth(s, view, stance))
+        return best
 
     def _swap_choice(self, r: Request, view: Any) -> list[int]:
         """Whom to exchange hands with (options hinted `swap`): the seats by what the swap is worth

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..engine.registry import (
+    CANCEL_EFFECTS,
+    CANCEL_EFFECTS_BY_FAMILY,
     FIELD_EFFECTS,
     FIELD_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS,
@@ -27,6 +29,7 @@ from ..engine.registry import (
     PARAM_EFFECTS_BY_VALUE,
     PARAM_EFFECTS_WITH_OWNER,
     PRIMITIVES,
+    TIMINGS,
 )
 from . import ast
 from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
@@ -192,9 +195,12 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # trigger's only a price in HP (untagged, it was always used; `heal` or `draw` would change nothing
             # but how its own choices of cards are read), a compulsory one's none (nothing is asked)
             # (a granted action is another's: its `owner` is not the one who uses it)
+            # (and an optional trigger's what it does to the one its event befalls, `subject_words`: 抚恤's draw for
+            # another who took damage is a help, to be done for a friend only)
             found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon.reading(a.body))}
-            found |= {w for t in s.triggers if t.optional for w in _self_words(t.body, lexicon.reading(t.body))
-                      if w in ("risk", "?")}
+            for t in s.triggers:
+                if t.optional:
+                    found |= subject_words(t, lexicon.at(t))
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
 
@@ -210,6 +216,12 @@ def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tupl
 def owner_names(body: ast.Node) -> frozenset[str]:
     """`owner`, and each name the body binds to the owner alone (`let me = owner`, or to such a name), never to
     anything else: what is done to `me` is done to the owner."""
+    return _names_for(body, OWNER, lambda e, names: _is_one_of(e, names))
+
+
+def _names_for(body: ast.Node, names: frozenset[str],
+               same: Callable[[ast.Expr, frozenset[str]], bool]) -> frozenset[str]:
+    """NAMES, and each name the body binds only to what SAME says is one of them (given the names so far)."""
     lets: dict[str, list[ast.Expr]] = {}
     stack: list[ast.Node] = [body]
     while stack:
@@ -217,12 +229,93 @@ def owner_names(body: ast.Node) -> frozenset[str]:
         if isinstance(node, ast.Let):
             lets.setdefault(node.name.text, []).append(node.value)
         stack.extend(parts(node))
-    names = OWNER
     while True:
-        grown = names | {name for name, values in lets.items() if all(_is_one_of(v, names) for v in values)}
+        grown = names | {name for name, values in lets.items() if all(same(v, names) for v in values)}
         if grown == names:
             return names
         names = grown
+
+
+# the one a trigger's event befalls: the event's field naming it (as a confirm names its subject: the event's
+# `target`, else its `player`) and the names the body binds to that field alone (`let p = event.target`)
+Subject = tuple[str, frozenset[str]]
+
+
+def event_subject(t: ast.Trigger) -> Subject | None:
+    """The one T's event befalls, as the engine names it when it asks "use …?" (`Request.subject`): the event's
+    `target` when it has one, else its `player`; None for an event with neither."""
+    timing = TIMINGS.get(t.timing.text)
+    field_name = next((f for f in ("target", "player") if timing is not None and timing.fields.get(f) == "player"),
+                      None)
+    if field_name is None or field_name in _owner_fields(t.where):
+        return None  # (an event befalling the owner itself: a yes is its own gain or price, read as such)
+    return field_name, _names_for(t.body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
+
+
+def _owner_fields(where: ast.Expr | None) -> set[str]:
+    """The fields of the event its trigger's condition requires to be the owner (`event.player == owner`, a term of
+    its top-level `and`s)."""
+    out: set[str] = set()
+    stack = [where]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ast.BinOp) and e.op == "and":
+            stack += [e.right, e.left]
+        elif isinstance(e, ast.BinOp) and e.op == "==":
+            for one, other in ((e.left, e.right), (e.right, e.left)):
+                if isinstance(one, ast.Attr) and _is_one_of(one.obj, {"event"}) and _is_one_of(other, OWNER):
+                    out.add(one.name.text)
+    return out
+
+
+def _is_subject(e: ast.Expr, subject: Subject) -> bool:
+    """Whether E is the event's field naming the one it befalls (`event.target`), or a name bound to it alone."""
+    field_name, names = subject
+    return _is_one_of(e, names) or (isinstance(e, ast.Attr) and e.name.text == field_name
+                                    and _is_one_of(e.obj, {"event"}))
+
+
+def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
+    """What a yes to an optional trigger is weighed by (its owner's `risk`, "?" for what it does to a third), and,
+    when it gains its owner nothing, the word for what it does to another its event befalls when every such use
+    agrees (`_agreed`): 抚恤 ("when
+    another character takes damage, you may let it draw 1") helps it, 护卫 (cancel a 杀 aimed at another) helps it.
+    Read as neither, such a trigger was always used, a card drawn or a 杀 stopped for a foe as often as a friend."""
+    subject = event_subject(t)
+    own = set(_self_words(t.body, lexicon, subject=subject))
+    found = own & {"risk", "?"}
+    if subject is not None and own <= {"risk"}:  # (with a gain of its owner's besides, it is weighed as before)
+        word = _agreed(_subject_effects(t.body, lexicon, subject))
+        if word is not None and word != SWAP:
+            found.add(word)
+    return found
+
+
+def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set[str]:
+    """The words of every marked use the body makes of the one its event befalls, and of the event cancelled
+    (`CANCEL_EFFECTS`, `CANCEL_EFFECTS_BY_FAMILY`)."""
+    found: set[str] = set()
+    for node in calls(body):
+        pr = lexicon.procedure(node)
+        marks = {} if pr is not None else _marks(node, lexicon)
+        for param, arg in _passed(node, lexicon) if pr is not None or marks else ():
+            if any(_is_subject(one, subject) for one in _one_or_listed(arg)):
+                found.update(lexicon.effects(pr, param) if pr is not None else {marks.get(param, "?")})
+        if node.func.text == "cancel" and node.ref == "action" and node.args and _is_one_of(node.args[0], {"event"}):
+            found.add(_cancelled(lexicon) or "?")
+    return found
+
+
+def _cancelled(lexicon: Lexicon) -> str | None:
+    """The word for the one an event befalls when the trigger being read cancels it, by its timing."""
+    if lexicon.timing is None:
+        return None
+    word = CANCEL_EFFECTS.get(lexicon.timing)
+    card = CANCEL_EFFECTS_BY_FAMILY.get(lexicon.timing)
+    if word is None and card is not None and card in lexicon.pinned:
+        done = lexicon.families.get(lexicon.pinned[card])
+        word = "help" if done in ("attack", "control") else "control" if done == "help" else None
+    return word
 
 
 def _pinned_families(where: ast.Expr | None) -> dict[str, str]:
@@ -252,10 +345,12 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
     return next(_wordless_seat_choices(body, values), None) is not None
 
 
-def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None = None) -> Iterator[str]:
+def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None = None,
+                subject: Subject | None = None) -> Iterator[str]:
     """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
     too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone.
-    OWNERS: the names the owner goes by (the lexicon's; in a procedure's body, the parameters it was passed to)."""
+    OWNERS: the names the owner goes by (the lexicon's; in a procedure's body, the parameters it was passed to);
+    SUBJECT: in an optional trigger, the one its event befalls, whose uses are read apart (`subject_words`)."""
     owners = lexicon.owners if owners is None else owners
     pr = lexicon.procedure(node)
     if pr is not None:
@@ -269,12 +364,13 @@ def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None 
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param))
-            if not all(_is_one_of(one, owners) for one in _one_or_listed(arg)):
+            others = [one for one in _one_or_listed(arg) if not _is_one_of(one, owners)]
+            if others and not (subject is not None and all(_is_subject(one, subject) for one in others)):
                 yield "?"
-            elif word is not None:
+            elif not others and word is not None:
                 yield word
     for part in parts(node):
-        yield from _self_words(part, lexicon, owners)
+        yield from _self_words(part, lexicon, owners, subject)
 
 
 def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset(),

@@ -15,6 +15,8 @@ from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401, E402 - re-e
 from .core import (  # noqa: F401, E402 - the public tables
     AI_HINTS,
     ATTRIBUTES,
+    CANCEL_EFFECTS,
+    CANCEL_EFFECTS_BY_FAMILY,
     CARD_CATEGORIES,
     CARD_HOOKS,
     CONSTANTS,
