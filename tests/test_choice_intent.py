@@ -69,6 +69,10 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
     ("let p = choose(owner, others(owner))\n let c = choose_card_from(owner, p)\n obtain(owner, c)", ["control"]),
     ("let ps = choose_many(owner, others(owner), 1, 2)\n for q in ps { draw(q, 1) }", ["help"]),
     ("obtain(choose(owner, others(owner)), hand(owner))", ["help"]),
+    # a loop straight over the choice (a designer's 劫粮: take a hand card from each of one or two)
+    ("for q in choose_many(owner, having_hand(others(owner)), 1, 2) {\n let c = choose_card_from(owner, q, [hand])\n"
+     " obtain(owner, c) }", ["control"]),
+    ("for q in choose_many(owner, others(owner), 1, 2) { draw(q, 1) }", ["help"]),
     # used both ways, or in no marked way: no words (the agent's default stands)
     ("let p = choose(owner, others(owner))\n draw(p, 2)\n damage(p, 1)", [None]),
     # a hand swapped with the owner's: `swap`, weighed by the hands' sizes at the choice; with more done to the one

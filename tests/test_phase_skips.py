@@ -297,3 +297,36 @@ def test_a_yes_that_skips_an_empty_phase_says_what_the_others_it_skips_hold(back
     asked = [r.skips for r, _, _ in questions(program, "xiahouyuan", "神速", range(1, 9))]
     assert ("draw", 2) in asked and ("judge", 0) not in asked
     assert {phase for phase, _ in asked} <= {"draw", "judge", "play"}
+
+
+JIELIANG = """import "standard"
+general 劫粮者 jieliangzhe : 群 male 4 {
+  skill 劫粮 jieliang {
+    on phase_start where event.player == owner and event.phase == prepare
+        and count(having_hand(others(owner))) > 0 optional {
+      skip_phase(owner, draw)
+      for p in choose_many(owner, having_hand(others(owner)), 1, 2, prompt: "劫粮: whom to take from") {
+        let c = choose_card_from(owner, p, [hand])
+        if c != none { obtain(owner, c) }
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_phase_skipped_outright_by_a_trigger_of_another_event_is_said(back_end, tmp_path: Path) -> None:
+    """A designer's 劫粮 gives up its draw phase at its prepare phase (`skip_phase(owner, draw)`, no `cancel`) to take
+    a hand card from each of one or two others: its question says ("draw", 2), and the agent says yes only with two
+    seats to take from (read as `control`, the loop over its choice). Told nothing, it always said yes, at times
+    two cards for one: −9.6 points to the lord (5 players, 2,000 paired seeds; docs/balance.md)."""
+    src = tmp_path / "jieliang.sgs"
+    src.write_text(JIELIANG, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and not [d for d in loaded.diagnostics if d.code == "SGS-W407"]
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    asked = questions(program, "jieliangzhe", "劫粮", range(1, 13))
+    assert asked and all(r.skips == ("draw", 2) for r, _, _ in asked)
+    assert {"control"} <= set(asked[0][0].about)
+    assert any(yes for _, _, yes in asked) and not all(yes for _, _, yes in asked)

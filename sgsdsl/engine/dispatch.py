@@ -292,6 +292,8 @@ class Dispatch:
                 self.skill_fired(p, skill, timing)
                 spend(g, trig.line or timing)
                 run_rule(trig.body, frame)
+                if fields["cancelled"]:
+                    return  # (a cancelled event is over: no later trigger of its timing hears it, 护卫 then 移锋)
         for trig in self.game.global_triggers.get(timing, ()):
             direct = trig.condition_direct
             if direct is not None:  # (compiled) the condition needs no frame
@@ -301,6 +303,8 @@ class Dispatch:
                 continue
             spend(self.game, trig.line or timing)
             run_rule(trig.body, Frame(self.game, {"owner": None, "event": ev}))
+            if fields["cancelled"]:
+                return
 
     def _confirmed(self, p: Player, skill: Any, trig: TriggerRule, timing: str, fields: dict[str, Any],
                    frame: Frame) -> bool:
@@ -308,7 +312,8 @@ class Dispatch:
         (its `target`, else its `player`), where a yes could be aimed (`TriggerRule.reach`) and, when a yes cancels
         the start of one of p's own phases, which phase it skips and what that phase holds for p now
         (`TurnFlow.phase_stake`); a yes that cancels p's draw phase's draw forgoes it: ("drawing", its amount), and
-        one that lowers it by N outright forgoes N of it: ("drawing", N)."""
+        one that lowers it by N outright forgoes N of it: ("drawing", N); one that skips a phase of p's outright
+        (`skip_phase(owner, P)`), whatever its event, forgoes what that phase holds."""
         choices = self.choices
         if not choices.shows_reach(p):
             return choices.confirm(p, f"use {skill.name}?", about=skill)
@@ -328,6 +333,13 @@ class Dispatch:
                 skips = ("drawing", fields["amount"])
         elif trig.lowers and timing == "drawing" and fields.get("player") is p:  # a yes forgoes part of it (裸衣)
             skips = ("drawing", min(trig.lowers, fields["amount"]))
+        elif trig.also_skips and stake is not None:  # a phase of its own given up outright, its event aside (劫粮)
+            skips = (trig.also_skips[0], 0)
+            for more in trig.also_skips:
+                held = stake(p, more)
+                if held:
+                    skips = (more, held)
+                    break
         subject = fields.get("target")
         if not isinstance(subject, Player):
             subject = fields.get("player")

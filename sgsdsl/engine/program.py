@@ -85,7 +85,8 @@ class TriggerRule:
     # An optional skill trigger whose body lowers its event's `amount` by a constant outright (interp/reach.py,
     # `lowers_amount`): at its owner's `drawing`, a yes gives up that many cards of the draw (`Request.skips`)
     lowers: int = 0
-    # The phases of its owner's turn a cancelling trigger skips too, outright (`skip_phase(owner, P)`: 神速's draw)
+    # The phases of its owner's turn an optional trigger skips outright (`skip_phase(owner, P)`): with the phase its
+    # yes cancels (神速's draw), or alone (a designer's 劫粮 gives up its draw phase at the prepare phase)
     also_skips: tuple[str, ...] = ()
     # A compulsory skill trigger that makes a card aimed at its owner void (interp/reach.py, `wards_owner`: an
     # armour's): its condition, asked of a card and a user before the card is aimed, says the card would do nothing

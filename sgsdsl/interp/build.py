@@ -307,8 +307,7 @@ class StructureBuilder:
                                    slot + "_reach", scope) if t.optional and scope == "trigger" else None,
                            t.optional and scope == "trigger" and cancels_event(t.body),
                            lowers_amount(t.body) if t.optional and scope == "trigger" else 0,
-                           phases_skipped(t.body) if t.optional and scope == "trigger" and cancels_event(t.body)
-                           else (),
+                           phases_skipped(t.body) if t.optional and scope == "trigger" else (),
                            scope == "trigger" and wards_owner(t, owner_field(t.where)))
 
     def card(self, c: ast.CardDef) -> CardRule:

@@ -513,11 +513,15 @@ def _passed(call: ast.Call, lexicon: Lexicon) -> list[tuple[str, ast.Expr]]:
 
 def _bound_choices(block: ast.Block) -> Iterator[tuple[ast.Call, str, list[ast.Stmt]]]:
     """Each `let NAME = choose…(…)` without words, with the statements of its block that follow it (what may use
-    NAME), in the order the body runs; blocks nested in branches and loops too."""
+    NAME), and each loop over such a choice, with its body (NAME its loop name), in the order the body runs; blocks
+    nested in branches and loops too."""
     for i, stmt in enumerate(block.stmts):
         if isinstance(stmt, ast.Let) and _wordless_choice(stmt.value):
             assert isinstance(stmt.value, ast.Call)
             yield stmt.value, stmt.name.text, block.stmts[i + 1:]
+        if isinstance(stmt, ast.For) and _wordless_choice(stmt.iterable):  # (`for p in choose_many(…) { … }`)
+            assert isinstance(stmt.iterable, ast.Call)
+            yield stmt.iterable, stmt.var.text, stmt.body.stmts
         for part in parts(stmt):
             yield from _nested_blocks(part)
 
