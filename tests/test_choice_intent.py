@@ -277,15 +277,20 @@ def test_the_bundled_rules_and_examples_leave_no_choice_unaimed() -> None:
 
 
 def test_a_skill_is_read_by_the_word_its_choices_agree_on(tmp_path: Path) -> None:
-    """The skill itself is weighed by its choices' one word ("use 济世?", its place in the play menu): a skill
-    whose choices disagree, or that says whom it aims at, gets none."""
+    """The skill itself is weighed by its choices' words ("use 济世?", its place in the play menu): by every word
+    its choices were given when each has one (a designer's 调度, a friend to draw and a foe to discard: used only
+    with both within reach), none when a choice of characters is left without, or when it says whom it aims at."""
     helping = _skill(tmp_path, "let p = choose(owner, others(owner))\n let c = choose(owner, hand(owner))\n"
                                " give(owner, p, [c])\n draw(owner, 1)")
     assert infer_skill_words(helping, {}) == ("help",)
     assert infer_skill_words(helping, {}) == ("help",)  # (once: the second reading gives the same)
     both = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)\n"
                             "let q = choose(owner, others(owner))\n damage(q, 1)")
-    assert infer_skill_words(both, {}) == ()
+    assert infer_skill_words(both, {}) == ("attack", "help")
+    unread = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)\n"
+                              "let q = choose(owner, others(owner))\n damage(q, 1)\n"
+                              "let r = choose(owner, others(owner))")
+    assert infer_skill_words(unread, {}) == ()
     tagged = _skill(tmp_path, "let p = choose(owner, others(owner))\n draw(p, 1)", tags="help draw")
     assert infer_skill_words(tagged, {}) == ()
 

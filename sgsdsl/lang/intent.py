@@ -170,8 +170,9 @@ _PLAIN = Lexicon()
 def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
                       lexicon: Lexicon | None = None) -> tuple[str, ...]:
     """Give the choices of the skill's bodies their words (`infer_choice_words`), once, and the words the skill
-    itself is read by besides its `tags`: the one word all its choices given words agree on (`help`: 应援's only
-    choice helps, so "use 应援?" and its place in the play menu are weighed as a `help` skill's); for a skill that
+    itself is read by besides its `tags`: the words its choices were given (`help`: 应援's only choice helps, so "use
+    应援?" and its place in the play menu are weighed as a `help` skill's; several, when no choice of characters is
+    left without words: 调度's `help` and `control`, used with a friend and a foe within reach); for a skill that
     chooses no character, what it does for its owner (`SELF_EFFECTS`: `heal`, `draw`, and `risk` for a price in HP);
     else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters);
     LEXICON: what using a card of each family on a character does to it (`family_words`), and the program's
@@ -184,11 +185,14 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
         given: set[str] = set()
         for body, reading in readings:
             given.update(w for _, w in infer_choice_words(body, words, reading))
-        if words & AIMING_WORDS or len(given) > 1:
+        wordless = any(_wordless_seat_choice(body, values) for body in bodies)
+        if words & AIMING_WORDS or (len(given) > 1 and wordless):
             s.inferred_words = ()
         elif given:
-            s.inferred_words = tuple(given)
-        elif any(_wordless_seat_choice(body, values) for body in bodies):
+            # (several: each choice is aimed by its own, and the skill is used with a seat for each within reach,
+            # 调度's friend to draw and foe to discard)
+            s.inferred_words = tuple(sorted(given))
+        elif wordless:
             s.inferred_words = ()  # (a choice of characters left without words: the skill's words would aim it)
         else:
             # what a yes weighs: its own action's words all (an untagged action was used at random), an optional
