@@ -355,7 +355,11 @@ def _trigger_skill_words(tmp_path: Path, trigger: str) -> tuple[str, ...]:
     ("on damaged where event.target != owner optional { let p = event.target\n recover(p, 1) }", ("help",)),
     # 护卫: a 杀 aimed at another cancelled, for a card of the owner's: its target is spared
     ("on targeted where event.target != owner and event.card is 杀 and count(hand(owner)) > 0 optional {\n"
-     " discard([first(hand(owner))], by: owner)\n cancel(event) }", ("help",)),
+     " discard([first(hand(owner))], by: owner)\n cancel(event) }", ("help", "spends")),
+    # 截击: a card used (no target, no player): its user, made to discard for a card of the owner's
+    ("on card_used where event.user != owner and event.card is 杀 optional {"
+     " discard([first(hand(owner))], by: owner)\n discard([first(hand(event.user))], by: event.user) }",
+     ("control", "spends")),
     # damage about to be made to another prevented; another's heal stopped; an event without a target: its player
     ("on creating_damage where event.target != owner optional { cancel(event) }", ("help",)),
     ("on recovering where event.target != owner optional { cancel(event) }", ("control",)),

@@ -330,3 +330,36 @@ def test_a_phase_skipped_outright_by_a_trigger_of_another_event_is_said(back_end
     assert asked and all(r.skips == ("draw", 2) for r, _, _ in asked)
     assert {"control"} <= set(asked[0][0].about)
     assert any(yes for _, _, yes in asked) and not all(yes for _, _, yes in asked)
+
+
+def jieji(subject: int) -> Request:
+    """A designer's 截击 (when another uses a 杀, you may discard a hand card: it discards a card), as read."""
+    return Request(2, "confirm", "use 截击?", ("yes", "no"), about=("control", "spends"), subject=subject)
+
+
+def test_a_harmful_skill_that_names_nobody_is_used_only_on_a_foe_its_event_befell() -> None:
+    """Loyalist 2 uses 截击 on rebel 3, who struck the lord twice (with a hand larger than its HP to pay from), not on
+    the shown lord; and on nobody while its cards are no more than its HP (the hand it keeps). Read as nothing, the
+    skill was used on every 杀: −8.9 points to its owner at 5 players (2,000 paired seeds), +0.4 since."""
+    v = view(2, damage=[(3, 0, 1)], acts=[(3, 0, ("attack", "basic"))] * 2)
+    v["players"][2]["hand"] = 5
+    assert {HeuristicAgent(seed).decide(jieji(3), v)[0] for seed in range(1, 21)} == {0}
+    assert {HeuristicAgent(seed).decide(jieji(0), v)[0] for seed in range(1, 21)} == {1}
+    v["players"][2]["hand"] = 4
+    assert {HeuristicAgent(seed).decide(jieji(3), v)[0] for seed in range(1, 21)} == {1}
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_card_used_is_the_one_its_event_befalls(back_end, tmp_path: Path) -> None:
+    """At `card_used` (no `target`, no `player`), the question whether to use 截击 names the card's user."""
+    src = tmp_path / "jieji.sgs"
+    src.write_text('import "standard"\ngeneral 截击者 jiejizhe : 魏 male 4 {\n  skill 截击 jieji {\n'
+                   '    on card_used where event.user != owner and event.card is 杀 and count(hand(owner)) > 0\n'
+                   '        and count(having_cards([event.user])) > 0 optional {\n'
+                   '      discard(choose(owner, hand(owner)), by: owner)\n      let u = event.user\n'
+                   '      discard(choose(u, hand(u) + equips(u)), by: u)\n    }\n  }\n}\n', encoding="utf-8")
+    loaded = check_paths([str(src)])
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    asked = questions(program, "jiejizhe", "截击", range(1, 9))
+    assert asked and all(r.subject is not None and r.subject != v["seat"] for r, v, _ in asked)
+    assert all(set(r.about) >= {"control", "spends"} for r, _, _ in asked)

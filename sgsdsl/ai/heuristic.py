@@ -466,6 +466,8 @@ class HeuristicAgent(Agent):
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
+        if SPENDS in about and "passive" not in about and not self._spare(self._me(view)):
+            return [1]  # paid for with its cards: only from a surplus, as in the play menu (截击's card for a card)
         if "risk" in about and not about & {"passive"}:
             if not (self._healthy(view) and self.rng.random() < RISKY_RATE):
                 return [1]

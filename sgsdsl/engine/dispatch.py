@@ -309,8 +309,8 @@ class Dispatch:
     def _confirmed(self, p: Player, skill: Any, trig: TriggerRule, timing: str, fields: dict[str, Any],
                    frame: Frame) -> bool:
         """Whether p uses an optional skill trigger. An agent that reads the table is told whom the event befell
-        (its `target`, else its `player`), where a yes could be aimed (`TriggerRule.reach`) and, when a yes cancels
-        the start of one of p's own phases, which phase it skips and what that phase holds for p now
+        (its `target`, else its `player`, else its `user`), where a yes could be aimed (`TriggerRule.reach`) and,
+        when a yes cancels the start of one of p's own phases, which phase it skips and what that phase holds for p now
         (`TurnFlow.phase_stake`); a yes that cancels p's draw phase's draw forgoes it: ("drawing", its amount), and
         one that lowers it by N outright forgoes N of it: ("drawing", N); one that skips a phase of p's outright
         (`skip_phase(owner, P)`), whatever its event, forgoes what that phase holds."""
@@ -343,6 +343,8 @@ class Dispatch:
         subject = fields.get("target")
         if not isinstance(subject, Player):
             subject = fields.get("player")
+            if not isinstance(subject, Player):
+                subject = fields.get("user")  # (a card used: its user, whom a yes then befalls, 截击)
         return choices.confirm(p, f"use {skill.name}?", about=skill,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
                                skips=skips, subject=subject if isinstance(subject, Player) else None)

@@ -52,6 +52,13 @@ SELF_EFFECTS: dict[tuple[str, str], str] = {
 }
 OWNER = frozenset({"owner"})
 
+# What a branch does to the one who chose it, per action parameter the chooser is passed to, besides SELF_EFFECTS
+# (a heal, cards gained, a price in HP): cards it pays (discarded by it, given away by it).
+CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): "spends", ("give", "from_player"): "spends"}
+# a maximum HP lost by the chooser (`change_max_hp(p, -1)`, p the chooser); cards it pays
+WANE = "wane"
+SPENDS = "spends"
+
 
 @dataclass
 class Lexicon:
@@ -201,7 +208,9 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # (a granted action is another's: its `owner` is not the one who uses it)
             # (and an optional trigger's what it does to the one its event befalls, `subject_words`: 抚恤's draw for
             # another who took damage is a help, to be done for a friend only)
-            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon.reading(a.body))}
+            # (an action's price in cards is left to its play: 养生's card for a heal is worth paying from any hand)
+            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon.reading(a.body))
+                     if w != SPENDS}
             for t in s.triggers:
                 if t.optional:
                     found |= subject_words(t, lexicon.at(t))
@@ -240,17 +249,20 @@ def _names_for(body: ast.Node, names: frozenset[str],
         names = grown
 
 
+# the fields of an event that may name the one it befalls, the first an event has (as the engine names a confirm's
+# subject: engine/dispatch.py `_confirmed`)
+SUBJECT_FIELDS = ("target", "player", "user")
 # the one a trigger's event befalls: the event's field naming it (as a confirm names its subject: the event's
-# `target`, else its `player`) and the names the body binds to that field alone (`let p = event.target`)
+# `target`, else its `player`, else its `user`) and the names the body binds to that field alone
+# (`let p = event.target`)
 Subject = tuple[str, frozenset[str]]
 
 
 def event_subject(t: ast.Trigger) -> Subject | None:
     """The one T's event befalls, as the engine names it when it asks "use …?" (`Request.subject`): the event's
-    `target` when it has one, else its `player`; None for an event with neither."""
+    `target` when it has one, else its `player`, else its `user`; None for an event with none."""
     timing = TIMINGS.get(t.timing.text)
-    field_name = next((f for f in ("target", "player") if timing is not None and timing.fields.get(f) == "player"),
-                      None)
+    field_name = next((f for f in SUBJECT_FIELDS if timing is not None and timing.fields.get(f) == "player"), None)
     if field_name is None or field_name in _owner_fields(t.where):
         return None  # (an event befalling the owner itself: a yes is its own gain or price, read as such)
     return field_name, _names_for(t.body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
@@ -287,8 +299,8 @@ def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
     Read as neither, such a trigger was always used, a card drawn or a 杀 stopped for a foe as often as a friend."""
     subject = event_subject(t)
     own = set(_self_words(t.body, lexicon, subject=subject))
-    found = own & {"risk", "?"}
-    if subject is not None and own <= {"risk"}:  # (with a gain of its owner's besides, it is weighed as before)
+    found = own & {"risk", SPENDS, "?"}
+    if subject is not None and own <= {"risk", SPENDS}:  # (with a gain of its owner's besides, it is weighed as before)
         word = _agreed(_subject_effects(t.body, lexicon, subject))
         if word is not None and word != SWAP:
             found.add(word)
@@ -351,7 +363,8 @@ def _wordless_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef]) -
 
 def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None = None,
                 subject: Subject | None = None) -> Iterator[str]:
-    """The words of what the body does for its owner (`SELF_EFFECTS`); "?" when it helps or harms anyone else
+    """The words of what the body does for its owner (`SELF_EFFECTS`, and `spends` for cards it pays:
+    `CHOOSER_PRICES`); "?" when it helps or harms anyone else
     too (点兵: every seat at or above the owner's HP draws): what a yes weighs is then not the owner's alone.
     OWNERS: the names the owner goes by (the lexicon's; in a procedure's body, the parameters it was passed to);
     SUBJECT: in an optional trigger, the one its event befalls, whose uses are read apart (`subject_words`)."""
@@ -367,7 +380,7 @@ def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None 
         for param, arg in _passed(node, lexicon):
             if param not in marks:
                 continue
-            word = SELF_EFFECTS.get((node.func.text, param))
+            word = SELF_EFFECTS.get((node.func.text, param)) or CHOOSER_PRICES.get((node.func.text, param))
             others = [one for one in _one_or_listed(arg) if not _is_one_of(one, owners)]
             if others and not (subject is not None and all(_is_subject(one, subject) for one in others)):
                 yield "?"
@@ -616,11 +629,6 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
     return [(call, why.get(id(call), nothing)) for call in _wordless_seat_choices(body, values)]
 
 
-# What a branch does to the one who chose it, per action parameter the chooser is passed to, besides SELF_EFFECTS
-# (a heal, cards gained, a price in HP): cards it pays (discarded by it, given away by it).
-CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): "spends", ("give", "from_player"): "spends"}
-# a maximum HP lost by the chooser (`change_max_hp(p, -1)`, p the chooser)
-WANE = "wane"
 
 
 def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
