@@ -292,11 +292,11 @@ FIELD_EFFECTS: dict[tuple[str, str], str] = {
 FIELD_EFFECTS_BY_FAMILY: dict[tuple[str, str], str] = {
     ("targeted", "target"): "card",
 }
-# What cancelling an event (`cancel(event)`) does to the character it befalls (its `target`, else its `player`: the
-# one a trigger's "use …?" names as its subject), by timing: damage about to be made is prevented (a help), a heal
-# or the draw phase's draw stopped (a hampering). An optional trigger that cancels an event befalling another
-# (护卫: "when another character becomes a 杀's target, you may discard a card: it has no effect on them") is then
-# read as helping that character, and used only for a friend (lang/intent.py `subject_words`).
+# What cancelling an event (`cancel(event)`) does to the character it befalls (its `target`, else its `player`, else
+# its `user`: the one a trigger's "use …?" names as its subject), by timing: damage about to be made is prevented
+# (a help), a heal or the draw phase's draw stopped (a hampering). An optional trigger that cancels an event
+# befalling another (护卫: "when another character becomes a 杀's target, you may discard a card: it has no effect
+# on them") is then read as helping that character, and used only for a friend (lang/intent.py `subject_words`).
 CANCEL_EFFECTS: dict[str, str] = {"creating_damage": "help", "recovering": "control", "drawing": "control"}
 # The same where the event carries a card aimed at that character: the card's effect undone, which helps it when
 # the card's family harms its targets and hampers it when the family helps them, once the trigger's condition pins
