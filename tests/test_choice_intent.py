@@ -11,6 +11,7 @@ import pytest
 from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
+from sgsdsl.engine.game import Game
 from sgsdsl.engine.registry import (
     AI_HINTS,
     FIELD_EFFECTS,
@@ -85,6 +86,13 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
      " swap_cards(q, p)", [None, "neutral"]),
     ("let t = choose(owner, others(owner), tags: \"neutral\")\n let p = choose(t, others(t))\n"
      " swap_cards(owner, p)", ["neutral", None]),
+    # the one made to use a card on another sides with the act (a designer's 驱使); made to use it on the owner
+    # (挑衅's), the rule's other uses of it decide
+    ("let a = choose(owner, others(owner))\n let b = choose(owner, others(owner))\n use_card_on(a, 杀, b)",
+     ["help", "attack"]),
+    ("let t = choose(owner, others(owner))\n if not use_card_on(t, 杀, owner) {\n"
+     " discard(choose_card_from(owner, t), by: owner) }", ["control"]),
+    ("let t = choose(owner, others(owner))\n use_card_on(t, 杀, owner)", [None]),
     # turned over (face up, it skips its next turn) or contested (a hand card spent): hampered
     ("let p = choose(owner, others(owner))\n turn_over(p)", ["control"]),
     ("let p = choose(owner, having_hand(others(owner)))\n let r = pindian(owner, p)\n if r.won { draw(owner, 1) }",
@@ -793,3 +801,108 @@ def test_written_options_read_from_branches_play_alike_on_both_back_ends(tmp_pat
         logs.append([g.log for g in games])
     assert logs[0] == logs[1]
     assert any(e.get("skill") == "择" for log in logs[0] for e in log)
+
+
+def _card_hints(tmp_path: Path, body: str) -> list[tuple[str, str] | None]:
+    """For each choice in the body, the (then, else) texts of the `rewarded` hints read from a test on the card
+    chosen (None: no such hints)."""
+    skill = _skill(tmp_path, body)
+    out: list[tuple[str, str] | None] = []
+    for call in calls(skill.actives[0].body):
+        if call.func.text == "choose":
+            hints = kwarg(call, "hints")
+            marked = hints.elem if isinstance(hints, ast.ListComp) else None
+            out.append((marked.then.value, marked.orelse.value) if isinstance(marked, ast.CondExpr) else None)
+    return out
+
+
+GIFT = "let p = choose(owner, others(owner))\n let c = choose(owner, hand(owner))\n give(owner, p, [c])\n"
+
+
+@pytest.mark.parametrize(("body", "hints"), [
+    # 赠药: a red card given also heals the one it goes to
+    (GIFT + " if c.color == red { recover(p, 1) }", [None, ("rewarded", "")]),
+    # a card of a family, a suit written out; the better branch is the `else`
+    (GIFT + " if c is 杀 { lose_hp(owner, 1) } else { draw(owner, 1) }", [None, ("", "rewarded")]),
+    (GIFT + " if c.suit == ♠ and count(hand(owner)) > 0 { damage(p, 1) }", [None, ("rewarded", "")]),
+    # the same worth both ways, or a test of something else than the card: no hints
+    (GIFT + " if c.color == red { draw(owner, 1) } else { draw(p, 1) }", [None, None]),
+    (GIFT + " if p.hp < p.max_hp { recover(p, 1) }", [None, None]),
+    (GIFT + " if c.color == red and p.hp < 3 { recover(p, 1) }", [None, None]),
+    (GIFT + " if c == first(hand(owner)) { recover(p, 1) }", [None, None]),
+    # chosen by another than the owner, or from options worked out by asking someone: no hints
+    ("let p = choose(owner, others(owner))\n let c = choose(p, hand(p))\n if c.color == red { recover(owner, 1) }",
+     [None, None]),
+    ("let c = choose(owner, hand(owner) + [choose_card_from(owner, next_alive(owner))])\n"
+     " if c.color == red { draw(owner, 1) }", [None]),
+])
+def test_a_choice_of_cards_the_rule_then_tests_is_told_which_cards_it_rewards(tmp_path: Path, body: str,
+                                                                              hints: list) -> None:
+    assert _card_hints(tmp_path, body) == hints
+
+
+def test_the_heuristic_agent_takes_a_rewarded_card_first() -> None:
+    """Of cards offered, a rewarded one, the one it need not keep among such; declined, when it may, only with
+    none rewarded."""
+    view = _table([3, 1, 1])
+    tags = (("rewarded", "defence", "basic"), ("attack", "basic"), ("rewarded", "attack", "basic"))
+
+    def ask(option_tags: tuple[tuple[str, ...], ...], low: int = 1) -> list[int]:
+        r = Request(0, "choose", "赠药: which card", tuple(str(i) for i in range(len(option_tags))), low, 1, (),
+                    option_tags=option_tags)
+        answers = {tuple(HeuristicAgent(seed).decide(r, view)) for seed in range(1, 6)}
+        assert len(answers) == 1, answers  # (never by chance)
+        return list(answers.pop())
+    assert ask(tags) == [2]
+    assert ask(tags, low=0) == [2]
+    assert ask(tags[:1]) == [0]
+
+
+ZENGYAO = """import "standard"
+general 赠药者 zengyaozhe : 群 female 3 {
+  skill 赠药 zengyao {
+    active limit 1 per phase where count(hand(owner)) > 0 {
+      let p = choose(owner, others(owner), prompt: "赠药: to whom")
+      let c = choose(owner, hand(owner), prompt: "赠药: which card")
+      give(owner, p, [c])
+      if c.color == red { recover(p, 1) }
+    }
+  }
+}
+"""
+
+
+class CardPicks(HeuristicAgent):
+    """The heuristic agent, keeping each choice of a card for 赠药: the options' labels and tags, and its pick."""
+
+    def __init__(self, seed: int, picks: list) -> None:
+        super().__init__(seed)
+        self.picks = picks
+
+    def on_choose(self, r, v):
+        out = super().on_choose(r, v)
+        if r.prompt == "赠药: which card":
+            self.picks.append((r.options, r.option_tags, out))
+        return out
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_designers_gift_gives_a_red_card_when_it_holds_one(tmp_path: Path, engine: str) -> None:
+    """赠药 ("give another a hand card; a red one heals it") gives a red card whenever it holds one: the options
+    marked `rewarded` are exactly the red ones, on both back ends. Picked at random before."""
+    src = tmp_path / "zengyao.sgs"
+    src.write_text(ZENGYAO, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    program = program_for(loaded, engine)
+    picks: list = []
+    for seed in range(1, 25):
+        agents = [CardPicks(seed * 10 + i, picks) for i in range(5)]
+        Game(program, "identity", 5, seed, agents, None, pinned={seed % 5: "zengyaozhe"}, round_cap=12).run()
+    red = ("♥", "♦")
+    mixed = [(labels, tags, out) for labels, tags, out in picks
+             if any(s in x for x in labels for s in red) and not all(any(s in x for s in red) for x in labels)]
+    assert len(mixed) >= 10
+    for labels, tags, _ in picks:
+        assert [("rewarded" in t) for t in tags] == [any(s in x for s in red) for x in labels]
+    assert all(any(s in labels[out[0]] for s in red) for labels, _, out in mixed)

@@ -43,6 +43,8 @@ NEUTRAL = "neutral"  # the hint word of a choice of characters that neither help
 NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
 PAY = "pay"  # the hint word of a card that pays for its chooser's own blow to land (享乐)
 GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
+# the hint word of an option that leads to more for its chooser's side (read from a test on the card chosen)
+REWARDED = "rewarded"
 # the hint word of a choice of characters whose hand is exchanged with the chooser's (`swap_cards(owner, p)`), and
 # the least worth of a swap (`HeuristicAgent._swap_worth`) for which it is made: a foe holding one card more, or a
 # seat it cannot place holding two
@@ -895,6 +897,12 @@ class HeuristicAgent(Agent):
             true = next((i for i, t in enumerate(r.option_tags) if GENUINE in t), None)
             if true is not None:
                 return [true]
+        if r.option_tags and not any(r.option_seats) and any(REWARDED in t for t in r.option_tags):
+            # (an option the rule rewards, a red card where a red one heals: first, the one it need not keep among
+            # such; declined, when it may, only with none rewarded)
+            by_reward = sorted((REWARDED not in t, _keeping(t), i) for i, t in enumerate(r.option_tags))
+            if r.low or not by_reward[0][0]:
+                return sorted(i for _, _, i in by_reward[:max(r.low, min(r.high, 1))])
         if r.option_tags and all(NEXT in t for t in r.option_tags):
             return self._next_card(r, view)
         if r.option_tags and all(GAIN in t for t in r.option_tags):

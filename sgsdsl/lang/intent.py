@@ -17,6 +17,7 @@ or, choosing nobody, by what it does for its owner (`infer_skill_words`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 
 from ..engine.registry import (
@@ -400,6 +401,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
         return []
     lexicon = (lexicon or _PLAIN).reading(body)
     give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
+    give_card_hints(body, lexicon)  # (and so are choices of cards the rule then tests)
     if skill_words & AIMING_WORDS:
         return []
     given: list[tuple[ast.Call, str]] = []
@@ -481,10 +483,11 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
     with_owner = PARAM_EFFECTS_WITH_OWNER.get(node.func.text)
     if with_owner is not None:
         passed = dict(_passed(node, lexicon))
-        for param, (other, word) in with_owner.items():
-            if param in passed and other in passed and _is_one_of(passed[other], lexicon.owners) \
-                    and not _is_one_of(passed[param], lexicon.owners):
-                marks = {**marks, param: word}
+        for param, (other, with_the_owner, with_another) in with_owner.items():
+            if param in passed and other in passed and not _is_one_of(passed[param], lexicon.owners):
+                word = with_the_owner if _is_one_of(passed[other], lexicon.owners) else with_another
+                if word:
+                    marks = {**marks, param: word}
     return marks
 
 
@@ -651,6 +654,78 @@ def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[a
                                 ast.ListLit(call.span, [ast.Lit(call.span, "str", w) for w in words])))
             given.append(call)
     return given
+
+
+# What a branch's words are worth to the owner who chose what leads to it (`give_card_hints`): its own gains (a heal,
+# cards drawn) and its acts on others, which the rule's choices of characters aim (a help at a friend, a blow at a
+# foe), less its prices (HP, cards, a maximum HP)
+_REWARDS = {"heal": 1, "draw": 1, "help": 1, "attack": 1, "control": 1, "risk": -1, SPENDS: -1, WANE: -1}
+# the fields that only a card has: a test on them reads the card chosen (a test on `p.hp` reads a character)
+_CARD_FIELDS = frozenset({"suit", "rank", "color", "family", "category", "nature", "converted"})
+REWARDED = "rewarded"
+
+
+def give_card_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
+    """Give each choice of cards the owner makes that carries no words (`let c = choose(owner, hand(owner))`) and
+    that an `if` then tests by the card alone (`if c.color == red { recover(p, 1) }`) per-option `hints:` that mark
+    the cards leading to the branch worth more to the owner (`_REWARDS`) as `rewarded`: the hints are the test
+    itself, run over the options as they are offered (`[if c.color == red then "rewarded" else "" for c in …]`). A
+    designer's 赠药 ("give another a hand card; a red one heals it") gave a card at random, a black one as often as
+    not with red ones in hand. Only a choice whose options are worked out without asking anyone (read twice) and a
+    test of nothing but the card's fields and constants; the calls given hints, in the order the body runs."""
+    lexicon = (lexicon or _PLAIN).reading(body)
+    given: list[ast.Call] = []
+    for call, name, rest in _bound_choices(body):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if call.func.text != "choose" or chooser is None or not _is_one_of(chooser, lexicon.owners) \
+                or items is None or not _pure(items):
+            continue
+        for stmt in rest:
+            if isinstance(stmt, ast.Let) and stmt.name.text == name:
+                break
+            if isinstance(stmt, ast.If) and _tests_the_card(stmt.test, name, lexicon.owners):
+                worth = [sum(_REWARDS.get(w, 0) for w in _branch_words(stmts, lexicon.owners, lexicon))
+                         for stmts in (stmt.body.stmts, stmt.orelse.stmts if stmt.orelse else [])]
+                if worth[0] != worth[1]:
+                    then, orelse = (REWARDED, "") if worth[0] > worth[1] else ("", REWARDED)
+                    marked = ast.CondExpr(call.span, deepcopy(stmt.test), ast.Lit(call.span, "str", then),
+                                          ast.Lit(call.span, "str", orelse))
+                    call.kwargs.append((ast.Ident(call.span, "hints"),
+                                        ast.ListComp(call.span, marked, ast.Ident(call.span, name), deepcopy(items),
+                                                     None)))
+                    given.append(call)
+                break
+    return given
+
+
+def _pure(e: ast.Node) -> bool:
+    """Whether an expression asks nobody anything (every call in it a function's): it can be worked out twice."""
+    return all(c.ref == "function" for c in calls(e))
+
+
+def _tests_the_card(test: ast.Expr, name: str, owners: frozenset[str]) -> bool:
+    """Whether a test reads the card bound to NAME by a card's own field (`c.color`, `c is 杀`) and, besides, only
+    constants, the owner and pure functions: it means the same when run on the options before the choice."""
+    reads_card = False
+    stack: list[ast.Node] = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Attr) and _is_one_of(node.obj, {name}):
+            if node.name.text not in _CARD_FIELDS:
+                return False
+            reads_card = True
+            continue
+        if isinstance(node, ast.IsFamily) and _is_one_of(node.operand, {name}):
+            reads_card = True
+            continue
+        if isinstance(node, ast.Name) and node.ref is not None and node.ref[0] == "local" \
+                and node.ident not in owners:
+            return False  # (the card used whole, or another name the rule binds: not read)
+        if isinstance(node, ast.Call) and node.ref != "function":
+            return False
+        stack.extend(parts(node))
+    return reads_card
 
 
 def _written_options(e: ast.Node) -> list[str] | None:

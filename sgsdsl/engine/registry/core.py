@@ -241,6 +241,9 @@ AI_HINTS: dict[str, str] = {
             "more cards than the chooser, and a skill of it used only when one is within reach",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
+    "rewarded": "an option of a choice that leads to more for its chooser's side than the others (a red card given, "
+                "where a red one also heals): taken first, the card it need not keep among such; read from the rule "
+                "when it tests the card chosen (`if c.color == red {…}`)",
 }
 # What an action does to the character passed as each of these parameters, as the AI hint word it amounts to. A
 # choice of characters that carries no words of its own (`tags:`, `hints:`) and sits in a skill without `help`,
@@ -269,10 +272,14 @@ PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
     "set_chained": ("player", "chained", "control", "help"),
 }
 # A parameter whose words depend on the character passed beside it: (the other parameter, the words when the other
-# argument is the skill's `owner`). A hand swapped with the owner's (`swap_cards(owner, p)`) is `swap`: a gain or a
-# loss by the hands' sizes, which the agent weighs at the choice; swapped between two others it says nothing.
-PARAM_EFFECTS_WITH_OWNER: dict[str, dict[str, tuple[str, str]]] = {
-    "swap_cards": {"a": ("b", "swap"), "b": ("a", "swap")},
+# argument is the skill's `owner`, the words when it is anyone else; "" for none). A hand swapped with the owner's
+# (`swap_cards(owner, p)`) is `swap`: a gain or a loss by the hands' sizes, which the agent weighs at the choice;
+# swapped between two others it says nothing. The one made to use a card on another (`use_card_on(p, 杀, q)`) is
+# asked, and uses it only as it sides: the owner's ally in the act, so `help` (a foe of the owner's would decline a
+# 杀 at the owner's foe); made to use it on the owner (挑衅's), it says nothing: the rule's other uses decide.
+PARAM_EFFECTS_WITH_OWNER: dict[str, dict[str, tuple[str, str, str]]] = {
+    "swap_cards": {"a": ("b", "swap", ""), "b": ("a", "swap", "")},
+    "use_card_on": {"user": ("target", "", "help")},
 }
 # A parameter that a card of a family is used on: what it does to that character is what the family's card does to
 # its targets, as that card's `tags` say (杀's `attack`, 桃's `heal`; lang/intent.py `family_words`), when the rule
