@@ -761,6 +761,24 @@ def test_the_heuristic_agent_weighs_written_options_by_what_they_do() -> None:
     assert ask(cixiong, hp=3, subject=1) == 1 and ask(cixiong, hp=3, subject=2) == 0
 
 
+
+def test_an_optional_choice_among_written_options_is_declined_when_no_option_is_worth_anything() -> None:
+    """Optional, the options read from their branches are weighed as when it must choose, and declined when the best
+    is worth nothing: a price in cards or HP, with nothing for it. It took the first hinted option acceptable."""
+    view = _table([1, 1, 1])
+    view["players"][0].update(hp=1, max_hp=4)
+
+    def ask(hints: tuple[tuple[str, ...], ...]) -> list[int]:
+        r = Request(0, "choose", "choose", tuple(str(i) for i in range(len(hints))), 0, 1, (),
+                    option_seats=tuple(None for _ in hints), option_tags=hints)
+        answers = {tuple(HeuristicAgent(seed).decide(r, view)) for seed in range(1, 6)}
+        assert len(answers) == 1, answers  # (never by chance)
+        return list(answers.pop())
+    assert ask((("spends",), ("risk",))) == []
+    assert ask((("draw",), ("heal",))) == [1]
+    assert ask((("risk", "draw"), ("spends", "draw"))) == [1]
+
+
 OPTIONS = """import "standard"
 procedure pay_or_bleed(p: player) {
   if count(hand(p)) > 0 and choose(p, ["pay", "bleed"], prompt: "pay or bleed") == "pay" {

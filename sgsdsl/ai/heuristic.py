@@ -928,17 +928,18 @@ class HeuristicAgent(Agent):
                 pay = next((i for i in ranked if _keeping(tags[i]) < 2 and "heal" not in tags[i]), None)
                 return [] if pay is None else [pay]
             return sorted(ranked[:k])
-        if r.high == 1 and r.low == 1 and r.option_tags and not any(r.option_seats) \
+        if r.high == 1 and r.low <= 1 and r.option_tags and not any(r.option_seats) \
                 and all(OPTION_WORDS.issuperset(t) for t in r.option_tags) \
                 and any(OWN_WORDS.intersection(t) for t in r.option_tags):
             # (one option of several, each read from what it does: the one worth most to its chooser's side, the
-            # first among equals; no nested function: compiled, it would keep this view alive in a cycle)
+            # first among equals; none, when it may decline and none is worth anything; no nested function:
+            # compiled, it would keep this view alive in a cycle)
             best, best_worth = 0, float("-inf")
             for i in range(n):
                 worth = self._option_worth(r.option_tags[i], r, view)
                 if worth > best_worth:
                     best, best_worth = i, worth
-            return [best]
+            return [best] if r.low or best_worth > 0 else []
         if r.high == 1 and r.option_tags and any(r.option_tags) and not any(r.option_seats) \
                 and all(HINT_WORDS.issuperset(t) for t in r.option_tags):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
