@@ -821,13 +821,14 @@ def test_written_options_read_from_branches_play_alike_on_both_back_ends(tmp_pat
     assert any(e.get("skill") == "择" for log in logs[0] for e in log)
 
 
-def _card_hints(tmp_path: Path, body: str) -> list[tuple[str, str] | None]:
-    """For each choice in the body, the (then, else) texts of the `rewarded` hints read from a test on the card
-    chosen (None: no such hints)."""
-    skill = _skill(tmp_path, body)
+def _card_hints(tmp_path: Path, body: str, tags: str = "",
+                choices: tuple[str, ...] = ("choose",)) -> list[tuple[str, str] | None]:
+    """For each choice (of CHOICES) in the body, the (then, else) texts of the hints read from a test on the one
+    chosen (`rewarded` for a card, words for a character; None: no such hints)."""
+    skill = _skill(tmp_path, body, tags=tags)
     out: list[tuple[str, str] | None] = []
     for call in calls(skill.actives[0].body):
-        if call.func.text == "choose":
+        if call.func.text in choices:
             hints = kwarg(call, "hints")
             marked = hints.elem if isinstance(hints, ast.ListComp) else None
             out.append((marked.then.value, marked.orelse.value) if isinstance(marked, ast.CondExpr) else None)
@@ -857,6 +858,37 @@ GIFT = "let p = choose(owner, others(owner))\n let c = choose(owner, hand(owner)
 def test_a_choice_of_cards_the_rule_then_tests_is_told_which_cards_it_rewards(tmp_path: Path, body: str,
                                                                               hints: list) -> None:
     assert _card_hints(tmp_path, body) == hints
+
+
+def _seat_hints(tmp_path: Path, body: str, tags: str = "") -> list[tuple[str, str] | None]:
+    return _card_hints(tmp_path, body, tags, ("choose", "choose_many"))
+
+
+FENBAO = "let ts = choose_many(owner, others(owner), 1, 2)\n for t in ts {\n"
+
+
+@pytest.mark.parametrize(("body", "hints"), [
+    # 分宝: a blow to each chosen with more HP than the owner, two cards to each of the others
+    (FENBAO + " if t.hp > owner.hp { damage(t, 1, source: owner) } else { draw(t, 2) } }", [("attack", "help")]),
+    # the loop straight over the choice; a test through a function of the one chosen; the `if` without an `else`
+    ("for t in choose_many(owner, others(owner), 1, 2) {\n if count(hand(t)) > 2 { discard(hand(t), by: t) }"
+     " else { draw(t, 1) } }", [("control", "help")]),
+    ("let p = choose(owner, others(owner))\n if p.chained { damage(p, 1, nature: fire) } else { draw(p, 1) }",
+     [("attack", "help")]),
+    # both branches agree (the choice's own reading stands), or one says nothing, or the test reads another name
+    (FENBAO + " if t.hp > owner.hp { draw(t, 1) } else { draw(t, 2) } }", [None]),
+    (FENBAO + " if t.hp > owner.hp { damage(t, 1) } }", [None]),
+    ("let q = choose(owner, others(owner))\n let p = choose(owner, others(owner))\n"
+     " if p.hp > q.hp { damage(p, 1) } else { draw(p, 1) }", [None, None]),
+])
+def test_a_choice_of_characters_the_rule_then_tests_is_told_what_each_seat_gets(tmp_path: Path, body: str,
+                                                                               hints: list) -> None:
+    assert _seat_hints(tmp_path, body) == hints
+
+
+def test_a_skill_that_aims_its_choices_gets_no_per_seat_hints(tmp_path: Path) -> None:
+    body = FENBAO + " if t.hp > owner.hp { damage(t, 1, source: owner) } else { draw(t, 2) } }"
+    assert _seat_hints(tmp_path, body, tags="attack") == [None]
 
 
 def test_the_heuristic_agent_takes_a_rewarded_card_first() -> None:
@@ -924,3 +956,56 @@ def test_a_designers_gift_gives_a_red_card_when_it_holds_one(tmp_path: Path, eng
     for labels, tags, _ in picks:
         assert [("rewarded" in t) for t in tags] == [any(s in x for s in red) for x in labels]
     assert all(any(s in labels[out[0]] for s in red) for labels, _, out in mixed)
+
+
+FENBAO_GENERAL = """import "standard"
+general 吴懿 wuyi : 群 male 4 {
+  skill 分宝 fenbao {
+    active limit 1 per phase {
+      let ts = choose_many(owner, others(owner), 1, 2, prompt: "分宝: up to two characters")
+      for t in ts {
+        if t.hp > owner.hp { damage(t, 1, source: owner) } else { draw(t, 2) }
+      }
+    }
+  }
+}
+"""
+
+
+class SeatPicks(HeuristicAgent):
+    """The heuristic agent, keeping each choice for 分宝 with the table's HP at the time."""
+
+    def __init__(self, seed: int, picks: list) -> None:
+        super().__init__(seed)
+        self.picks = picks
+
+    def on_choose(self, r, v):
+        out = super().on_choose(r, v)
+        if r.prompt.startswith("分宝"):
+            self.picks.append((r.option_seats, r.option_tags, [q["hp"] for q in v["players"]], v["seat"]))
+        return out
+
+
+def test_a_designers_split_gift_tells_each_seat_what_it_gets_on_both_back_ends(tmp_path: Path) -> None:
+    """分宝 (a blow to each chosen with more HP than its owner, two cards to each other one): each seat offered is
+    hinted `attack` or `help` by its HP at the time of asking, and both back ends play the same games."""
+    src = tmp_path / "fenbao.sgs"
+    src.write_text(FENBAO_GENERAL, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and not [d for d in loaded.diagnostics if d.code == "SGS-W407"]
+    logs = []
+    for engine in ("interpreted", "compiled"):
+        picks: list = []
+        program = program_for(loaded, engine)
+        games = []
+        for seed in range(1, 7):
+            agents = [SeatPicks(seed * 10 + i, picks) for i in range(5)]
+            game = Game(program, "identity", 5, seed, agents, None, pinned={seed % 5: "wuyi"}, round_cap=8,
+                        record=True)
+            game.run()
+            games.append(game.log)
+        logs.append(games)
+        assert len(picks) >= 5
+        for seats, tags, hps, me in picks:
+            assert list(tags) == [("attack",) if hps[s] > hps[me] else ("help",) for s in seats]
+    assert logs[0] == logs[1]

@@ -445,6 +445,15 @@ class HeuristicAgent(Agent):
         -1.2). Allowed below the surplus to finish a sure foe at 1 HP, all three of 武圣, 龙胆 and 奇袭 read worse."""
         return bool(me["hand"] > me["hp"])
 
+    def _spare_now(self, view: Any) -> bool:
+        """Whether a card may be spent now from what it holds: a surplus over its HP on its own turn (`_spare`); on
+        another's turn, when its discard phase has already cut its hand to its HP, any hand of two cards or more
+        (one kept). A designer's 禁锢 ("at the start of another's turn you may discard a hand card: it skips its draw
+        phase") found a surplus on 39 of 2,414 questions, worth +1.2 points for a blow worth about twenty."""
+        me = self._me(view)
+        current = view.get("current")
+        return self._spare(me) or (current is not None and current != view["seat"] and me["hand"] >= 2)
+
     def _full(self, view: Any) -> bool:
         me = self._me(view)
         return bool(me["hp"] >= me["max_hp"])
@@ -468,13 +477,16 @@ class HeuristicAgent(Agent):
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
-        if SPENDS in about and "passive" not in about and not self._spare(self._me(view)):
+        if SPENDS in about and "passive" not in about and not self._spare_now(view):
             return [1]  # paid for with its cards: only from a surplus, as in the play menu (截击's card for a card)
         if "risk" in about and not about & {"passive"}:
             if not (self._healthy(view) and self.rng.random() < RISKY_RATE):
                 return [1]
-            if not about & {"attack", "control"}:
-                return [0]  # (a harmful one goes on to the aim and the hand it needs, below)
+            if not about & {"attack", "control", "help"}:
+                # (a harmful one goes on to the aim and the hand it needs, a helpful one to the friend it needs,
+                # below: a designer's 舍身, "when another is dying, you may lose 1 HP: it recovers 1", saved foes
+                # in 111 of 138 uses)
+                return [0]
         if r.skips is not None and "passive" not in about:
             verdict = _skip_verdict(r.skips, about)
             if verdict is not None:
@@ -991,7 +1003,7 @@ class HeuristicAgent(Agent):
         if WANE in t:
             worth -= 0.3 if wounded else 1.4
         if SPENDS in t:
-            worth -= 0.6 if self._spare(me) else 1.0
+            worth -= 0.6 if self._spare_now(view) else 1.0
         other = r.subject if r.subject is not None and r.subject != view["seat"] else None
         toward = self._stance_now(view).get(other, 0.0) if other is not None else 0.0
         if "help" in t:

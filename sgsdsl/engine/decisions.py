@@ -257,7 +257,9 @@ class Decisions:
                 seat["piles"] = pile_view(q, p) if q.piles else {}
             players.append(seat)
         out: dict[str, Any] = {"seat": p.seat, "role": p.role, "role_shown": p.role_revealed, "players": players,
-                               "draw_pile": len(self.game.draw_pile), "round": self.game.round}
+                               "draw_pile": len(self.game.draw_pile), "round": self.game.round,
+                               # (whose turn it is: a card spent on another's turn is not one its discard would take)
+                               "current": self.game.current.seat if self.game.current is not None else None}
         if cards:
             out["hand"] = [c.label() for c in p.hand]
             out["discard_top"] = [c.label() for c in self.game.discard_pile[-5:]]

@@ -401,7 +401,9 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
         return []
     lexicon = (lexicon or _PLAIN).reading(body)
     give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
-    give_card_hints(body, lexicon)  # (and so are choices of cards the rule then tests)
+    # (and so are choices the rule then tests by the one chosen: a character's, only where the skill's words do not
+    # aim its choices already)
+    give_test_hints(body, lexicon, seats=not skill_words & AIMING_WORDS)
     if skill_words & AIMING_WORDS:
         return []
     given: list[tuple[ast.Call, str]] = []
@@ -656,7 +658,7 @@ def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[a
     return given
 
 
-# What a branch's words are worth to the owner who chose what leads to it (`give_card_hints`): its own gains (a heal,
+# What a branch's words are worth to the owner who chose what leads to it (`give_test_hints`): its own gains (a heal,
 # cards drawn) and its acts on others, which the rule's choices of characters aim (a help at a friend, a blow at a
 # foe), less its prices (HP, cards, a maximum HP)
 _REWARDS = {"heal": 1, "draw": 1, "help": 1, "attack": 1, "control": 1, "risk": -1, SPENDS: -1, WANE: -1}
@@ -665,38 +667,70 @@ _CARD_FIELDS = frozenset({"suit", "rank", "color", "family", "category", "nature
 REWARDED = "rewarded"
 
 
-def give_card_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
-    """Give each choice of cards the owner makes that carries no words (`let c = choose(owner, hand(owner))`) and
-    that an `if` then tests by the card alone (`if c.color == red { recover(p, 1) }`) per-option `hints:` that mark
-    the cards leading to the branch worth more to the owner (`_REWARDS`) as `rewarded`: the hints are the test
-    itself, run over the options as they are offered (`[if c.color == red then "rewarded" else "" for c in …]`). A
-    designer's 赠药 ("give another a hand card; a red one heals it") gave a card at random, a black one as often as
-    not with red ones in hand. Only a choice whose options are worked out without asking anyone (read twice) and a
-    test of nothing but the card's fields and constants; the calls given hints, in the order the body runs."""
+def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool = True) -> list[ast.Call]:
+    """Give per-option `hints:` to each choice without words that an `if` then tests by the one chosen alone, run
+    over the options as they are offered (`[if TEST then "…" else "…" for x in ITEMS]`); the calls given hints, in
+    the order the body runs. Only a choice whose options are worked out without asking anyone (they are read twice),
+    and a test of nothing but the one chosen, constants, the owner and functions.
+    - A card its owner chooses (`let c = choose(owner, hand(owner))`, then `if c.color == red { recover(p, 1) }`):
+      the cards leading to the branch worth more to the owner (`_REWARDS`) are `rewarded`. A designer's 赠药 ("give
+      another a hand card; a red one heals it") gave a black card as often as not with red ones in hand.
+    - A character (`for t in choose_many(…) { if t.hp > owner.hp { damage(t, 1) } else { draw(t, 2) } }`): each
+      gets the words the branch it leads to agrees on (`attack`, `help`), when the two differ. A designer's 分宝 read
+      as both (SGS-W407), so harmful, and let foes draw three times as often as it struck them: −5.5 points.
+      Only where the skill's words (SEATS false) do not aim its choices already."""
     lexicon = (lexicon or _PLAIN).reading(body)
     given: list[ast.Call] = []
     for call, name, rest in _bound_choices(body):
         chooser = call.args[0] if call.args else kwarg(call, "player")
         items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
-        if call.func.text != "choose" or chooser is None or not _is_one_of(chooser, lexicon.owners) \
-                or items is None or not _pure(items):
+        if chooser is None or items is None or not _pure(items):
             continue
-        for stmt in rest:
-            if isinstance(stmt, ast.Let) and stmt.name.text == name:
-                break
-            if isinstance(stmt, ast.If) and _tests_the_card(stmt.test, name, lexicon.owners):
-                worth = [sum(_REWARDS.get(w, 0) for w in _branch_words(stmts, lexicon.owners, lexicon))
-                         for stmts in (stmt.body.stmts, stmt.orelse.stmts if stmt.orelse else [])]
-                if worth[0] != worth[1]:
-                    then, orelse = (REWARDED, "") if worth[0] > worth[1] else ("", REWARDED)
-                    marked = ast.CondExpr(call.span, deepcopy(stmt.test), ast.Lit(call.span, "str", then),
-                                          ast.Lit(call.span, "str", orelse))
-                    call.kwargs.append((ast.Ident(call.span, "hints"),
-                                        ast.ListComp(call.span, marked, ast.Ident(call.span, name), deepcopy(items),
-                                                     None)))
-                    given.append(call)
-                break
+        found = _tested(name, rest)
+        if found is None:
+            continue
+        var, stmts, test = found
+        if _tests_the_chosen(test.test, var, lexicon.owners, _CARD_FIELDS):
+            if call.func.text != "choose" or not _is_one_of(chooser, lexicon.owners):
+                continue
+            worth = [sum(_REWARDS.get(w, 0) for w in _branch_words(branch, lexicon.owners, lexicon))
+                     for branch in _branches(test)]
+            if worth[0] == worth[1]:
+                continue
+            words = (REWARDED, "") if worth[0] > worth[1] else ("", REWARDED)
+        elif seats and _tests_the_chosen(test.test, var, lexicon.owners, None):
+            others = [x for x in stmts if x is not test]
+            agreed = [_agreed(_effects_on(var, others + branch, lexicon)) for branch in _branches(test)]
+            if agreed[0] is None or agreed[1] is None or agreed[0] == agreed[1] or SWAP in agreed:
+                continue
+            words = (agreed[0], agreed[1])
+        else:
+            continue
+        marked = ast.CondExpr(call.span, deepcopy(test.test), ast.Lit(call.span, "str", words[0]),
+                              ast.Lit(call.span, "str", words[1]))
+        call.kwargs.append((ast.Ident(call.span, "hints"),
+                            ast.ListComp(call.span, marked, ast.Ident(call.span, var), deepcopy(items), None)))
+        given.append(call)
     return given
+
+
+def _branches(stmt: ast.If) -> tuple[list[ast.Stmt], list[ast.Stmt]]:
+    return stmt.body.stmts, stmt.orelse.stmts if stmt.orelse is not None else []
+
+
+def _tested(name: str, rest: list[ast.Stmt]) -> tuple[str, list[ast.Stmt], ast.If] | None:
+    """The first `if` among REST that follows the choice bound to NAME (before NAME is bound afresh), or the first in
+    a loop straight over NAME (`for t in ps { if … }`: the loop's name is the one chosen): (the name it tests by,
+    the statements it sits among, the `if`); None when there is none."""
+    for stmt in rest:
+        if isinstance(stmt, ast.Let) and stmt.name.text == name:
+            return None
+        if isinstance(stmt, ast.If):
+            return name, rest, stmt
+        if isinstance(stmt, ast.For) and _is_one_of(stmt.iterable, {name}):
+            inner = next((x for x in stmt.body.stmts if isinstance(x, ast.If)), None)
+            return (stmt.var.text, stmt.body.stmts, inner) if inner is not None else None
+    return None
 
 
 def _pure(e: ast.Node) -> bool:
@@ -704,28 +738,34 @@ def _pure(e: ast.Node) -> bool:
     return all(c.ref == "function" for c in calls(e))
 
 
-def _tests_the_card(test: ast.Expr, name: str, owners: frozenset[str]) -> bool:
-    """Whether a test reads the card bound to NAME by a card's own field (`c.color`, `c is 杀`) and, besides, only
-    constants, the owner and pure functions: it means the same when run on the options before the choice."""
-    reads_card = False
+def _tests_the_chosen(test: ast.Expr, name: str, owners: frozenset[str], fields: frozenset[str] | None) -> bool:
+    """Whether a test reads the one bound to NAME and, besides, only constants, the owner and functions: it means the
+    same when run on the options before the choice. With FIELDS (a card's own: `c.color`, `c is 杀`), only by those
+    fields; without, by any of its fields or as a whole (`count(hand(t))`)."""
+    reads = False
     stack: list[ast.Node] = [test]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Attr) and _is_one_of(node.obj, {name}):
-            if node.name.text not in _CARD_FIELDS:
+            if fields is not None and node.name.text not in fields:
                 return False
-            reads_card = True
+            reads = True
             continue
         if isinstance(node, ast.IsFamily) and _is_one_of(node.operand, {name}):
-            reads_card = True
+            reads = fields is not None
+            if not reads:
+                return False
             continue
         if isinstance(node, ast.Name) and node.ref is not None and node.ref[0] == "local" \
                 and node.ident not in owners:
-            return False  # (the card used whole, or another name the rule binds: not read)
+            if fields is not None or node.ident != name:
+                return False  # (a card used whole, or another name the rule binds: not read)
+            reads = True
+            continue
         if isinstance(node, ast.Call) and node.ref != "function":
             return False
         stack.extend(parts(node))
-    return reads_card
+    return reads
 
 
 def _written_options(e: ast.Node) -> list[str] | None:
