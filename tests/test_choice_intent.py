@@ -358,6 +358,9 @@ def _trigger_skill_words(tmp_path: Path, trigger: str) -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize(("trigger", "words"), [
+    # 复仇: the killer of another who died loses 1 HP (the event has no target, player or user)
+    ("on died where event.victim != owner and event.killer != none and event.killer != owner optional {\n"
+     " lose_hp(event.killer, 1) }", ("attack",)),
     # 抚恤: another who took damage draws; bound to a name first, the same
     ("on damaged where event.target != owner optional { draw(event.target, 1) }", ("help",)),
     ("on damaged where event.target != owner optional { let p = event.target\n recover(p, 1) }", ("help",)),

@@ -398,3 +398,20 @@ def test_a_card_used_is_the_one_its_event_befalls(back_end, tmp_path: Path) -> N
     asked = questions(program, "jiejizhe", "截击", range(1, 9))
     assert asked and all(r.subject is not None and r.subject != v["seat"] for r, v, _ in asked)
     assert all(set(r.about) >= {"control", "spends"} for r, _, _ in asked)
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_death_is_about_its_killer(back_end, tmp_path: Path) -> None:
+    """At `died` (a victim and a killer, no `target`, `player` or `user`) the question whether to use a designer's
+    复仇 ("when another dies by a killer not you, you may make the killer lose 1 HP") names the killer: it was asked
+    about nobody and used on friends' kills (36 of 130 uses)."""
+    src = tmp_path / "fuchou.sgs"
+    src.write_text('import "standard"\ngeneral 华歆 huaxin : 群 male 3 {\n  skill 复仇 fuchou {\n'
+                   '    on died where event.victim != owner and event.killer != none and event.killer != owner\n'
+                   '        and event.killer.alive optional {\n      lose_hp(event.killer, 1)\n    }\n  }\n}\n',
+                   encoding="utf-8")
+    loaded = check_paths([str(src)])
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    asked = questions(program, "huaxin", "复仇", range(1, 13))
+    assert asked and all(r.subject is not None and r.subject != v["seat"] for r, v, _ in asked)
+    assert all("attack" in r.about for r, _, _ in asked)

@@ -10,7 +10,7 @@ from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
-from .registry import ENGINE_VALUES
+from .registry import ENGINE_VALUES, SUBJECT_FIELDS
 from .registry.arguments import none_argument, wrong_argument
 from .runtime import spend
 from .state import GameState
@@ -340,14 +340,15 @@ class Dispatch:
                 if held:
                     skips = (more, held)
                     break
-        subject = fields.get("target")
-        if not isinstance(subject, Player):
-            subject = fields.get("player")
-            if not isinstance(subject, Player):
-                subject = fields.get("user")  # (a card used: its user, whom a yes then befalls, 截击)
+        subject = None  # (the first of the event's `SUBJECT_FIELDS` naming a character: whom a yes befalls)
+        for name in SUBJECT_FIELDS:
+            named = fields.get(name)
+            if isinstance(named, Player):
+                subject = named
+                break
         return choices.confirm(p, f"use {skill.name}?", about=skill,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
-                               skips=skips, subject=subject if isinstance(subject, Player) else None)
+                               skips=skips, subject=subject)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

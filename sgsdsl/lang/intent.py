@@ -30,6 +30,7 @@ from ..engine.registry import (
     PARAM_EFFECTS_BY_VALUE,
     PARAM_EFFECTS_WITH_OWNER,
     PRIMITIVES,
+    SUBJECT_FIELDS,
     TIMINGS,
 )
 from . import ast
@@ -250,9 +251,6 @@ def _names_for(body: ast.Node, names: frozenset[str],
         names = grown
 
 
-# the fields of an event that may name the one it befalls, the first an event has (as the engine names a confirm's
-# subject: engine/dispatch.py `_confirmed`)
-SUBJECT_FIELDS = ("target", "player", "user")
 # the one a trigger's event befalls: the event's field naming it (as a confirm names its subject: the event's
 # `target`, else its `player`, else its `user`) and the names the body binds to that field alone
 # (`let p = event.target`)
@@ -260,8 +258,8 @@ Subject = tuple[str, frozenset[str]]
 
 
 def event_subject(t: ast.Trigger) -> Subject | None:
-    """The one T's event befalls, as the engine names it when it asks "use …?" (`Request.subject`): the event's
-    `target` when it has one, else its `player`, else its `user`; None for an event with none."""
+    """The one T's event befalls, as the engine names it when it asks "use …?" (`Request.subject`): the first of the
+    event's `SUBJECT_FIELDS` it has (`target`, `player`, `user`, `killer`); None for an event with none."""
     timing = TIMINGS.get(t.timing.text)
     field_name = next((f for f in SUBJECT_FIELDS if timing is not None and timing.fields.get(f) == "player"), None)
     if field_name is None or field_name in _owner_fields(t.where):

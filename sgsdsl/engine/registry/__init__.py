@@ -34,6 +34,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     SCOPE_NAMES,
     SCOPE_PLACES,
     SKILL_FLAGS,
+    SUBJECT_FIELDS,
     SUIT_NAMES,
     TIMINGS,
     USE_CONTEXTS,

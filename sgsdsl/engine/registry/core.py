@@ -309,6 +309,11 @@ CANCEL_EFFECTS: dict[str, str] = {"creating_damage": "help", "recovering": "cont
 # the card's family harms its targets and hampers it when the family helps them, once the trigger's condition pins
 # the family (`event.card is 杀`): timing -> the field naming the card.
 CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect": "card"}
+# The fields of an event that may name the one a trigger's "use …?" is about (`Request.subject`), the first the
+# event has that holds a character: its `target`, else its `player`, else the user of a card used (截击), else the
+# killer of one who died (复仇: "when another dies, you may make its killer lose 1 HP"). The engine names the
+# subject by it (engine/dispatch.py) and the reading reads a trigger's body by it (lang/intent.py `event_subject`).
+SUBJECT_FIELDS = ("target", "player", "user", "killer")
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
 DIRECTIONS = ("counter_clockwise", "clockwise")
