@@ -925,12 +925,16 @@ general 赠药者 zengyaozhe : 群 female 3 {
 """
 
 
-class CardPicks(HeuristicAgent):
-    """The heuristic agent, keeping each choice of a card for 赠药: the options' labels and tags, and its pick."""
+class Keeping(HeuristicAgent):
+    """The heuristic agent with a list to keep what it was asked in (its subclasses say what)."""
 
-    def __init__(self, seed: int, picks: list) -> None:
+    def __init__(self, seed: int, kept: list) -> None:
         super().__init__(seed)
-        self.picks = picks
+        self.picks = self.seen = kept
+
+
+class CardPicks(Keeping):
+    """The heuristic agent, keeping each choice of a card for 赠药: the options' labels and tags, and its pick."""
 
     def on_choose(self, r, v):
         out = super().on_choose(r, v)
@@ -975,12 +979,8 @@ general 吴懿 wuyi : 群 male 4 {
 """
 
 
-class SeatPicks(HeuristicAgent):
+class SeatPicks(Keeping):
     """The heuristic agent, keeping each choice for 分宝 with the table's HP at the time."""
-
-    def __init__(self, seed: int, picks: list) -> None:
-        super().__init__(seed)
-        self.picks = picks
 
     def on_choose(self, r, v):
         out = super().on_choose(r, v)
@@ -1012,3 +1012,66 @@ def test_a_designers_split_gift_tells_each_seat_what_it_gets_on_both_back_ends(t
         for seats, tags, hps, me in picks:
             assert list(tags) == [("attack",) if hps[s] > hps[me] else ("help",) for s in seats]
     assert logs[0] == logs[1]
+
+
+JIWEI = """import "standard"
+general 许靖 xujing : 群 male 3 {
+  skill 济危 jiwei limited {
+    active {
+      let t = choose(owner, players(), prompt: "济危: who recovers 1 HP and draws 2 cards")
+      recover(t, 1)
+      draw(t, 2)
+    }
+  }
+}
+"""
+
+
+def test_a_help_that_heals_the_one_chosen_is_read_as_a_heal_too(tmp_path: Path) -> None:
+    heal = _skill(tmp_path, "let t = choose(owner, players())\n recover(t, 1)\n draw(t, 2)")
+    assert infer_skill_words(heal, {}) == ("heal", "help")
+    gift = _skill(tmp_path, "let t = choose(owner, others(owner))\n draw(t, 2)")
+    assert infer_skill_words(gift, {}) == ("help",)
+
+
+def test_a_once_a_game_heal_is_kept_for_a_wound() -> None:
+    """In the play menu a limited skill that heals (its option says `limited`) is worth nothing while nobody on its
+    side is wounded; a heal it may use every turn is worth using all the same."""
+    agent = HeuristicAgent(1)
+    once, again = frozenset({"heal", "help", "limited", "skill"}), frozenset({"heal", "help", "skill"})
+    stance = {1: 1.0, 2: -1.0}
+    assert agent._skill_score(once, _table([1, 1, 1]), stance, False) == 0
+    assert agent._skill_score(again, _table([1, 1, 1]), stance, False) > 0
+    assert agent._skill_score(once, _table([1, 1, 1]), stance, True) > 0
+    hurt = _table([1, 1, 1])
+    hurt["players"][1]["hp"] = 2
+    assert agent._skill_score(once, hurt, stance, False) > 0
+
+
+class MenuTags(Keeping):
+    """The heuristic agent, keeping the play menu's tags of 济危, whether anyone is wounded, and whether it took it."""
+
+    def on_play(self, r, v):
+        out = super().on_play(r, v)
+        wound = any(q["hp"] < q["max_hp"] for q in v["players"] if q.get("alive", True))
+        self.seen += [(r.option_tags[i], wound, out == [i]) for i, o in enumerate(r.options) if "济危" in o]
+        return out
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_designers_once_a_game_heal_waits_for_a_wound(tmp_path: Path, engine: str) -> None:
+    """济危 (limited: one character recovers 1 HP and draws 2) is offered as `heal help limited`, and taken only while
+    someone is wounded (its owner, or a friend). It was spent in the first round on a seat at full HP
+    (135 of 188 uses): +5.2 points to its owner, +8.8 since (5 players, 2,000 paired seeds)."""
+    src = tmp_path / "jiwei.sgs"
+    src.write_text(JIWEI, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    program = program_for(loaded, engine)
+    seen: list = []
+    for seed in range(1, 9):
+        agents = [MenuTags(seed * 10 + i, seen) for i in range(5)]
+        Game(program, "identity", 5, seed, agents, None, pinned={seed % 5: "xujing"}, round_cap=8).run()
+    assert seen and all(tags == ("heal", "help", "limited", "skill") for tags, _, _ in seen)
+    assert any(taken for _, _, taken in seen)
+    assert all(wound for _, wound, taken in seen if taken)
+    assert any(not wound for _, wound, _ in seen)  # (offered at full health too, and kept)

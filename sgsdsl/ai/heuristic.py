@@ -560,6 +560,10 @@ class HeuristicAgent(Agent):
             return 0.0
         if SPENDS in t and not self._spare(self._me(view)):
             return 0.0  # paid for with cards: only from a surplus (`_spare`)
+        if "limited" in t and "heal" in t and not (wounded or _friends_hurt(view, stance, view["seat"])):
+            # a heal it may use once a game: kept for a wound, its own or a friend's (a designer's 济危, "one recovers
+            # 1 HP and draws 2", was spent in the first round on a seat at full health)
+            return 0.0
         if "cycle" in t:
             # cards traded for new ones (制衡): last, once nothing else is worth playing, so that what it trades is
             # what it chose not to play, and what it draws may still be played; and only with more cards than its

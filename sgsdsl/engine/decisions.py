@@ -357,20 +357,22 @@ def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
 
 
 # the AI hint words that say a choice of characters helps, or harms, the one chosen (`Decisions.chose_seats`)
+LIMITED = frozenset({"limited"})
 HELPING = frozenset({"help", "heal", "draw"})
 HARMING = frozenset({"attack", "control"})
 
 
 def hints_of(card: Any) -> tuple[str, ...]:
-    """A card's AI tags (from its .sgs `tags`) and its category, a skill's tags and "skill", or a choice's own tags,
-    for agents that reason about options."""
+    """A card's AI tags (from its .sgs `tags`) and its category, a skill's tags (and "limited" for a 限定技) and
+    "skill", or a choice's own tags, for agents that reason about options."""
     if type(card) is Card:
         g = card.game
         if g is None or not g.counts_as:  # what `card.rule` gives then, without its property chain
             rule = card.printed_rule
             return sorted_hints(rule.tags, rule.category)
     if isinstance(card, SkillRule):
-        return sorted_hints(card.tags, "skill")
+        # (a limited skill, once a game, says so: an agent may keep it for when it is worth most)
+        return sorted_hints(card.tags | LIMITED if card.once and "limited" in card.flags else card.tags, "skill")
     if type(card) is tuple:  # a choice's own `tags:` (the words, sorted), in place of its skill's
         return card
     if card is None or not hasattr(card, "rule"):

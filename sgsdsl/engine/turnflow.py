@@ -291,8 +291,8 @@ class TurnFlow:
             return out
         if kind == "viewas_recast":  # a conversion recast: its skill's `risk` too (蛊惑's may be questioned)
             return ("viewas_recast", "conversion", "risk") if "risk" in option[1].tags else (kind,)
-        if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants
-            return tuple(sorted(option[1].tags)) + ("skill",)
+        if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants ("limited" too)
+            return hints_of(option[1])
         return (kind,)
 
 

@@ -191,6 +191,9 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
         words = frozenset(t.text for t in s.tags)
         readings = skill_readings(s, lexicon)
         bodies = [body for body, _ in readings]
+        # (an action whose choice heals the one chosen is a heal as well as a help: read before the choices are
+        # given words, as only a choice without words is read)
+        heals = any(_heals_the_chosen(a.body) for a in s.actives if not a.granted)
         given: set[str] = set()
         for body, reading in readings:
             given.update(w for _, w in infer_choice_words(body, words, reading))
@@ -199,8 +202,9 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             s.inferred_words = ()
         elif given:
             # (several: each choice is aimed by its own, and the skill is used with a seat for each within reach,
-            # 调度's friend to draw and foe to discard)
-            s.inferred_words = tuple(sorted(given))
+            # 调度's friend to draw and foe to discard; a help that heals the one chosen is a `heal` too, used
+            # first while a friend is wounded, as a tagged 青囊 is)
+            s.inferred_words = tuple(sorted(given | ({"heal"} if heals and given == {"help"} else set())))
         elif wordless:
             s.inferred_words = ()  # (a choice of characters left without words: the skill's words would aim it)
         else:
@@ -218,6 +222,18 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
                     found |= subject_words(t, lexicon.at(t))
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
+
+
+def _heals_the_chosen(body: ast.Block) -> bool:
+    """Whether a choice of the body without words is one the rule then heals (`recover(p, 1)`, p the one chosen)."""
+    for _, name, rest in _bound_choices(body):
+        for stmt in rest:
+            for c in calls(stmt):
+                target = c.args[0] if c.args else kwarg(c, "target")
+                if c.func.text == "recover" and c.ref == "action" and target is not None \
+                        and _is_one_of(target, {name}):
+                    return True
+    return False
 
 
 def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tuple[ast.Block, Lexicon]]:
