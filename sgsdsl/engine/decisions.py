@@ -356,8 +356,9 @@ def pile_view(q: Player, viewer: Player) -> dict[str, Any]:
             for name, items in sorted(q.piles.items()) if items}
 
 
-# the AI hint words that say a choice of characters helps, or harms, the one chosen (`Decisions.chose_seats`)
+# the word a limited skill's (限定技's) options and questions carry besides its tags (`hints_of`)
 LIMITED = frozenset({"limited"})
+# the AI hint words that say a choice of characters helps, or harms, the one chosen (`Decisions.chose_seats`)
 HELPING = frozenset({"help", "heal", "draw"})
 HARMING = frozenset({"attack", "control"})
 
