@@ -202,3 +202,19 @@ def test_a_choices_own_tags_aim_it() -> None:
 def test_the_checker_reads_a_choices_own_tags(tags: str, expected: list[str]) -> None:
     src = f'skill s a {{ on damaged {{ let x = choose(owner, others(owner), tags: {tags}) }} }}'
     assert sorted(codes(src)) == expected
+
+
+# ------------------------------------------------------------------ the words code acts on by name
+def test_every_hint_word_the_code_names_is_one_the_registry_explains() -> None:
+    """The reading writes and the agents read these words by name: each is spelled once, in the registry, as a key
+    of AI_HINTS (where a designer reads what it means), and the reading and the agent use that very constant."""
+    from sgsdsl.ai import heuristic
+    from sgsdsl.engine.registry import core
+    from sgsdsl.lang import intent
+
+    named = ("NEUTRAL", "NEXT", "PAY", "GAIN", "REWARDED", "SWAP", "WANE", "SPREADS", "SPENDS")
+    for name in named:
+        assert getattr(core, name) in core.AI_HINTS, name
+        for module in (heuristic, intent):
+            if hasattr(module, name):
+                assert getattr(module, name) is getattr(core, name), (module.__name__, name)

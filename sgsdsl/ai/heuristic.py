@@ -27,7 +27,7 @@ from mypy_extensions import mypyc_attr
 
 from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, TRY, VOID, Agent, Ahead, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
-from ..engine.registry.core import AI_HINTS
+from ..engine.registry.core import AI_HINTS, GAIN, NEUTRAL, NEXT, PAY, REWARDED, SPENDS, SPREADS, SWAP, WANE
 from .beliefs import RoleBelief
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -39,24 +39,17 @@ KEEP = frozenset({"defence", "heal"})
 # the cards most worth drawing (`_gain`), and the least worth putting on top of the pile for its own draws
 GAINFUL = KEEP | {"draw"}
 GAIN_BAR = 1
-NEUTRAL = "neutral"  # the hint word of a choice of characters that neither helps nor harms the one chosen
-NEXT = "next"  # the hint word of a card put on top of the draw pile for what comes next (观星)
-PAY = "pay"  # the hint word of a card that pays for its chooser's own blow to land (享乐)
-GAIN = "gain"  # the hint word of a card given to its chooser (五谷丰登)
-# the hint word of an option that leads to more for its chooser's side (read from a test on the card chosen)
-REWARDED = "rewarded"
-# the hint word of a choice of characters whose hand is exchanged with the chooser's (`swap_cards(owner, p)`), and
+# (the hint words NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS and SPENDS are spelled once, in the
+# registry beside what each means: AI_HINTS)
 # the least worth of a swap (`HeuristicAgent._swap_worth`) for which it is made: a foe holding one card more, or a
 # seat it cannot place holding two
-SWAP = "swap"
 SWAP_GAIN = 2.0
 # the words of a choice among written options read from what each option's branch does (lang/intent.py
 # `give_option_hints`): to the chooser a heal, cards drawn, a price in HP (`risk`), in cards (`spends`) or in maximum
 # HP (`wane`); to another a help or a harm. Options that carry only these, one of them a gain or price of the
 # chooser's own, are weighed against each other (`HeuristicAgent._option_worth`)
-WANE = "wane"
-OPTION_WORDS = frozenset({"heal", "draw", "risk", "spends", WANE, "help", "attack", "control"})
-OWN_WORDS = frozenset({"heal", "draw", "spends", WANE})
+OPTION_WORDS = frozenset({"heal", "draw", "risk", SPENDS, WANE, "help", "attack", "control"})
+OWN_WORDS = frozenset({"heal", "draw", SPENDS, WANE})
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
@@ -78,12 +71,6 @@ PROBE = -0.3
 # worth to 卧龙 (`balance wolong --without huoji`): -7.9 points when 火攻 was played like a 杀 (six a game, a blow
 # paid for one in twenty), -1.2 with at least 3 cards, +0.1 with 4, -1.0 with 5
 PAY_HAND = 4
-# the hint word of a blow that also lands on every other chained character when its target is chained (elemental
-# damage conducts through 铁索连环): `HeuristicAgent._spreads_to_a_friend`
-SPREADS = "spreads"
-# the hint word of a skill paid for with its owner's cards (乱击's two cards): like a card made of another by a
-# conversion, used only from a surplus (`HeuristicAgent._spare`)
-SPENDS = "spends"
 # a draw paid for in HP (苦肉) while the heal cards in hand pay the HP back: before the heals, so that the HP is
 # paid first and healed after (above a heal card's 3.0)
 HEAL_CYCLE_SCORE = 3.5

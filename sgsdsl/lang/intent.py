@@ -33,15 +33,15 @@ from ..engine.registry import (
     SUBJECT_FIELDS,
     TIMINGS,
 )
+from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE
 from . import ast
 from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
-AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", "neutral", "swap"})
+AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", NEUTRAL, SWAP})
 HELPING = frozenset({"help"})
-# the word of a hand swapped with the owner's (`PARAM_EFFECTS_WITH_OWNER`): weighed by the hands' sizes, so it is
-# the chooser's own hand it is swapped with, never another's
-SWAP = "swap"
+# (SWAP, the word of a hand swapped with the owner's, `PARAM_EFFECTS_WITH_OWNER`, is weighed by the hands' sizes, so
+# it is the chooser's own hand it is swapped with, never another's)
 # the words a card's `tags` say of what it does to its targets, as the word for the one it is used on
 _CARD_WORDS = (("attack", "attack"), ("control", "control"), ("help", "help"), ("heal", "help"), ("draw", "help"))
 
@@ -56,10 +56,9 @@ OWNER = frozenset({"owner"})
 
 # What a branch does to the one who chose it, per action parameter the chooser is passed to, besides SELF_EFFECTS
 # (a heal, cards gained, a price in HP): cards it pays (discarded by it, given away by it).
-CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): "spends", ("give", "from_player"): "spends"}
-# a maximum HP lost by the chooser (`change_max_hp(p, -1)`, p the chooser); cards it pays
-WANE = "wane"
-SPENDS = "spends"
+CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): SPENDS, ("give", "from_player"): SPENDS}
+# (WANE is the word of a maximum HP lost by the chooser, `change_max_hp(p, -1)` with p the chooser; SPENDS, of cards
+# it pays)
 
 
 @dataclass
@@ -678,7 +677,6 @@ def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[a
 _REWARDS = {"heal": 1, "draw": 1, "help": 1, "attack": 1, "control": 1, "risk": -1, SPENDS: -1, WANE: -1}
 # the fields that only a card has: a test on them reads the card chosen (a test on `p.hp` reads a character)
 _CARD_FIELDS = frozenset({"suit", "rank", "color", "family", "category", "nature", "converted"})
-REWARDED = "rewarded"
 
 
 def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool = True) -> list[ast.Call]:

@@ -245,6 +245,10 @@ AI_HINTS: dict[str, str] = {
                 "where a red one also heals): taken first, the card it need not keep among such; read from the rule "
                 "when it tests the card chosen (`if c.color == red {…}`)",
 }
+# The hint words that code acts on by name (the reading, lang/intent.py, writes them; the agents, ai/, read them):
+# one spelling each, every one a key of AI_HINTS (tests/test_option_hints.py)
+NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS, SPENDS = (
+    "neutral", "next", "pay", "gain", "rewarded", "swap", "wane", "spreads", "spends")
 # What an action does to the character passed as each of these parameters, as the AI hint word it amounts to. A
 # choice of characters that carries no words of its own (`tags:`, `hints:`) and sits in a skill without `help`,
 # `heal`, `draw`, `attack`, `control` or `risk` is told to agents by what its rule then does with the one chosen
