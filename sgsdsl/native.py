@@ -68,6 +68,11 @@ def engine_digest() -> str:
     module lists and the Python version (worked out once per process: `sgsdsl.engine`, its registry and
     `sgsdsl.ai` all ask). A module of either package may import any other, so an edit to either makes the build
     stale."""
+    return _digest_now()
+
+
+def _digest_now() -> str:
+    """`engine_digest` read from the files as they are now (a build checks that they did not change under it)."""
     salt = f"sgsdsl-native 3 {sys.implementation.cache_tag} {sys.platform} {NATIVE_MODULES} {AGENT_MODULES}"
     engine, agents = tree_digest(_ENGINE, (".py",), salt), tree_digest(_AGENTS, (".py",), salt)
     return hashlib.sha256(f"{engine}\n{agents}".encode()).hexdigest() if engine and agents else ""
@@ -262,6 +267,11 @@ def build_into(folder: Path, log: Path | None = None) -> None:
         finally:
             if log is not None:
                 log.write_text("".join(notes), encoding="utf-8")
+        if _digest_now() != engine_digest():
+            # (mypyc read the files minutes after the digest was taken: a build labelled with the old digest would
+            # run the edited code wherever the old sources are, and fail there)
+            raise NativeBuildError("the engine's sources changed while it was being built (an edit to "
+                                   "sgsdsl/engine or sgsdsl/ai); nothing was installed: build again")
         _seal(staging, guided)
         shutil.rmtree(folder, ignore_errors=True)
         folder.parent.mkdir(parents=True, exist_ok=True)

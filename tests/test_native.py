@@ -185,6 +185,24 @@ def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatc
     assert not (tmp_path / "native").exists() or not any((tmp_path / "native").iterdir())
 
 
+def test_sources_edited_during_a_build_install_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build takes minutes and mypyc reads the files only when it gets to them: an edit made meanwhile would be
+    compiled under the digest of the sources as they were, and that build would then load (and fail, or play other
+    games) wherever those sources are. The build checks the sources again before installing anything."""
+    monkeypatch.setattr(native, "_guided", lambda *args: False)
+
+    def compiled_after_an_edit(work: Path, staging: Path, flags: list[str], link: list[str], notes: list[str]) -> Path:
+        staging.mkdir(parents=True)
+        monkeypatch.setattr(native, "_digest_now", lambda: "1" * 64)  # an engine file edited during the compile
+        return staging
+
+    monkeypatch.setattr(native, "_compile", compiled_after_an_edit)
+    folder = tmp_path / "native" / "build"
+    with pytest.raises(native.NativeBuildError, match="changed while it was being built"):
+        native.build_into(folder)
+    assert not folder.exists()
+
+
 def test_a_failed_training_leaves_the_plain_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The profile-guided build's first steps (an instrumented compile, the training games) may fail where the plain
     build works: then there is no profile, the notes say why, and build_into compiles without one."""
