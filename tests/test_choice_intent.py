@@ -386,6 +386,21 @@ def _trigger_skill_words(tmp_path: Path, trigger: str) -> tuple[str, ...]:
     ("on damaged where event.target != owner and event.source != none optional {"
      " draw(event.target, 1)\n draw(event.source, 1) }", ()),
     ("on targeted where event.target != owner optional { cancel(event) }", ()),
+    # 挺身: a 杀 aimed at another turned on the owner: the one it was aimed at is spared, the owner takes the blow
+    ("on targeted where event.target != owner and event.user != owner and event.card is 杀 optional {\n"
+     " event.target = owner }", ("help", "risk")),
+    ("on targeted where event.target != owner and event.card is 杀 optional { let me = owner\n event.target = me }",
+     ("help", "risk")),
+    # (the card unpinned: what it does to whom it is aimed at is not known)
+    ("on targeted where event.target != owner optional { event.target = owner }", ()),
+    # 乘隙: another's equipment discarded by the owner is no price of the owner's, and hampers the one it befalls
+    ("on lost_cards where event.player != owner and count(equips(event.player)) > 0 optional {\n"
+     " discard(choose_card_from(owner, event.player, areas: [\"equip\"]), by: owner) }", ("control",)),
+    ("on damaged where event.target != owner and count(hand(event.target)) > 0 optional {\n"
+     " discard(choose(owner, hand(event.target)), by: owner) }", ("control",)),
+    # (the owner's own card, chosen among its hand: still its price)
+    ("on damaged where event.target != owner and count(hand(owner)) > 0 optional {\n"
+     " discard(choose(owner, hand(owner)), by: owner)\n draw(event.target, 1) }", ("help", "spends")),
 ])
 def test_an_optional_trigger_is_read_by_what_it_does_to_the_one_its_event_befalls(
         tmp_path: Path, trigger: str, words: tuple[str, ...]) -> None:
@@ -943,19 +958,28 @@ class CardPicks(Keeping):
         return out
 
 
-@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
-def test_a_designers_gift_gives_a_red_card_when_it_holds_one(tmp_path: Path, engine: str) -> None:
-    """赠药 ("give another a hand card; a red one heals it") gives a red card whenever it holds one: the options
-    marked `rewarded` are exactly the red ones, on both back ends. Picked at random before."""
-    src = tmp_path / "zengyao.sgs"
-    src.write_text(ZENGYAO, encoding="utf-8")
+def _kept_picks(tmp_path: Path, text: str, engine: str, kind: type[Keeping], seeds: range, generals: tuple[str, ...],
+                round_cap: int) -> list:
+    """What heuristic agents of KIND kept over 5-player games of the designs TEXT on ENGINE: one game a seed, its
+    general (GENERALS in turn, by seed) pinned to seat seed % 5."""
+    src = tmp_path / "designs.sgs"
+    src.write_text(text, encoding="utf-8")
     loaded = check_paths([str(src)])
     assert loaded.ok, [d.message for d in loaded.diagnostics]
     program = program_for(loaded, engine)
     picks: list = []
-    for seed in range(1, 25):
-        agents = [CardPicks(seed * 10 + i, picks) for i in range(5)]
-        Game(program, "identity", 5, seed, agents, None, pinned={seed % 5: "zengyaozhe"}, round_cap=12).run()
+    for seed in seeds:
+        agents = [kind(seed * 10 + i, picks) for i in range(5)]
+        pinned = {seed % 5: generals[seed % len(generals)]}
+        Game(program, "identity", 5, seed, agents, None, pinned=pinned, round_cap=round_cap).run()
+    return picks
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_designers_gift_gives_a_red_card_when_it_holds_one(tmp_path: Path, engine: str) -> None:
+    """赠药 ("give another a hand card; a red one heals it") gives a red card whenever it holds one: the options
+    marked `rewarded` are exactly the red ones, on both back ends. Picked at random before."""
+    picks = _kept_picks(tmp_path, ZENGYAO, engine, CardPicks, range(1, 25), ("zengyaozhe",), 12)
     red = ("♥", "♦")
     mixed = [(labels, tags, out) for labels, tags, out in picks
              if any(s in x for x in labels for s in red) and not all(any(s in x for s in red) for x in labels)]
@@ -1075,3 +1099,81 @@ def test_a_designers_once_a_game_heal_waits_for_a_wound(tmp_path: Path, engine: 
     assert any(taken for _, _, taken in seen)
     assert all(wound for _, wound, taken in seen if taken)
     assert any(not wound for _, wound, _ in seen)  # (offered at full health too, and kept)
+
+
+TIAOHE_TINGSHEN = """import "standard"
+general 刘巴 liuba : 蜀 male 3 {
+  skill 调和 tiaohe {
+    on phase_start where event.player != owner and event.phase == prepare optional {
+      let p = event.player
+      let o = choose(owner, ["it draws a card", "you draw a card and it discards a hand card"], prompt: "调和: which")
+      if o == "it draws a card" {
+        draw(p, 1)
+      } else {
+        draw(owner, 1)
+        if count(hand(p)) > 0 { discard(choose(p, hand(p), prompt: "调和: discard a hand card"), by: p) }
+      }
+    }
+  }
+}
+general 周仓 zhoucang : 蜀 male 4 {
+  skill 挺身 tingshen {
+    on targeted where event.target != owner and event.user != owner and event.card is 杀 optional {
+      event.target = owner
+    }
+  }
+}
+"""
+
+
+class AboutWhom(Keeping):
+    """The heuristic agent, keeping for 调和's option and 挺身's "use?" whom the question is about, how it stands
+    toward that one, and its answer."""
+
+    def decide(self, r, v):
+        out = super().decide(r, v)
+        if r.prompt in ("调和: which", "use 挺身?") and r.subject is not None:
+            self.picks.append((r.prompt, r.subject, self._stance_now(v).get(r.subject, 0.0), v["current"], out))
+        return out
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_choice_among_options_in_a_trigger_is_about_the_one_its_event_befalls(tmp_path: Path, engine: str) -> None:
+    """调和 ("at another's prepare phase: it draws 1, or you draw 1 and it discards 1") names that character as its
+    options' subject, and the agent lets a friend draw and makes a foe discard: it took the second option every time,
+    for friends too (+59 points: too strong a design, and misplayed). 挺身 ("when another becomes a 杀's target, you
+    may become the target instead") reads `help risk` and is used for friends only: it took 75 of 104 blows for foes
+    (−20 points)."""
+    picks = _kept_picks(tmp_path, TIAOHE_TINGSHEN, engine, AboutWhom, range(1, 31), ("zhoucang", "liuba"), 15)
+    options = [(subject, toward, current, out) for prompt, subject, toward, current, out in picks
+               if prompt == "调和: which"]
+    assert len(options) >= 30
+    assert all(subject == current for subject, _, current, _ in options)  # (the one whose prepare phase it is)
+    assert {out[0] for _, toward, _, out in options if toward > 0.5} == {0}
+    assert {out[0] for _, toward, _, out in options if toward < -0.5} == {1}
+    yeses = [toward for prompt, _, toward, _, out in picks if prompt == "use 挺身?" and out == [0]]
+    assert yeses and all(toward > 0 for toward in yeses)
+
+
+MARKED = ('on phase_start where event.player == owner and event.phase == finish optional {{\n'
+          '      let t = choose(owner, others(owner))\n      mark(t, "k")\n    }}\n    {modifiers}')
+
+
+@pytest.mark.parametrize(("modifiers", "words"), [
+    # 宽政: the one marked keeps two more cards; or one fewer
+    ('modify hand_limit(p) by 2 where has_mark(p, "k")', ("help",)),
+    ('modify hand_limit(p) by -1 where has_mark(p, "k")', ("control",)),
+    ('modify draw_count(p) by 1 where has_mark(p, "k") and p.alive', ("help",)),
+    # farther from others is safer; the one marked reaching less is hampered
+    ('modify distance(a, b) by 1 where has_mark(b, "k")', ("help",)),
+    ('modify distance(a, b) by 1 where has_mark(a, "k")', ("control",)),
+    # read both ways, or not read by a modifier at all: no words (the choice is left unaimed)
+    ('modify hand_limit(p) by 2 where has_mark(p, "k")\n    modify attack_range(p) by -1 where has_mark(p, "k")', ()),
+    ('modify hand_limit(p) by 2 where has_mark(p, "other")', ()),
+])
+def test_a_mark_is_read_through_the_skills_modifiers_that_test_it(tmp_path: Path, modifiers: str,
+                                                                  words: tuple[str, ...]) -> None:
+    """A designer's 宽政 ("at your finish phase, another's hand limit is +2 until its next turn ends", a mark its
+    modifier tests) went to foes in 262 of 267 uses: a mark meant nothing to the reading. Worth −2.1 points at 5
+    players; with the choice tagged `help`, +2.4 (docs/balance.md)."""
+    assert _trigger_skill_words(tmp_path, MARKED.format(modifiers=modifiers)) == words

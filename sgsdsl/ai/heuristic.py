@@ -51,6 +51,9 @@ SWAP_GAIN = 2.0
 OPTION_WORDS = frozenset({"heal", "draw", "risk", SPENDS, WANE, "help", "attack", "control"})
 OWN_WORDS = frozenset({"heal", "draw", SPENDS, WANE})
 DRAWS = 2  # the cards a draw phase draws, when a request does not say
+# what cards drawn are worth to an option's chooser (`HeuristicAgent._option_worth`), and a help or harm to another
+# per unit of its stance toward that one: a card to a sure friend as much as one of its own
+DRAW_WORTH = 1.5
 # how often a risky choice is taken when healthy (a risky optional skill, a risky conversion, a risky option)
 RISKY_RATE = 0.4
 # how often a face-down declaration it cannot make true (a bluff) is taken from the play menu when healthy: the
@@ -988,7 +991,7 @@ class HeuristicAgent(Agent):
         if "heal" in t and wounded:
             worth += 3.0 if hp <= 1 else 2.0 if hp == 2 else 1.2
         if "draw" in t:
-            worth += 1.5
+            worth += DRAW_WORTH
         if "risk" in t:
             worth -= 6.0 if hp <= 1 else 2.5 if hp == 2 else 1.2
         if WANE in t:
@@ -997,10 +1000,12 @@ class HeuristicAgent(Agent):
             worth -= 0.6 if self._spare_now(view) else 1.0
         other = r.subject if r.subject is not None and r.subject != view["seat"] else None
         toward = self._stance_now(view).get(other, 0.0) if other is not None else 0.0
+        # (a card to a sure friend is worth a card of its own, one taken from a sure foe as much: 调和's "it draws 1"
+        # or "you draw 1 and it discards 1", at another's prepare phase, took the second for friends too)
         if "help" in t:
-            worth += toward
+            worth += DRAW_WORTH * toward
         if t & AIMED_HARM:
-            worth -= toward
+            worth -= DRAW_WORTH * toward
         return worth
 
     def _contest_card(self, r: Request, view: Any) -> int:

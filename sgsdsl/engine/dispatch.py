@@ -10,8 +10,9 @@ from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
-from .registry import ENGINE_VALUES, SUBJECT_FIELDS
+from .registry import ENGINE_VALUES
 from .registry.arguments import none_argument, wrong_argument
+from .registry.core import befallen
 from .runtime import spend
 from .state import GameState
 
@@ -340,15 +341,9 @@ class Dispatch:
                 if held:
                     skips = (more, held)
                     break
-        subject = None  # (the first of the event's `SUBJECT_FIELDS` naming a character: whom a yes befalls)
-        for name in SUBJECT_FIELDS:
-            named = fields.get(name)
-            if isinstance(named, Player):
-                subject = named
-                break
         return choices.confirm(p, f"use {skill.name}?", about=skill,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
-                               skips=skips, subject=subject)
+                               skips=skips, subject=befallen(fields))  # (whom a yes befalls)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

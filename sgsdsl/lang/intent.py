@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from ..engine.registry import (
     CANCEL_EFFECTS,
     CANCEL_EFFECTS_BY_FAMILY,
+    ENGINE_VALUES,
     FIELD_EFFECTS,
     FIELD_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS,
@@ -32,6 +33,7 @@ from ..engine.registry import (
     PRIMITIVES,
     SUBJECT_FIELDS,
     TIMINGS,
+    VALUE_EFFECTS,
 )
 from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE
 from . import ast
@@ -77,6 +79,8 @@ class Lexicon:
     # the names the skill's owner goes by in the body being read: `owner`, and any the body binds only to it
     # (`let me = owner`, `owner_names`); in a procedure's body, `owner` again (a parameter of that name)
     owners: frozenset[str] = OWNER
+    # the skill being read: what each mark it sets on a character does to it, read from its modifiers (`mark_words`)
+    marks: Mapping[str, str] = field(default_factory=dict)
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _branch: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
@@ -89,6 +93,11 @@ class Lexicon:
         for pr in procedures:
             table.setdefault(pr.name.text, pr)
         return cls(family_words(cards), table)
+
+    def of_skill(self, s: ast.SkillDef) -> Lexicon:
+        """This lexicon reading skill S's bodies: with what each mark S sets means (`mark_words`)."""
+        marks = mark_words(s)
+        return self if marks == self.marks else replace(self, marks=marks)
 
     def at(self, trigger: ast.Trigger) -> Lexicon:
         """This lexicon reading TRIGGER's body (the caches shared: a procedure's body never names the event)."""
@@ -185,7 +194,7 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
     else none. VALUES: the program's `value` definitions (a choice among what one returns may be of characters);
     LEXICON: what using a card of each family on a character does to it (`family_words`), and the program's
     procedures."""
-    lexicon = lexicon or _PLAIN
+    lexicon = (lexicon or _PLAIN).of_skill(s)
     if s.inferred_words is None:
         words = frozenset(t.text for t in s.tags)
         readings = skill_readings(s, lexicon)
@@ -238,7 +247,7 @@ def _heals_the_chosen(body: ast.Block) -> bool:
 def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tuple[ast.Block, Lexicon]]:
     """The bodies of a skill that may make choices (its triggers', its actions' and its provides'), each with the
     lexicon it is read with: a trigger's knows its event (`Lexicon.at`)."""
-    lexicon = lexicon or _PLAIN
+    lexicon = (lexicon or _PLAIN).of_skill(s)
     return [*((t.body, lexicon.at(t)) for t in s.triggers), *((a.body, lexicon.reading(a.body)) for a in s.actives),
             *((p.body, lexicon.reading(p.body)) for p in s.provides)]
 
@@ -333,7 +342,25 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
                 found.update(lexicon.effects(pr, param) if pr is not None else {marks.get(param, "?")})
         if node.func.text == "cancel" and node.ref == "action" and node.args and _is_one_of(node.args[0], {"event"}):
             found.add(_cancelled(lexicon) or "?")
+        whose = _discarded_from(node)
+        if whose is not None and _is_subject(whose, subject):
+            found.add("control")
+    for moved in _assignments(body):
+        # (its field of the event set to another: the event no longer befalls it, as if cancelled for it)
+        if isinstance(moved.target, ast.Attr) and _is_subject(moved.target, subject) \
+                and not _is_subject(moved.value, subject) and lexicon.field_words(moved.target) is not None:
+            found.add(_cancelled(lexicon) or "?")
     return found
+
+
+def _assignments(node: ast.Node) -> Iterator[ast.Assign]:
+    """Every plain assignment (`x = …`, not `+=`) in NODE, in the order written."""
+    stack: list[ast.Node] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Assign) and n.op == "=":
+            yield n
+        stack.extend(reversed(list(parts(n))))
 
 
 def _cancelled(lexicon: Lexicon) -> str | None:
@@ -395,13 +422,58 @@ def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None 
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param)) or CHOOSER_PRICES.get((node.func.text, param))
+            if word == SPENDS and _of_another(node, owners):
+                continue  # (another's card discarded by the owner, 过河拆桥's way: no price of its own)
             others = [one for one in _one_or_listed(arg) if not _is_one_of(one, owners)]
             if others and not (subject is not None and all(_is_subject(one, subject) for one in others)):
                 yield "?"
             elif not others and word is not None:
                 yield word
+    if isinstance(node, ast.Assign) and node.op == "=" and _is_one_of(node.value, owners) \
+            and isinstance(node.target, ast.Attr):
+        # (a field of the event set to the owner itself: 挺身, "when another becomes a 杀's target, you may become
+        # its target instead", takes the blow, a price in HP)
+        word = lexicon.field_words(node.target)
+        if word is not None:
+            yield "risk" if word == "attack" else "?"
     for part in parts(node):
         yield from _self_words(part, lexicon, owners, subject)
+
+
+# the functions that list a character's cards, and the choices that pick among cards
+_HOLDINGS = frozenset({"hand", "equips", "judge_cards", "cards_of"})
+_CARD_CHOICES = frozenset({"choose", "choose_many"})
+
+
+def _of_another(call: ast.Call, owners: frozenset[str]) -> bool:
+    """Whether the cards a call pays (its first argument) are plainly another's: chosen from another's areas
+    (`choose_card_from(owner, p)`), or picked among or listed from another's cards (`hand(p)`). Unsure is no."""
+    whose = _whose_cards(call.args[0] if call.args else None)
+    return whose is not None and not _is_one_of(whose, owners)
+
+
+def _discarded_from(node: ast.Node) -> ast.Expr | None:
+    """Whose cards NODE discards, when it is a `discard` of cards that plainly are one character's (`_whose_cards`)."""
+    if isinstance(node, ast.Call) and node.func.text == "discard" and node.ref == "action" and node.args:
+        return _whose_cards(node.args[0])
+    return None
+
+
+def _whose_cards(e: ast.Expr | None) -> ast.Expr | None:
+    """The character whose cards E plainly is (`hand(p)`, a choice among them, one picked from p's areas); None
+    when the expression does not say."""
+    if isinstance(e, ast.ListComp):
+        return _whose_cards(e.iterable)
+    if not isinstance(e, ast.Call) or e.ref not in ("function", "action"):
+        return None
+    name = e.func.text
+    if name == "choose_card_from":
+        return e.args[1] if len(e.args) > 1 else kwarg(e, "owner")
+    if name in _CARD_CHOICES:
+        return _whose_cards(e.args[1] if len(e.args) > 1 else kwarg(e, "items"))
+    if name in _HOLDINGS:
+        return e.args[0] if e.args else kwarg(e, "player")
+    return None
 
 
 def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset(),
@@ -480,6 +552,10 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
         return lexicon.param_words(pr)
     if not isinstance(node, ast.Call) or node.ref != "action":
         return {}
+    if node.func.text == "mark" and lexicon.marks:
+        name = node.args[1] if len(node.args) > 1 else kwarg(node, "name")
+        word = lexicon.marks.get(name.value) if isinstance(name, ast.Lit) and name.kind == "str" else None
+        return {"holder": word} if word is not None else {}
     marks = PARAM_EFFECTS.get(node.func.text, {})
     by_value = PARAM_EFFECTS_BY_VALUE.get(node.func.text)
     if by_value is not None:
@@ -504,6 +580,43 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
                 if word:
                     marks = {**marks, param: word}
     return marks
+
+
+def mark_words(s: ast.SkillDef) -> dict[str, str]:
+    """What each mark skill S tests in its modifiers does to the character holding it: a modifier `modify Q(p) by V
+    where has_mark(p, "N")` (a term of its condition's top-level `and`s), V a literal, makes N a help or a hampering
+    as `VALUE_EFFECTS` says of raising Q for p (lowering it, the opposite); marks read both ways are left out."""
+    found: dict[str, set[str]] = {}
+    for m in s.modifiers:
+        sign = _literal_sign(m.value) if m.op == "by" else 0
+        params = [p.text for p in m.params]
+        value = ENGINE_VALUES.get(m.quantity.text)
+        if not sign or value is None or len(value.params) != len(params):
+            continue
+        for holder, name in _marks_tested(m.where):
+            if holder in params:
+                word = VALUE_EFFECTS.get((m.quantity.text, value.params[params.index(holder)]))
+                if word is not None:
+                    found.setdefault(name, set()).add(word if sign > 0 else _OPPOSITE[word])
+    return {name: words.pop() for name, words in sorted(found.items()) if len(words) == 1}
+
+
+_OPPOSITE = {"help": "control", "control": "help"}
+
+
+def _marks_tested(where: ast.Expr | None) -> list[tuple[str, str]]:
+    """(the name tested, the mark) for each `has_mark(NAME, "MARK")` among the top-level `and`s of a condition."""
+    out: list[tuple[str, str]] = []
+    stack = [where]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ast.BinOp) and e.op == "and":
+            stack += [e.right, e.left]
+        elif isinstance(e, ast.Call) and e.func.text == "has_mark" and e.ref == "function" and len(e.args) == 2:
+            holder, name = e.args
+            if isinstance(holder, ast.Name) and isinstance(name, ast.Lit) and name.kind == "str":
+                out.append((holder.ident, name.value))
+    return out
 
 
 def family_words(cards: Iterable[ast.CardDef]) -> dict[str, str]:
@@ -594,6 +707,9 @@ def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon)
         for param, arg in _passed(node, lexicon):
             if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
                 found.add(marks[param])
+    whose = _discarded_from(node)
+    if whose is not None and _is_one_of(whose, names):
+        found.add("control")  # (its cards discarded by another: `discard(choose(owner, hand(p)), by: owner)`)
     if isinstance(node, ast.Assign) and node.op == "=" and _is_one_of(node.value, names):
         word = lexicon.field_words(node.target)  # (a field of the event set to it: `event.target = p`)
         if word is not None:
@@ -883,6 +999,8 @@ def _branch_words(stmts: list[ast.Stmt], choosers: frozenset[str], lexicon: Lexi
                 if all(_is_one_of(one, choosers) for one in _one_or_listed(arg)):
                     key = (node.func.text, param)
                     word = SELF_EFFECTS.get(key) or CHOOSER_PRICES.get(key)
+                    if word == SPENDS and _of_another(node, choosers):
+                        word = None  # (another's card discarded by the chooser: no price of its own)
                     if word is None and key == ("change_max_hp", "player") and marks[param] == "attack":
                         word = WANE
                     if word is not None:

@@ -39,6 +39,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     TIMINGS,
     USE_CONTEXTS,
     VALUE_CLASSES,
+    VALUE_EFFECTS,
     VIEW_CATEGORIES,
     VIEW_SOURCES,
     EngineValue,

@@ -275,6 +275,15 @@ PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
     "change_max_hp": ("player", "n", "help", "attack"),
     "set_chained": ("player", "chained", "control", "help"),
 }
+# What raising an engine value does to the character passed as each of its parameters (`modify hand_limit(p) by 2`
+# helps p); lowering it does the opposite (`help` <-> `control`). A mark set on a character (`mark(p, "宽政")`) is
+# read through the modifiers of the same skill that test it (`modify hand_limit(q) by 2 where has_mark(q, "宽政")`):
+# the mark is then a help to whoever gets it (lang/intent.py `mark_words`), and a choice of whom to mark is aimed as
+# such. Farther from others is safer (`to`) and reaches less (`from`).
+VALUE_EFFECTS: dict[tuple[str, str], str] = {
+    ("hand_limit", "player"): "help", ("draw_count", "player"): "help", ("attack_range", "player"): "help",
+    ("distance", "to"): "help", ("distance", "from"): "control", ("extra_targets", "user"): "help",
+}
 # A parameter whose words depend on the character passed beside it: (the other parameter, the words when the other
 # argument is the skill's `owner`, the words when it is anyone else; "" for none). A hand swapped with the owner's
 # (`swap_cards(owner, p)`) is `swap`: a gain or a loss by the hands' sizes, which the agent weighs at the choice;
@@ -318,6 +327,17 @@ CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect":
 # killer of one who died (复仇: "when another dies, you may make its killer lose 1 HP"). The engine names the
 # subject by it (engine/dispatch.py) and the reading reads a trigger's body by it (lang/intent.py `event_subject`).
 SUBJECT_FIELDS = ("target", "player", "user", "killer")
+
+
+def befallen(fields: dict[str, Any]) -> Player | None:
+    """The one an event with these FIELDS befalls: the first of its `SUBJECT_FIELDS` naming a character."""
+    for name in SUBJECT_FIELDS:
+        named = fields.get(name)
+        if isinstance(named, Player):
+            return named
+    return None
+
+
 MARK_SCOPES = ("phase", "turn", "round", "forever")
 # directions round the table: counter_clockwise is seat order (the direction turns pass in), clockwise the reverse
 DIRECTIONS = ("counter_clockwise", "clockwise")

@@ -8,7 +8,7 @@ from ..agents import CARD_OF
 from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from .arguments import _need, count_arg, spend_items
-from .core import primitive
+from .core import befallen, primitive
 
 
 # ---------------------------------------------------------------- requests (functions that ask)
@@ -27,6 +27,15 @@ def _asking(f, player) -> tuple[Any, Any]:
         return None, None
     owner = f.vars.get("owner")
     return (skill, None) if owner is player else (None, owner)
+
+
+def _befallen_other(f, player) -> Any:
+    """In a trigger's body, the one its event befalls when that is not PLAYER (`befallen`): whom the owner's choice
+    among written options is about (调和, at another's prepare phase: "it draws 1" or "you draw 1 and it discards
+    1"), so that an agent weighs the options' help and harm to that one by its side. None elsewhere."""
+    event = f.vars.get("event")
+    named = befallen(event.__dict__) if event is not None else None
+    return named if named is not player else None
 
 
 def _option_hints(hints: Any, items: Any, what: str) -> list[tuple[str, ...]] | None:
@@ -74,6 +83,8 @@ def _choose(f, player, items, optional=False, prompt="", hints=None, tags=None):
     about, subject = _asking(f, player)
     if tags is not None:
         about = _choice_tags(tags, "choose")
+    elif subject is None and about is not None and items and all(type(x) is str for x in items):
+        subject = _befallen_other(f, player)
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
                                      about=about, hints=per_item, subject=subject)
 
