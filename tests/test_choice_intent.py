@@ -21,8 +21,9 @@ from sgsdsl.engine.registry import (
     PRIMITIVES,
     TIMINGS,
 )
+from sgsdsl.interp.reach import first_seat_choice
 from sgsdsl.lang import ast
-from sgsdsl.lang.ast_walk import calls, calls_in, kwarg
+from sgsdsl.lang.ast_walk import calls, calls_in, fixed_seat, kwarg
 from sgsdsl.lang.intent import family_words, infer_choice_words, infer_skill_words
 from sgsdsl.scenario.runner import ScenarioAgent, read_scenario, run_scenario
 from sgsdsl.sim import play_one
@@ -1177,3 +1178,51 @@ def test_a_mark_is_read_through_the_skills_modifiers_that_test_it(tmp_path: Path
     modifier tests) went to foes in 262 of 267 uses: a mark meant nothing to the reading. Worth −2.1 points at 5
     players; with the choice tagged `help`, +2.4 (docs/balance.md)."""
     assert _trigger_skill_words(tmp_path, MARKED.format(modifiers=modifiers)) == words
+
+
+ZHONGJIAN = """import "standard"
+general 董允 dongyun : 蜀 male 3 {
+  skill 忠谏 zhongjian {
+    active limit 1 per phase where owner.role != lord and count(hand(owner)) > 0 and count(alive_with_role(lord)) > 0 {
+      let lp = first(alive_with_role(lord))
+      give(owner, lp, [choose(owner, hand(owner), prompt: "忠谏: a hand card for the lord")])
+      draw(owner, 1)
+    }
+  }
+}
+"""
+
+
+def test_an_action_that_names_one_character_first_is_read_by_what_it_does_to_it(tmp_path: Path) -> None:
+    """忠谏 chooses nobody: it names the lord (`let lp = first(alive_with_role(lord))`), gives it a card and draws.
+    It reads `draw help`, and the lord is its reach, worked out before it runs."""
+    src = tmp_path / "zhongjian.sgs"
+    src.write_text(ZHONGJIAN, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and loaded.checked is not None, [d.message for d in loaded.diagnostics]
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills
+                 if s.ident.text == "zhongjian")
+    assert infer_skill_words(skill, {}) == ("draw", "help")
+    reach = first_seat_choice(skill.actives[0].body, {})
+    assert isinstance(reach, ast.ListLit) and [c.func.text for c in reach.items] == ["first"]
+    # (a body that chooses a character is reached by its choice, as before)
+    assert fixed_seat(_skill(tmp_path, "let t = choose(owner, others(owner))\n let lp = first(others(owner))\n"
+                                       " draw(t, 1)").actives[0].body, {}) is None
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_card_for_the_lord_is_given_by_its_friends_only(tmp_path: Path, engine: str) -> None:
+    """Used at random before, 忠谏 was used by rebels as often as by loyalists (39 uses in 20 games against 22 in 10):
+    a card handed to the one they are out to kill. Now only a seat that is surely the lord's friend gives it."""
+    src = tmp_path / "zhongjian.sgs"
+    src.write_text(ZHONGJIAN, encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    program = program_for(loaded, engine)
+    users: list[str] = []
+    for seed in range(1, 41):
+        g = play_one(program, "identity", 5, seed, record=True, agents=("heuristic",), pinned={seed % 5: "dongyun"})
+        roles = {p.label(): p.role for p in g.players}
+        users += [roles[e["player"]] for e in g.log if e.get("skill") == "忠谏" and e.get("player") in roles]
+    assert len(users) >= 10
+    assert "rebel" not in users

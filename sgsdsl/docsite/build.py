@@ -28,6 +28,7 @@ from ..interp.reach import (
     written_hopes,
 )
 from ..lang import ast
+from ..lang.ast_walk import fixed_seat
 from ..lang.docs import comment_above, faces, span_text
 from ..lang.intent import Lexicon, infer_skill_words, read_from_rule
 from ..lang.sources import walk_files
@@ -170,7 +171,7 @@ class _Builder:
         members = [("action", a.body, ACTION_BOUND) for a in s.actives if not a.granted]
         members += [("optional trigger", t.body, TRIGGER_BOUND) for t in s.triggers if t.optional]
         for kind, body, bound in members:
-            if next(seat_choices(body, self.values), None) is None:
+            if next(seat_choices(body, self.values), None) is None and fixed_seat(body, self.values) is None:
                 continue
             reach = first_seat_choice(body, self.values, bound)
             parts.append(f"{kind} aims within <code>{_e(span_text(src, reach.span))}</code>" if reach is not None

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 
 from ..engine.registry import PRIMITIVES, card_tests
 from ..lang import ast
-from ..lang.ast_walk import CHOICES, calls, is_owner, is_seats, kwarg, parts
+from ..lang.ast_walk import CHOICES, calls, fixed_seat, is_owner, is_seats, kwarg, parts
 
 # names a skill's action binds before its body runs, which a reach may read; a skill's trigger binds the event too
 ACTION_BOUND = frozenset({"owner", "skill"})
@@ -34,8 +34,12 @@ def first_seat_choice(body: ast.Block, values: Mapping[str, ast.ValueDef],
     runs, when they can be worked out before it runs; None when there is no such choice, or the first one reads
     what the body did (a name it bound, an action). VALUES are the program's `value` definitions by name (a
     value is a pure question; what it returns is read from its expression); BOUND the names bound before the body
-    runs."""
+    runs. A body that chooses no character but first names one by its form (`fixed_seat`) reaches that one."""
     items = next(seat_choices(body, values), None)
+    if items is None:
+        # (a body that chooses nobody but names one character first, 忠谏's lord: that one is its reach)
+        fixed = fixed_seat(body, values)
+        items = None if fixed is None else ast.ListLit(fixed.value.span, [fixed.value])
     return items if items is not None and _pure(items, bound) else None
 
 

@@ -45,6 +45,36 @@ def is_seats(e: ast.Expr, values: Mapping[str, ast.ValueDef], depth: int = 0) ->
     return False
 
 
+# functions that return one of the list they are given
+_PICKS_ONE = frozenset({"first", "last"})
+
+
+def is_seat(e: ast.Expr, values: Mapping[str, ast.ValueDef], depth: int = 0) -> bool:
+    """Whether the expression is one character by its form: a function or value returning one, or the first of a
+    list of characters (`first(alive_with_role(lord))`)."""
+    if depth > 8 or not isinstance(e, ast.Call):
+        return False
+    if e.ref == "value":
+        d = values.get(e.func.text)
+        return d is not None and is_seat(d.expr, values, depth + 1)
+    if e.ref != "function":
+        return False
+    prim = PRIMITIVES.get(e.func.text)
+    if prim is not None and prim.returns == "player":
+        return True
+    return e.func.text in _PICKS_ONE and len(e.args) == 1 and is_seats(e.args[0], values, depth + 1)
+
+
+def fixed_seat(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> ast.Let | None:
+    """In a body that chooses no character, its first own statement binding a name to one character by its form
+    (`let lp = first(alive_with_role(lord))`): whom the body then helps or harms is known before it runs."""
+    for call in calls(body):
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if call.func.text in CHOICES and items is not None and is_seats(items, values):
+            return None
+    return next((stmt for stmt in body.stmts if isinstance(stmt, ast.Let) and is_seat(stmt.value, values)), None)
+
+
 def calls(node: ast.Node) -> Iterator[ast.Call]:
     """The calls in a body, in the order they run: statements in turn, a call's arguments before the call."""
     for part in parts(node):

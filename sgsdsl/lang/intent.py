@@ -37,7 +37,7 @@ from ..engine.registry import (
 )
 from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE
 from . import ast
-from .ast_walk import CHOICES, calls, is_seats, kwarg, parts
+from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
 # the words that say whom a choice is for: a skill carrying one of them has said it already
 AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", NEUTRAL, SWAP})
@@ -223,13 +223,30 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # (and an optional trigger's what it does to the one its event befalls, `subject_words`: 抚恤's draw for
             # another who took damage is a help, to be done for a friend only)
             # (an action's price in cards is left to its play: 养生's card for a heal is worth paying from any hand)
-            found = {w for a in s.actives if not a.granted for w in _self_words(a.body, lexicon.reading(a.body))
+            found = {w for a in s.actives if not a.granted for w in _fixed_seat_words(a.body, values,
+                                                                                     lexicon.reading(a.body))
                      if w != SPENDS}
             for t in s.triggers:
                 if t.optional:
                     found |= subject_words(t, lexicon.at(t))
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
+
+
+def _fixed_seat_words(body: ast.Block, values: Mapping[str, ast.ValueDef], lexicon: Lexicon) -> set[str]:
+    """What an action that chooses nobody does for its owner (`_self_words`), and, when it first names one character
+    by its form (`fixed_seat`: 忠谏's `let lp = first(alive_with_role(lord))`, its reach) and gains its owner nothing
+    but cards, what it does to that one when every such use agrees: a designer's 忠谏 ("give the lord a hand card, then
+    draw 1") reads `draw help`, used only by a friend of the lord's. Before, the card given to another read as "?"
+    and the skill was used at random, by rebels too."""
+    fixed = fixed_seat(body, values)
+    subject = ("", frozenset({fixed.name.text})) if fixed is not None else None
+    own = set(_self_words(body, lexicon, subject=subject))
+    if subject is not None and own <= {"draw", SPENDS}:
+        word = _agreed(_subject_effects(body, lexicon, subject))
+        if word is not None and word != SWAP:
+            own.add(word)
+    return own
 
 
 def _heals_the_chosen(body: ast.Block) -> bool:
