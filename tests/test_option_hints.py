@@ -67,9 +67,11 @@ mode 身份局 identity { players 2..2  roles 2 { lord rebel }  leader lord  win
 """
 
 
-def hinted_game(tmp_path: Path, hints: str, back_end: str) -> list:
-    path = tmp_path / "hinted.sgs"
-    path.write_text(HINTED.replace("HINTS", hints), encoding="utf-8")
+def asked_in(tmp_path: Path, text: str, back_end: str) -> list:
+    """Every request made in one round of a two-seat game of TEXT's general 甲 on both seats, each answered with
+    its first option(s), on the BACK_END ("interpreted" or "compiled")."""
+    path = tmp_path / "asked.sgs"
+    path.write_text(text, encoding="utf-8")
     loaded = check_paths([str(path)])
     assert loaded.ok, [str(d) for d in loaded.diagnostics]
     program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
@@ -79,6 +81,17 @@ def hinted_game(tmp_path: Path, hints: str, back_end: str) -> list:
         g.set_general(p, program.generals["jia"])
     g.run()
     return kept
+
+
+def asked_with(tmp_path: Path, text: str, back_end: str, prompt: str) -> list:
+    """The requests of `asked_in` made with PROMPT (at least one)."""
+    asked = [r for r in asked_in(tmp_path, text, back_end) if r.prompt == prompt]
+    assert asked
+    return asked
+
+
+def hinted_game(tmp_path: Path, hints: str, back_end: str) -> list:
+    return asked_in(tmp_path, HINTED.replace("HINTS", hints), back_end)
 
 
 @pytest.mark.parametrize("back_end", ["interpreted", "compiled"])

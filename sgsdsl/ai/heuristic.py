@@ -80,6 +80,10 @@ HEAL_CYCLE_SCORE = 3.5
 # a `cycle` skill's worth in the play menu (制衡: cards traded for new ones): below every other option that is worth
 # anything, so that it is used last, on the cards the agent chose not to play
 CYCLE_SCORE = 0.3
+# what each of its own cards that an option costs (`Request.option_costs`: 破绽 pays as many as the HP of the one it
+# strikes) takes off a seat's weight in a choice of characters, twice over for a card beyond its surplus (`_spare`):
+# a sure foe at full HP, four cards away, falls below one at 1 HP a card away, and below no one it may pass over
+COST_WEIGHT = 0.4
 _EQUIPMENT = frozenset(EQUIP_SLOTS)
 _CATEGORIES = frozenset({"basic", "trick", "delayed"}) | _EQUIPMENT  # (a card's category ends its hints)
 # the rounds a hidden seat holds off harming a shown foe nobody has harmed yet (`HeuristicAgent._aiming`)
@@ -672,9 +676,18 @@ class HeuristicAgent(Agent):
                 if not ("conversion" in t and "risk" in t and GENUINE not in t):
                     boosts.append(i)  # (weighed once the best play is known; never a bluff: 蛊惑's face-down 酒)
                 continue
+            if kind == "skill" and "boost" in t:
+                # (a skill that strengthens its next blow, 蓄锐: a boost, played right before an attack as a 酒 is;
+                # paid for with a card, only from a surplus)
+                if not (SPENDS in t and not self._spare(me)):
+                    boosts.append(i)
+                continue
             if kind == "skill":
-                score = self._skill_score(t, view, stance, wounded,
-                                          r.option_reach[i] if i < len(r.option_reach) else None)
+                reach = r.option_reach[i] if i < len(r.option_reach) else None
+                costs = r.option_reach_costs[i] if i < len(r.option_reach_costs) else None
+                if reach is not None and costs is not None:
+                    reach = self._affordable(reach, costs, me)
+                score = self._skill_score(t, view, stance, wounded, reach)
             elif kind == "area":
                 reach = r.option_reach[i] if i < len(r.option_reach) else None
                 score = self._area_score(t, view, stance, reach)
@@ -732,8 +745,9 @@ class HeuristicAgent(Agent):
             # a card that strengthens its next attack of the same category this turn (酒 before 杀): right before
             # the attack it is about to make, never for nothing (a 酒 drunk while wounded healed nothing; it is also
             # what saves it when dying). 1,000 paired games, 5 players, all six sets: 酒池's worth to 董卓 -2.4 -> +0.2
+            # (a skill's boost, any attack: its trigger says which, and the attack is the best play there is)
             aimed = kinds[best][1] & _CATEGORIES
-            return next((i for i in boosts if kinds[i][1] & aimed), best)
+            return next((i for i in boosts if kinds[i][1] & aimed or kinds[i][0] == "skill"), best)
         return best
 
     def _leads_shown(self, view: Any) -> bool:
@@ -850,6 +864,24 @@ class HeuristicAgent(Agent):
         # no one to heal): weighed by how sure the fit is
         return lean + self.focus * hurt * max(0.0, lean) + self.rng.random() * 0.3
 
+    @staticmethod
+    def _affordable(reach: tuple[int, ...], costs: tuple[int, ...], me: dict[str, Any]) -> tuple[int, ...]:
+        """The seats of a skill's reach (`Request.option_reach`) whose cost in its own cards (`option_reach_costs`)
+        is at most one card beyond its surplus over its HP: 破绽 ("discard as many cards as another's HP, then deal it
+        1 damage") is used on a foe at 1 or 2 HP, not one four cards away."""
+        bound = max(0, me["hand"] - me["hp"]) + 1
+        return tuple(s for s, c in zip(reach, costs, strict=False) if c <= bound)
+
+    def _dearness(self, r: Request, i: int, view: Any) -> float:
+        """What option I's price in its own cards (`Request.option_costs`) takes off its weight: COST_WEIGHT a card,
+        and again for each card beyond its surplus over its HP (the cards the discard phase would take anyway)."""
+        costs = r.option_costs
+        if not costs:
+            return 0.0
+        cost = costs[i]
+        me = self._me(view)
+        return COST_WEIGHT * (cost + max(0, cost - max(0, me["hand"] - me["hp"])))
+
     def on_choose(self, r: Request, view: Any) -> list[int] | None:
         n = len(r.options)
         if r.hope is not None and r.high == 1 and any(o is not None for o in r.hope.options):
@@ -863,6 +895,8 @@ class HeuristicAgent(Agent):
             return [self._contest_card(r, view)]
         if SWAP in r.about and r.option_seats and any(s is not None for s in r.option_seats):
             return self._swap_choice(r, view)
+        if r.option_groups and r.high == 1:
+            return self._group_choice(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats) and any(r.option_tags):
             return self._seats_by_hints(r, view)
         if r.option_seats and any(s is not None for s in r.option_seats):
@@ -886,7 +920,8 @@ class HeuristicAgent(Agent):
             for i in range(n):
                 s = seats[i]
                 w = -9.0 if s is None else \
-                    self._target_weight(s, sign, stance, view) - (9.0 if s in spoilt else 0.0)
+                    self._target_weight(s, sign, stance, view) - (9.0 if s in spoilt else 0.0) \
+                    - self._dearness(r, i, view)
                 keyed.append((-w, i))
             keyed.sort()
             ranked = [i for _, i in keyed]
@@ -896,6 +931,10 @@ class HeuristicAgent(Agent):
             bar = FRIEND if sign > 0 else self.lord_bar if view.get("role_shown") and not self._alone(view) else 0.15
             wanted = [i for i in ranked if (s := seats[i]) is not None and sign * stance.get(s, 0.0) > bar
                       and s not in spoilt]
+            if r.option_costs:
+                # (a price lowers a seat among those it would choose, never below one it would not: a cheap seat it
+                # cannot place is not struck in place of a dear sure foe)
+                ranked = wanted + [i for i in ranked if i not in wanted]
             k = max(r.low, min(r.high, len(wanted)))
             return sorted(ranked[:k])
         if r.high == 1 and r.option_tags:
@@ -921,7 +960,11 @@ class HeuristicAgent(Agent):
             return [self._card_to_take(r, self._stance_now(view).get(r.subject, 0.0) > FRIEND)]
         if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)):
             # (cards discarded, or spent on a conversion: those it need not keep first, its equipment last)
-            ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i]), self.rng.random()))
+            # (paying for a boost, 蓄锐's card: never the attack it strengthens, while anything else is offered)
+            boost = "boost" in r.about
+            ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i])
+                                                     + (1 if boost and "attack" in r.option_tags[i] else 0),
+                                                     self.rng.random()))
             k = r.low
             if not k and r.high and ("attack" in r.about or all(PAY in t for t in r.option_tags)):
                 # a discard that pays for its own blow (火攻's, tagged `attack`; 享乐's, whose options are hinted
@@ -951,6 +994,30 @@ class HeuristicAgent(Agent):
             # (a rule's `hints:` for its options: a card's tags always end with its category, never a hint word)
             return self._pick_hinted(r, view)
         return None
+
+    def _group_choice(self, r: Request, view: Any) -> list[int]:
+        """One option of a choice that befalls characters (`Request.option_groups`: 号召's kingdom, each of whose
+        characters recovers 1 HP and draws 1): the one whose characters' stances, itself a sure friend, sum highest by
+        the choice's words (towards friends for a help, towards foes for a harm); a help that heals counts a wounded
+        character twice. None, when it may decline and none is worth anything. No nested function: compiled, it
+        would keep this view alive in a cycle."""
+        about = set(r.about)
+        sign = 1.0 if about & HELPFUL and not about & AIMED_HARM else -1.0
+        stance = self._stance_now(view)
+        if sign < 0:
+            stance = self._aiming(view, stance)
+        me, players = view["seat"], view["players"]
+        heals = "heal" in about
+        best, best_worth = 0, float("-inf")
+        for i, group in enumerate(r.option_groups):
+            worth = 0.0
+            for s in group:
+                q = players[s]
+                lean = 1.0 if s == me else stance.get(s, 0.0)
+                worth += sign * lean * (2.0 if heals and q["hp"] < q["max_hp"] else 1.0)
+            if worth > best_worth:
+                best, best_worth = i, worth
+        return [best] if r.low or best_worth > 0 else []
 
     @staticmethod
     def _swap_worth(seat: int, view: Any, stance: dict[int, float]) -> float:
@@ -1043,8 +1110,11 @@ class HeuristicAgent(Agent):
             sign = -1.0 if t & HARMFUL else 1.0 if t & HELPFUL else default
             stance = aiming if sign < 0 else plain
             bar = FRIEND if sign > 0 else self.lord_bar if shown_lead else 0.15
-            scored.append((self._target_weight(s, sign, stance, view), i, sign * stance.get(s, 0.0) > bar))
+            scored.append((self._target_weight(s, sign, stance, view) - self._dearness(r, i, view), i,
+                           sign * stance.get(s, 0.0) > bar))
         ranked = sorted(scored, key=lambda x: (-x[0], x[1]))
+        if r.option_costs:  # (a price reorders the seats it would choose, never puts one it would not before them)
+            ranked = [x for x in ranked if x[2]] + [x for x in ranked if not x[2]]
         k = max(r.low, min(r.high, sum(1 for _, _, ok in ranked if ok)))
         return sorted(i for _, i, _ in ranked[:k])
 

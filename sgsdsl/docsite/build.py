@@ -28,7 +28,7 @@ from ..interp.reach import (
     written_hopes,
 )
 from ..lang import ast
-from ..lang.ast_walk import fixed_seat
+from ..lang.ast_walk import fixed_seat, kwarg
 from ..lang.docs import comment_above, faces, span_text
 from ..lang.intent import Lexicon, infer_skill_words, read_from_rule
 from ..lang.sources import walk_files
@@ -205,8 +205,11 @@ class _Builder:
                 said = tags.value if isinstance(tags, ast.Lit) and isinstance(tags.value, str) else \
                     span_text(src, tags.span) if tags is not None else ""
                 tagged = "read from its rule as" if tags is not None and read_from_rule(call, tags) else "tagged"
+                costs, befalls = kwarg(call, "costs"), kwarg(call, "befalls")
                 words = ([f"{tagged} <code>{_e(said)}</code>"] if tags is not None else []) \
-                    + ([_Builder.hints_said(src, call, hints)] if hints is not None else [])
+                    + ([_Builder.hints_said(src, call, hints)] if hints is not None else []) \
+                    + ([_Builder.per_option_said(src, call, costs, "costs")] if costs is not None else []) \
+                    + ([_Builder.per_option_said(src, call, befalls, "befalls")] if befalls is not None else [])
                 out.append(f"choice {name}: {' and '.join(words)}")
             for call, hope in written_hopes(body):
                 out.append(f"{_e(call.func.text)} hoping <code>{_e(span_text(src, hope.span))}</code>")
@@ -219,6 +222,14 @@ class _Builder:
             read = ", ".join(f'"{h.value}"' for h in hints.items if isinstance(h, ast.Lit))
             return f"hints read from its rule as <code>[{_e(read)}]</code>"
         return f"hints <code>{_e(span_text(src, hints.span))}</code>"
+
+    @staticmethod
+    def per_option_said(src: str, call: ast.Call, given: ast.Expr, key: str) -> str:
+        """A choice's per-option `costs:` or `befalls:` as written, or as read from its rule (given at the call: what
+        the rule works out from the option chosen, its price or the characters it befalls, per option)."""
+        if read_from_rule(call, given) and isinstance(given, ast.ListComp):
+            return f"{key} read from its rule as <code>{_e(span_text(src, given.elem.span))}</code> for each"
+        return f"{key} <code>{_e(span_text(src, given.span))}</code>"
 
     def card(self, module: ast.Module, c: ast.CardDef) -> str:
         text = self.text(module, c)

@@ -84,6 +84,16 @@ class Request(NamedTuple):
     # per option, the rank of its card, for a contest the higher rank wins (拼点): the asked seat's own hand cards,
     # which it sees; filled only for agents that read views
     option_ranks: tuple[int, ...] = ()
+    # per option, how many of the asked seat's own cards the rule takes when it is chosen (`choose(…, costs: …)`, or
+    # read from the rule: 破绽 pays as many cards as the HP of the one it strikes)
+    option_costs: tuple[int, ...] = ()
+    # per option, the seats the rule then acts on when it is chosen (`choose(…, befalls: …)`, or read from the rule:
+    # 号召's kingdom befalls that kingdom's living characters)
+    option_groups: tuple[tuple[int, ...], ...] = ()
+    # per play-menu option, per seat of its reach (`option_reach`), what aiming it there costs the asked seat in its
+    # own cards, when the skill's first choice says (its `costs:`); empty when no option of the menu says, filled
+    # only for agents that read views
+    option_reach_costs: tuple[tuple[int, ...] | None, ...] = ()
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -42,7 +42,9 @@ class Decisions:
             option_tags: Sequence[tuple[str, ...]] = (),
             option_reach: Sequence[tuple[int, ...] | None] = (), skips: tuple[str, int] | None = None,
             same_view: bool = False, hope: Hope | None = None, ahead: Ahead | None = None,
-            option_ranks: Sequence[int] = ()) -> list[int]:
+            option_ranks: Sequence[int] = (), option_costs: Sequence[int] = (),
+            option_groups: Sequence[tuple[int, ...]] = (),
+            option_reach_costs: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -66,7 +68,8 @@ class Decisions:
             req: Request = _tuple_new(Request, (p.seat, kind, prompt, tuple(labels), low, high, hints,
                                                 subject.seat if subject is not None else None, tuple(option_seats),
                                                 tuple(option_tags), tuple(option_reach), skips, hope, ahead,
-                                                tuple(option_ranks)))
+                                                tuple(option_ranks), tuple(option_costs), tuple(option_groups),
+                                                tuple(option_reach_costs)))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -151,6 +154,22 @@ class Decisions:
         """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""
         return not self.blind(p) and getattr(self.game.agents[p.seat], "reads_view", True)
 
+    def seat_costs(self, items_fn: Any, costs_fn: Any, frame: Any) -> tuple[int, ...] | None:
+        """Per living seat of a reach (`seats_named`), its cost: the whole numbers a second rule function lists, one
+        per character of the first's list (`ActiveRule.reach_costs`); None when either list is not so, or asking
+        fails (the rule, run, reports it)."""
+        g = self.game
+        try:
+            items, costs = items_fn(frame), costs_fn(frame)
+        except RuleError:
+            if g.steps > g.step_budget:
+                raise
+            return None
+        if not isinstance(items, list) or not isinstance(costs, list) or len(items) != len(costs) \
+                or not all(isinstance(q, Player) for q in items) or not all(type(c) is int for c in costs):
+            return None
+        return tuple(c for q, c in zip(items, costs, strict=True) if q.alive)
+
     def seats_named(self, fn: Any, frame: Any) -> tuple[int, ...] | None:
         """The living seats of the characters a rule function's list names (a reach: `ActiveRule.reach`,
         `TriggerRule.reach`), asked before the rule that chooses among them runs; None when the list holds anything
@@ -168,11 +187,15 @@ class Decisions:
 
     def choose_many(self, p: Player, items: Sequence[Any], low: int, high: int, prompt: str,
                     about: Any = None, same_view: bool = False, hints: Sequence[tuple[str, ...]] | None = None,
-                    subject: Player | None = None, ranked: bool = False) -> list[Any]:
+                    subject: Player | None = None, ranked: bool = False,
+                    costs: Sequence[int] | None = None,
+                    groups: Sequence[tuple[int, ...]] | None = None) -> list[Any]:
         """Ask p to pick between LOW and HIGH of ITEMS. HINTS: the AI hint words a rule gave each item (`choose(…,
         hints: …)`), shown as the options' tags in place of a card's own; SUBJECT: whom the question is about (the
         owner of the skill that asks someone else); RANKED: the items are cards of p's own hand in a contest the
-        higher rank wins, and agents that read views are told each one's rank (`Request.option_ranks`)."""
+        higher rank wins, and agents that read views are told each one's rank (`Request.option_ranks`); COSTS: per
+        item, how many of p's own cards the rule takes when it is chosen (`choose(…, costs: …)`); GROUPS: per item,
+        the seats the rule then acts on (`choose(…, befalls: …)`)."""
         items = list(items)
         if not items or high <= 0:
             return []
@@ -202,7 +225,8 @@ class Decisions:
         ahead = self.ahead(p, items) if shown and type(items[0]) is Card and items[0].zone == "draw" else None
         ranks = tuple(x.rank for x in items) if ranked and shown else ()
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
-                         subject=subject, same_view=same_view, hope=hope, ahead=ahead, option_ranks=ranks)
+                         subject=subject, same_view=same_view, hope=hope, ahead=ahead, option_ranks=ranks,
+                         option_costs=costs or (), option_groups=groups or ())
         chosen = [items[i] for i in picks]
         if about is not None and type(chosen[0] if chosen else None) is Player:
             self.chose_seats(p, chosen, about)
@@ -222,8 +246,10 @@ class Decisions:
                 acts.append((p.seat, q.seat, words))
 
     def choose_one(self, p: Player, items: Sequence[Any], optional: bool, prompt: str, about: Any = None,
-                   hints: Sequence[tuple[str, ...]] | None = None, subject: Player | None = None) -> Any:
-        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt, about=about, hints=hints, subject=subject)
+                   hints: Sequence[tuple[str, ...]] | None = None, subject: Player | None = None,
+                   costs: Sequence[int] | None = None, groups: Sequence[tuple[int, ...]] | None = None) -> Any:
+        got = self.choose_many(p, items, 0 if optional else 1, 1, prompt, about=about, hints=hints, subject=subject,
+                               costs=costs, groups=groups)
         return got[0] if got else None
 
     def item_label(self, x: Any, viewer: Player) -> str:

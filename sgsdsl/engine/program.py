@@ -104,6 +104,9 @@ class ActiveRule:
     # the items of the body's first choice of characters, when they can be worked out before it runs (a pure
     # question of the owner; interp/reach.py): where the action could be aimed, shown in the play menu as a hint
     reach: Fn | None = None
+    # per seat of that reach (the same list, worked out alike), the owner's cards aiming the action there costs, when
+    # the choice says (`choose(…, costs: …)`, or read from the rule: interp/reach.py `first_seat_costs`)
+    reach_costs: Fn | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

@@ -240,14 +240,18 @@ class TurnFlow:
                 hints = self.option_hints
                 tags = [hints(o[1]) for o in options]
                 tags.append(END_HINTS)
+                costs: list[tuple[int, ...] | None] | None = None
                 if shows_reach:  # (each aimed card's targets as the menu kept them, conversions' too)
                     option_reach = self.use.option_reach
                     reach = [option_reach(p, o[1]) for o in options]
                     reach.append(None)
+                    costs = self.use.reach_costs(p, options)
+                    if costs is not None:
+                        costs.append(None)
                 else:
                     reach = []
                 pick = self.choices.ask(p, "play", "choose a card or skill to use", labels, option_tags=tags,
-                                        option_reach=reach)[0]
+                                        option_reach=reach, option_reach_costs=costs or ())[0]
             if pick == len(options):
                 return
             before = now if now is not None else self.table_mark(p)

@@ -377,6 +377,21 @@ class CardUse:
                     break
         return None if out is None else tuple(out)
 
+    def reach_costs(self, p: Player, options: Sequence[tuple]) -> list[tuple[int, ...] | None] | None:
+        """Per play-menu option (OPTIONS: the menu's (label, option) pairs), what aiming a skill's action at each
+        seat of its reach (`option_reach`) would cost p in its own cards, when its first choice says
+        (`ActiveRule.reach_costs`: 破绽's blow costs as many cards as the HP of the one struck); None for the whole
+        menu when no option says."""
+        out: list[tuple[int, ...] | None] | None = None
+        for i, (_, option) in enumerate(options):
+            if option[0] != "active" or option[2].reach_costs is None or option[2].reach is None:
+                continue
+            if out is None:
+                out = [None] * len(options)
+            out[i] = self.choices.seat_costs(option[2].reach, option[2].reach_costs,
+                                             Frame(self.game, {"owner": p, "skill": option[1]}))
+        return out
+
     def _active_reach(self, p: Player, skill: SkillRule, act: ActiveRule) -> tuple[int, ...] | None:
         """The seats a skill action's first choice of characters may name, asked before the action runs; None when
         its text does not say them beforehand."""

@@ -40,6 +40,7 @@ from .reach import (
     TRIGGER_BOUND,
     cancels_event,
     first_seat_choice,
+    first_seat_costs,
     lowers_amount,
     own_judge_hope,
     phases_skipped,
@@ -258,7 +259,9 @@ class StructureBuilder:
                 a.limit.scope.text if a.limit else None,
                 self.fn(a.where, own, f"active{i}_where", kind),
                 self.fn(a.body, own, f"active{i}_body", kind), i, a.granted,
-                None if a.granted else self.fn(first_seat_choice(a.body, values), own, f"active{i}_reach", kind)))
+                None if a.granted else self.fn(first_seat_choice(a.body, values), own, f"active{i}_reach", kind),
+                None if a.granted else self.fn(first_seat_costs(a.body, values), own, f"active{i}_reach_costs",
+                                               kind)))
         modifiers = []
         for i, m in enumerate(s.modifiers):
             params = tuple(p.text for p in m.params)

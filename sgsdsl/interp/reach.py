@@ -105,11 +105,13 @@ def lowers_amount(body: ast.Block) -> int:
 def tagged_choices(node: ast.Node) -> Iterator[tuple[ast.Call, ast.Expr | None, ast.Expr | None]]:
     """Each choice in a body that carries its own words for agents, in the order the body runs: the call, its
     `tags:` (what the choice is about, read in place of the skill's or card's) and its `hints:` (per option), either
-    None when not written (docs/language.md, "A choice's own tags")."""
+    None when not written (docs/language.md, "A choice's own tags"); a choice with per-option `costs:` or
+    `befalls:` alone too."""
     for call in calls(node):
         if call.func.text in CHOICES and call.ref == "action":
             tags, hints = kwarg(call, "tags"), kwarg(call, "hints")
-            if tags is not None or hints is not None:
+            if tags is not None or hints is not None or kwarg(call, "costs") is not None \
+                    or kwarg(call, "befalls") is not None:
                 yield call, tags, hints
 
 
@@ -142,13 +144,34 @@ def own_judge_hope(effect: ast.Block | None) -> ast.Expr | None:
 def seat_choices(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Expr]:
     """The items of each choice of characters the owner makes in a body (`choose(owner, others(owner))`), in the
     order the body runs."""
+    for call in seat_choice_calls(body, values):
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        assert items is not None  # (a choice of characters has them: `seat_choice_calls`)
+        yield items
+
+
+def seat_choice_calls(body: ast.Block, values: Mapping[str, ast.ValueDef]) -> Iterator[ast.Call]:
+    """Each choice of characters the owner makes in a body, in the order the body runs."""
     for call in calls(body):
         if call.func.text not in CHOICES or call.ref != "action":
             continue
         chooser = call.args[0] if call.args else kwarg(call, "player")
         items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
         if chooser is not None and items is not None and is_owner(chooser) and is_seats(items, values):
-            yield items
+            yield call
+
+
+def first_seat_costs(body: ast.Block, values: Mapping[str, ast.ValueDef],
+                     bound: frozenset[str] = ACTION_BOUND) -> ast.Expr | None:
+    """The per-option `costs:` (written, or read from the rule: lang/intent.py `give_cost_hints`) of the first choice
+    of characters the owner makes in an action's body, when its reach can be worked out before it runs
+    (`first_seat_choice`) and so can they: the menu then tells agents what aiming the action at each seat of its
+    reach would cost (破绽's blow, as many cards as the HP of the one struck). None otherwise."""
+    call = next(seat_choice_calls(body, values), None)
+    costs = kwarg(call, "costs") if call is not None else None
+    if costs is None or first_seat_choice(body, values, bound) is None or not _pure(costs, bound):
+        return None
+    return costs
 
 
 # expressions that only ask, once their parts do (a name and a call are judged by what they name)

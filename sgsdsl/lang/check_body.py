@@ -390,15 +390,23 @@ class BodyChecker(CheckerBase):
         return inner
 
     def option_hints(self, e: ast.Call) -> None:
-        """A choice's `hints:` written out: one text per item when both are written as lists (SGS-E204); and in
-        them and in the choice's own `tags:`, hint words that look misspelt (SGS-W406, as for `tags`)."""
+        """A choice's `hints:`, `costs:` and `befalls:` written out: one text (number, list) per item when both are
+        written as lists (SGS-E204); and in the hints and in the choice's own `tags:`, hint words that look misspelt
+        (SGS-W406, as for `tags`)."""
         own = next((v for k, v in e.kwargs if k.text == "tags"), None)
         if isinstance(own, ast.Lit) and own.kind == "str":
             self.hint_words(own)
+        items = e.args[1] if len(e.args) > 1 else next((v for k, v in e.kwargs if k.text == "items"), None)
+        for key, what, none in (("costs", "cost(s)", "one number per item (0 for none)"),
+                                ("befalls", "list(s) of characters", "one list per item ([] for none)")):
+            given = next((v for k, v in e.kwargs if k.text == key), None)
+            if isinstance(given, ast.ListLit) and isinstance(items, ast.ListLit) \
+                    and len(items.items) != len(given.items):
+                self.error("SGS-E204", f"'{e.func.text}' has {len(items.items)} item(s) but {len(given.items)} "
+                           f"{what}: give {none}", given.span)
         hints = next((v for k, v in e.kwargs if k.text == "hints"), None)
         if not isinstance(hints, ast.ListLit):
             return
-        items = e.args[1] if len(e.args) > 1 else next((v for k, v in e.kwargs if k.text == "items"), None)
         if isinstance(items, ast.ListLit) and len(items.items) != len(hints.items):
             self.error("SGS-E204", f"'{e.func.text}' has {len(items.items)} item(s) but {len(hints.items)} hint "
                        "text(s): give one text per item (\"\" for none)", hints.span)

@@ -21,6 +21,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field, replace
 
 from ..engine.registry import (
+    AMOUNT_EFFECTS,
     CANCEL_EFFECTS,
     CANCEL_EFFECTS_BY_FAMILY,
     ENGINE_VALUES,
@@ -31,6 +32,7 @@ from ..engine.registry import (
     PARAM_EFFECTS_BY_VALUE,
     PARAM_EFFECTS_WITH_OWNER,
     PRIMITIVES,
+    SLIGHT_EFFECTS,
     SUBJECT_FIELDS,
     TIMINGS,
     VALUE_EFFECTS,
@@ -42,6 +44,9 @@ from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 # the words that say whom a choice is for: a skill carrying one of them has said it already
 AIMING_WORDS = frozenset({"help", "heal", "draw", "attack", "control", "risk", NEUTRAL, SWAP})
 HELPING = frozenset({"help"})
+# the mark of a slight effect's word among a character's effects (`SLIGHT_EFFECTS`: `~control` for a chain): any sure
+# word outweighs it (`_sure`)
+SLIGHT = "~"
 # (SWAP, the word of a hand swapped with the owner's, `PARAM_EFFECTS_WITH_OWNER`, is weighed by the hands' sizes, so
 # it is the chooser's own hand it is swapped with, never another's)
 # the words a card's `tags` say of what it does to its targets, as the word for the one it is used on
@@ -81,6 +86,9 @@ class Lexicon:
     owners: frozenset[str] = OWNER
     # the skill being read: what each mark it sets on a character does to it, read from its modifiers (`mark_words`)
     marks: Mapping[str, str] = field(default_factory=dict)
+    # the body being read: each name it binds once, to cards that plainly are one character's (`let c =
+    # choose_card_from(owner, p)`), with that character (`_held_cards`, read by `_whose_cards`)
+    held: Mapping[str, ast.Expr] = field(default_factory=dict)
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _branch: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
@@ -106,11 +114,15 @@ class Lexicon:
     def reading(self, body: ast.Node) -> Lexicon:
         """This lexicon reading BODY, a skill's or a card's: with the names its owner goes by there (`owner_names`)."""
         owners = owner_names(body)
-        return self if owners == self.owners else replace(self, owners=owners)
+        held = _held_cards(body)
+        if owners == self.owners and held.keys() == self.held.keys() \
+                and all(held[k] is self.held[k] for k in held):
+            return self
+        return replace(self, owners=owners, held=held)
 
     def _inside(self) -> Lexicon:
         """This lexicon reading a procedure's body, where only its parameters are bound."""
-        return self if self.owners == OWNER else replace(self, owners=OWNER)
+        return self if self.owners == OWNER and not self.held else replace(self, owners=OWNER, held={})
 
     def field_words(self, target: ast.Attr) -> str | None:
         """What setting this field of the event to a character does to it (`FIELD_EFFECTS`; `FIELD_EFFECTS_BY_FAMILY`
@@ -212,7 +224,17 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             # (several: each choice is aimed by its own, and the skill is used with a seat for each within reach,
             # 调度's friend to draw and foe to discard; a help that heals the one chosen is a `heal` too, used
             # first while a friend is wounded, as a tagged 青囊 is)
-            s.inferred_words = tuple(sorted(given | ({"heal"} if heals and given == {"help"} else set())))
+            # (and a choice that costs its chooser cards by the one chosen, `give_cost_hints`: a price in cards,
+            # paid only from a surplus, as a written `spends`)
+            # (and an action that harms another and is paid for with its owner's own cards: 夜袭, "discard a black
+            # hand card, then discard a card of another's", paid its only usable 杀 for the blow; a card paid for a
+            # help, 仁德's or 青囊's, is the help's own price)
+            costly = any(c.func.text in CHOICES and kwarg(c, "costs") is not None
+                         for a in s.actives if not a.granted for c in calls(a.body)) \
+                or (bool(given & {"attack", "control"}) and any(
+                    SPENDS in _self_words(a.body, lexicon.reading(a.body)) for a in s.actives if not a.granted))
+            s.inferred_words = tuple(sorted(given | ({"heal"} if heals and given == {"help"} else set())
+                                            | ({SPENDS} if costly else set())))
         elif wordless:
             s.inferred_words = ()  # (a choice of characters left without words: the skill's words would aim it)
         else:
@@ -226,6 +248,14 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             found = {w for a in s.actives if not a.granted for w in _fixed_seat_words(a.body, values,
                                                                                      lexicon.reading(a.body))
                      if w != SPENDS}
+            # (an action that marks its owner for more damage dealt, read through the skill's triggers, strengthens
+            # its next blow: `boost`, and its price in cards is read, as a 酒's place is the moment before a 杀)
+            boosting = _boosting_marks(s)
+            for a in s.actives:
+                if not a.granted and boosting and _marks_owner(a.body, boosting, lexicon.reading(a.body).owners):
+                    found.add("boost")
+                    if SPENDS in _self_words(a.body, lexicon.reading(a.body)):
+                        found.add(SPENDS)
             for t in s.triggers:
                 if t.optional:
                     found |= subject_words(t, lexicon.at(t))
@@ -250,15 +280,27 @@ def _fixed_seat_words(body: ast.Block, values: Mapping[str, ast.ValueDef], lexic
 
 
 def _heals_the_chosen(body: ast.Block) -> bool:
-    """Whether a choice of the body without words is one the rule then heals (`recover(p, 1)`, p the one chosen)."""
+    """Whether a choice of the body without words is one the rule then heals (`recover(p, 1)`, p the one chosen, or
+    each of the characters worked out from it that a loop goes over: `give_group_hints`)."""
     for _, name, rest in _bound_choices(body):
+        healed = {name}
         for stmt in rest:
+            if isinstance(stmt, ast.For) and any(isinstance(x, ast.Name) and x.ident == name
+                                                 for x in _under(stmt.iterable)):
+                healed.add(stmt.var.text)
             for c in calls(stmt):
                 target = c.args[0] if c.args else kwarg(c, "target")
                 if c.func.text == "recover" and c.ref == "action" and target is not None \
-                        and _is_one_of(target, {name}):
+                        and _is_one_of(target, healed):
                     return True
     return False
+
+
+def _under(e: ast.Node) -> Iterator[ast.Node]:
+    """E and every part of it."""
+    yield e
+    for part in parts(e):
+        yield from _under(part)
 
 
 def skill_readings(s: ast.SkillDef, lexicon: Lexicon | None = None) -> list[tuple[ast.Block, Lexicon]]:
@@ -278,6 +320,16 @@ def owner_names(body: ast.Node) -> frozenset[str]:
 def _names_for(body: ast.Node, names: frozenset[str],
                same: Callable[[ast.Expr, frozenset[str]], bool]) -> frozenset[str]:
     """NAMES, and each name the body binds only to what SAME says is one of them (given the names so far)."""
+    lets = _lets(body)
+    while True:
+        grown = names | {name for name, values in lets.items() if all(same(v, names) for v in values)}
+        if grown == names:
+            return names
+        names = grown
+
+
+def _lets(body: ast.Node) -> dict[str, list[ast.Expr]]:
+    """Each name BODY binds with `let`, with every value it is bound to."""
     lets: dict[str, list[ast.Expr]] = {}
     stack: list[ast.Node] = [body]
     while stack:
@@ -285,11 +337,7 @@ def _names_for(body: ast.Node, names: frozenset[str],
         if isinstance(node, ast.Let):
             lets.setdefault(node.name.text, []).append(node.value)
         stack.extend(parts(node))
-    while True:
-        grown = names | {name for name, values in lets.items() if all(same(v, names) for v in values)}
-        if grown == names:
-            return names
-        names = grown
+    return lets
 
 
 # the one a trigger's event befalls: the event's field naming it (as a confirm names its subject: the event's
@@ -356,10 +404,11 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
         marks = {} if pr is not None else _marks(node, lexicon)
         for param, arg in _passed(node, lexicon) if pr is not None or marks else ():
             if any(_is_subject(one, subject) for one in _one_or_listed(arg)):
-                found.update(lexicon.effects(pr, param) if pr is not None else {marks.get(param, "?")})
+                found.update(lexicon.effects(pr, param) if pr is not None
+                             else {_as_effect(node, marks.get(param, "?"))})
         if node.func.text == "cancel" and node.ref == "action" and node.args and _is_one_of(node.args[0], {"event"}):
             found.add(_cancelled(lexicon) or "?")
-        whose = _discarded_from(node)
+        whose = _discarded_from(node, lexicon.held)
         if whose is not None and _is_subject(whose, subject):
             found.add("control")
     for moved in _assignments(body):
@@ -439,7 +488,7 @@ def _self_words(node: ast.Node, lexicon: Lexicon, owners: frozenset[str] | None 
             if param not in marks:
                 continue
             word = SELF_EFFECTS.get((node.func.text, param)) or CHOOSER_PRICES.get((node.func.text, param))
-            if word == SPENDS and _of_another(node, owners):
+            if word == SPENDS and _of_another(node, owners, lexicon.held):
                 continue  # (another's card discarded by the owner, 过河拆桥's way: no price of its own)
             others = [one for one in _one_or_listed(arg) if not _is_one_of(one, owners)]
             if others and not (subject is not None and all(_is_subject(one, subject) for one in others)):
@@ -462,32 +511,66 @@ _HOLDINGS = frozenset({"hand", "equips", "judge_cards", "cards_of"})
 _CARD_CHOICES = frozenset({"choose", "choose_many"})
 
 
-def _of_another(call: ast.Call, owners: frozenset[str]) -> bool:
+def _of_another(call: ast.Call, owners: frozenset[str], held: Mapping[str, ast.Expr] | None = None) -> bool:
     """Whether the cards a call pays (its first argument) are plainly another's: chosen from another's areas
-    (`choose_card_from(owner, p)`), or picked among or listed from another's cards (`hand(p)`). Unsure is no."""
-    whose = _whose_cards(call.args[0] if call.args else None)
+    (`choose_card_from(owner, p)`), or picked among or listed from another's cards (`hand(p)`), also through a name
+    bound to them (HELD). Unsure is no."""
+    whose = _whose_cards(call.args[0] if call.args else None, held)
     return whose is not None and not _is_one_of(whose, owners)
 
 
-def _discarded_from(node: ast.Node) -> ast.Expr | None:
-    """Whose cards NODE discards, when it is a `discard` of cards that plainly are one character's (`_whose_cards`)."""
-    if isinstance(node, ast.Call) and node.func.text == "discard" and node.ref == "action" and node.args:
-        return _whose_cards(node.args[0])
+def _discarded_from(node: ast.Node, held: Mapping[str, ast.Expr] | None = None) -> ast.Expr | None:
+    """Whose cards NODE takes from them: a `discard` of cards that plainly are one character's (`_whose_cards`;
+    through a name bound to them, HELD), or an `obtain` of such cards by someone else (易甲 takes another's armour);
+    None for any other node."""
+    if not (isinstance(node, ast.Call) and node.ref == "action" and node.args):
+        return None
+    if node.func.text == "discard":
+        return _whose_cards(node.args[0], held)
+    if node.func.text == "obtain" and len(node.args) > 1:
+        whose = _whose_cards(node.args[1], held)
+        return whose if whose is not None and not _same_one(whose, node.args[0]) else None
     return None
 
 
-def _whose_cards(e: ast.Expr | None) -> ast.Expr | None:
-    """The character whose cards E plainly is (`hand(p)`, a choice among them, one picked from p's areas); None
-    when the expression does not say."""
+def _same_one(a: ast.Expr, b: ast.Expr) -> bool:
+    """Whether two expressions plainly name the same character: one name, or one field of the event."""
+    if isinstance(a, ast.Name) and isinstance(b, ast.Name):
+        return a.ident == b.ident and a.ref == b.ref
+    return isinstance(a, ast.Attr) and isinstance(b, ast.Attr) and a.name.text == b.name.text \
+        and _is_one_of(a.obj, {"event"}) and _is_one_of(b.obj, {"event"})
+
+
+def _held_cards(body: ast.Node) -> dict[str, ast.Expr]:
+    """Each name BODY binds once (`let c = choose_card_from(owner, p)`), to cards that plainly are one character's,
+    with that character."""
+    out: dict[str, ast.Expr] = {}
+    for name, bound in sorted(_lets(body).items()):
+        whose = _whose_cards(bound[0]) if len(bound) == 1 else None
+        if whose is not None and not (isinstance(whose, ast.Name) and whose.ident == name):
+            out[name] = whose
+    return out
+
+
+def _whose_cards(e: ast.Expr | None, held: Mapping[str, ast.Expr] | None = None) -> ast.Expr | None:
+    """The character whose cards E plainly is (`hand(p)`, a choice among them, one picked from p's areas, a name
+    bound to such cards in HELD); None when the expression does not say."""
+    if held and isinstance(e, ast.Name) and e.ref == ("local", e.ident) and e.ident in held:
+        return held[e.ident]
     if isinstance(e, ast.ListComp):
-        return _whose_cards(e.iterable)
+        return _whose_cards(e.iterable, held)
+    if isinstance(e, ast.BinOp) and e.op == "+":  # (`hand(p) + equips(p)`: both of one character's)
+        left, right = _whose_cards(e.left, held), _whose_cards(e.right, held)
+        same = isinstance(left, ast.Name) and isinstance(right, ast.Name) and left.ident == right.ident \
+            and left.ref == right.ref
+        return left if same else None
     if not isinstance(e, ast.Call) or e.ref not in ("function", "action"):
         return None
     name = e.func.text
     if name == "choose_card_from":
         return e.args[1] if len(e.args) > 1 else kwarg(e, "owner")
     if name in _CARD_CHOICES:
-        return _whose_cards(e.args[1] if len(e.args) > 1 else kwarg(e, "items"))
+        return _whose_cards(e.args[1] if len(e.args) > 1 else kwarg(e, "items"), held)
     if name in _HOLDINGS:
         return e.args[0] if e.args else kwarg(e, "player")
     return None
@@ -502,13 +585,14 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     if body is None:
         return []
     lexicon = (lexicon or _PLAIN).reading(body)
+    give_cost_hints(body, lexicon)  # (what a choice of characters costs its chooser, whatever the words)
     give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
     # (and so are choices the rule then tests by the one chosen: a character's, only where the skill's words do not
     # aim its choices already)
     give_test_hints(body, lexicon, seats=not skill_words & AIMING_WORDS)
     if skill_words & AIMING_WORDS:
         return []
-    given: list[tuple[ast.Call, str]] = []
+    given: list[tuple[ast.Call, str]] = give_group_hints(body, lexicon)
     for call, name, rest in _bound_choices(body):
         words = _agreed(_effects_on(name, rest, lexicon))
         if words is not None:
@@ -602,8 +686,14 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
 def mark_words(s: ast.SkillDef) -> dict[str, str]:
     """What each mark skill S tests in its modifiers does to the character holding it: a modifier `modify Q(p) by V
     where has_mark(p, "N")` (a term of its condition's top-level `and`s), V a literal, makes N a help or a hampering
-    as `VALUE_EFFECTS` says of raising Q for p (lowering it, the opposite); marks read both ways are left out."""
+    as `VALUE_EFFECTS` says of raising Q for p (lowering it, the opposite); and a trigger of S whose condition tests
+    the mark on a character of its event (`has_mark(event.target, "N")`, or on the owner where the condition makes
+    that field the owner) and whose body raises or lowers the event's amount by a literal, or cancels the event, as
+    `AMOUNT_EFFECTS` says of that field (`_trigger_marks`). What a mark does is what these agree on (`_agreed`: a
+    heal stopped and more damage taken, an `attack`); marks read both ways are left out."""
     found: dict[str, set[str]] = {}
+    for name, read in _trigger_marks(s):
+        found.setdefault(name, set()).add(read)
     for m in s.modifiers:
         sign = _literal_sign(m.value) if m.op == "by" else 0
         params = [p.text for p in m.params]
@@ -615,14 +705,73 @@ def mark_words(s: ast.SkillDef) -> dict[str, str]:
                 word = VALUE_EFFECTS.get((m.quantity.text, value.params[params.index(holder)]))
                 if word is not None:
                     found.setdefault(name, set()).add(word if sign > 0 else _OPPOSITE[word])
-    return {name: words.pop() for name, words in sorted(found.items()) if len(words) == 1}
+    agreed = ((name, _agreed(words)) for name, words in sorted(found.items()))
+    return {name: word for name, word in agreed if word is not None}
 
 
 _OPPOSITE = {"help": "control", "control": "help"}
 
 
+def _trigger_marks(s: ast.SkillDef) -> Iterator[tuple[str, str]]:
+    """(mark, word) for each mark a trigger of S tests on a character of its event and whose amount it then changes
+    (`mark_words`)."""
+    for t in s.triggers:
+        owned = _owner_fields(t.where)
+        tested = []
+        for holder, name in _marks_tested(t.where):
+            if holder.startswith("event."):
+                tested.append((holder[len("event."):], name))
+            elif holder == "owner":
+                tested += [(f, name) for f in sorted(owned)]
+        for field_name, name in tested:
+            words = AMOUNT_EFFECTS.get((t.timing.text, field_name))
+            sign = _amount_change(t.body)
+            if words is not None and sign:
+                yield name, words[0] if sign > 0 else words[1]
+
+
+def _boosting_marks(s: ast.SkillDef) -> frozenset[str]:
+    """The marks a trigger of S tests on the dealer of damage about to be dealt (its event's `source`, or the owner
+    where the condition makes it the source) and whose amount it then raises: the owner's next blow strengthened
+    (a designer's 蓄锐: "discard a hand card: your next 杀 this turn deals 1 more damage")."""
+    out: set[str] = set()
+    for t in s.triggers:
+        if AMOUNT_EFFECTS.get((t.timing.text, "source")) is None or _amount_change(t.body) <= 0:
+            continue
+        owned = _owner_fields(t.where)
+        for holder, name in _marks_tested(t.where):
+            if holder == "event.source" or (holder == "owner" and "source" in owned):
+                out.add(name)
+    return frozenset(out)
+
+
+def _marks_owner(body: ast.Block, names: frozenset[str], owners: frozenset[str]) -> bool:
+    """Whether BODY sets one of the marks NAMES on its owner (`mark(owner, "锐", …)`)."""
+    for c in calls(body):
+        if c.func.text == "mark" and c.ref == "action" and len(c.args) > 1 and _is_one_of(c.args[0], owners) \
+                and isinstance(c.args[1], ast.Lit) and c.args[1].value in names:
+            return True
+    return False
+
+
+def _amount_change(body: ast.Block) -> int:
+    """1 when a body only raises its event's amount by literals (`event.amount += 1`), -1 when it only lowers it or
+    cancels the event, 0 otherwise (both, neither, or by an amount worked out at play)."""
+    signs: set[int] = set()
+    for node in _under(body):
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Attr) and node.target.name.text == "amount" \
+                and _is_one_of(node.target.obj, {"event"}):
+            sign = _literal_sign(node.value) if node.op in ("+=", "-=") else 0
+            signs.add(sign if node.op == "+=" else -sign)
+        elif isinstance(node, ast.Call) and node.func.text == "cancel" and node.ref == "action" and node.args \
+                and _is_one_of(node.args[0], {"event"}):
+            signs.add(-1)
+    return signs.pop() if len(signs) == 1 else 0
+
+
 def _marks_tested(where: ast.Expr | None) -> list[tuple[str, str]]:
-    """(the name tested, the mark) for each `has_mark(NAME, "MARK")` among the top-level `and`s of a condition."""
+    """(the name tested, the mark) for each `has_mark(NAME, "MARK")` among the top-level `and`s of a condition; a
+    field of the event as `event.FIELD`."""
     out: list[tuple[str, str]] = []
     stack = [where]
     while stack:
@@ -631,8 +780,12 @@ def _marks_tested(where: ast.Expr | None) -> list[tuple[str, str]]:
             stack += [e.right, e.left]
         elif isinstance(e, ast.Call) and e.func.text == "has_mark" and e.ref == "function" and len(e.args) == 2:
             holder, name = e.args
-            if isinstance(holder, ast.Name) and isinstance(name, ast.Lit) and name.kind == "str":
+            if not (isinstance(name, ast.Lit) and name.kind == "str"):
+                continue
+            if isinstance(holder, ast.Name):
                 out.append((holder.ident, name.value))
+            elif isinstance(holder, ast.Attr) and _is_one_of(holder.obj, {"event"}):
+                out.append((f"event.{holder.name.text}", name.value))
     return out
 
 
@@ -723,8 +876,8 @@ def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon)
         assert isinstance(node, ast.Call)
         for param, arg in _passed(node, lexicon):
             if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
-                found.add(marks[param])
-    whose = _discarded_from(node)
+                found.add(_as_effect(node, marks[param]))
+    whose = _discarded_from(node, lexicon.held)
     if whose is not None and _is_one_of(whose, names):
         found.add("control")  # (its cards discarded by another: `discard(choose(owner, hand(p)), by: owner)`)
     if isinstance(node, ast.Assign) and node.op == "=" and _is_one_of(node.value, names):
@@ -744,10 +897,25 @@ def _is_one_of(e: ast.Expr, names: set[str] | frozenset[str]) -> bool:
     return isinstance(e, ast.Name) and e.ident in names and e.ref == ("local", e.ident)
 
 
+def _as_effect(call: ast.Node, word: str) -> str:
+    """WORD as an effect of CALL on a character: marked slight when the action's effect is only a chance of more to
+    come (`SLIGHT_EFFECTS`)."""
+    slight = isinstance(call, ast.Call) and call.ref == "action" and call.func.text in SLIGHT_EFFECTS
+    return SLIGHT + word if slight and word != "?" else word
+
+
+def _sure(found: set[str] | frozenset[str]) -> set[str]:
+    """The effects that decide what a character met: the sure ones, when there are any; else the slight ones, as
+    plain words."""
+    sure = {w for w in found if not w.startswith(SLIGHT)}
+    return sure if sure else {w[len(SLIGHT):] for w in found}
+
+
 def _agreed(found: set[str]) -> str | None:
     """The words for a choice whose one chosen met these effects: `help` when it is only helped, `attack` when only
     hurt or hampered and hurt at least once, `control` when only hampered, `swap` when its hand is only swapped with
-    the owner's; None when nothing marked, or both."""
+    the owner's; None when nothing marked, or both. A slight effect (a chain) counts only where nothing sure does."""
+    found = _sure(found)
     if not found or "?" in found:
         return None
     if SWAP in found:  # (a hand swapped is weighed at the choice: with anything else done to it, nothing agrees)
@@ -769,7 +937,7 @@ def unread_choices(body: ast.Block | None, values: Mapping[str, ast.ValueDef],
     lexicon = (lexicon or _PLAIN).reading(body)
     why: dict[int, str] = {}
     for call, name, rest in _bound_choices(body):
-        found = _effects_on(name, rest, lexicon)
+        found = _sure(_effects_on(name, rest, lexicon))
         if "?" not in found and found & HELPING and found - HELPING:
             why[id(call)] = "the rule both helps and harms the one chosen"
         elif "?" not in found and SWAP in found:
@@ -857,6 +1025,154 @@ def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool
                             ast.ListComp(call.span, marked, ast.Ident(call.span, var), deepcopy(items), None)))
         given.append(call)
     return given
+
+
+def give_cost_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
+    """Give each choice of characters the owner makes, without `costs:` of its own, per-option `costs:` when the
+    rule then makes the owner pay as many of its own cards as an amount read from the one chosen: `let cs =
+    choose_many(owner, hand(owner) + equips(owner), p.hp, p.hp)` (or the choice written in place), then `discard(cs,
+    by: owner)` or `give(owner, …, cs)`. The costs are that amount worked out for each option as it is offered
+    (`[p.hp for p in ITEMS]`), so an agent weighs a cheap target against a dear one: a designer's 破绽 ("discard as
+    many cards as another's HP, then deal it 1 damage") paid 3–5 cards for a blow as often as 1–2. Only a choice
+    whose options are worked out without asking anyone, and an amount read from nothing but the one chosen,
+    constants, the owner and functions; the calls given costs, in the order the body runs."""
+    lexicon = (lexicon or _PLAIN).reading(body)
+    given: list[ast.Call] = []
+    for call, name, rest in _bound_choices(body):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if chooser is None or items is None or not _is_one_of(chooser, lexicon.owners) or not _pure(items) \
+                or kwarg(call, "costs") is not None or _whose_cards(items) is not None:
+            continue
+        amount = _card_price(name, rest, lexicon.owners)
+        if amount is None:
+            continue
+        call.kwargs.append((ast.Ident(call.span, "costs"),
+                            ast.ListComp(call.span, deepcopy(amount), ast.Ident(call.span, name), deepcopy(items),
+                                         None)))
+        given.append(call)
+    return given
+
+
+def give_group_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[tuple[ast.Call, str]]:
+    """Give each choice the owner makes among values that are not characters or cards (a kingdom, a gender) and
+    that the rule then turns into characters, per-option `befalls:` and the words of what it does to them: `let k =
+    choose(owner, [魏, 蜀, 吴, 群])`, then `for p in [q for q in players() if q.kingdom == k] { recover(p, 1) … }`
+    (or the characters bound to a name first) gives `befalls: [[q for q in players() if q.kingdom == k] for k in
+    ITEMS]`, and the words `help` for its `tags:`, when what the loop does to each agrees (`_agreed`). An agent then
+    weighs each option by whom it befalls. A designer's 号召 ("limited: a kingdom's characters each recover 1 HP and
+    draw 1") picked its kingdom at random. Only a choice whose options and characters are worked out without asking
+    anyone, from the option, the owner, constants and functions alone; the calls given `befalls:`, with the words
+    their `tags:` are to say."""
+    lexicon = (lexicon or _PLAIN).reading(body)
+    given: list[tuple[ast.Call, str]] = []
+    for call, name, rest in _bound_choices(body):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if chooser is None or items is None or not _is_one_of(chooser, lexicon.owners) or not _pure(items) \
+                or kwarg(call, "befalls") is not None or is_seats(items, {}) or _whose_cards(items) is not None:
+            continue
+        found = _befallen_by(name, rest, lexicon)
+        if found is None:
+            continue
+        group, words = found
+        call.kwargs.append((ast.Ident(call.span, "befalls"),
+                            ast.ListComp(call.span, deepcopy(group), ast.Ident(call.span, name), deepcopy(items),
+                                         None)))
+        given.append((call, words))  # (its `tags:` are given with the other choices': `infer_choice_words`)
+    return given
+
+
+def _befallen_by(name: str, rest: list[ast.Stmt], lexicon: Lexicon) -> tuple[ast.Expr, str] | None:
+    """The first characters REST (what follows a choice bound to NAME) loops over that are worked out from the one
+    chosen (`_from_the_chosen`), with the words the loop's uses of each agree on; None when there are none, or
+    they agree on nothing, or NAME is bound afresh first."""
+    bound: dict[str, ast.Expr] = {}
+    for stmt in rest:
+        if isinstance(stmt, ast.Let):
+            if stmt.name.text == name:
+                return None
+            if is_seats(stmt.value, {}) and _from_the_chosen(stmt.value, name, lexicon.owners):
+                bound[stmt.name.text] = stmt.value
+            continue
+        if not isinstance(stmt, ast.For):
+            continue
+        it = stmt.iterable
+        group = bound.get(it.ident) if isinstance(it, ast.Name) and it.ref == ("local", it.ident) else \
+            it if is_seats(it, {}) and _from_the_chosen(it, name, lexicon.owners) else None
+        if group is None:
+            continue
+        words = _agreed(_effects_on(stmt.var.text, stmt.body.stmts, lexicon))
+        return (group, words) if words is not None and words != SWAP else None
+    return None
+
+
+def _from_the_chosen(e: ast.Expr, name: str, owners: frozenset[str]) -> bool:
+    """Whether E reads the one bound to NAME and, besides, only constants, the owner, functions and the names its
+    own comprehensions bind: it means the same when worked out for each option before the choice."""
+    reads = False
+    inner: set[str] = set()
+    stack: list[ast.Node] = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ListComp):
+            inner.add(node.var.text)
+        if isinstance(node, ast.Name) and node.ref is not None and node.ref[0] == "local":
+            if node.ident == name:
+                reads = True
+            elif node.ident not in owners and node.ident not in inner:
+                return False
+            continue
+        if isinstance(node, ast.Call) and node.ref != "function":
+            return False
+        stack.extend(parts(node))
+    return reads
+
+
+def _card_price(name: str, rest: list[ast.Stmt], owners: frozenset[str]) -> ast.Expr | None:
+    """The least number of the owner's own cards that REST (what follows a choice bound to NAME) picks and then
+    pays (`CHOOSER_PRICES`: discarded by the owner, given away by it), when that number is read from the one chosen;
+    None when REST pays no such price before NAME is bound afresh."""
+    picked: dict[str, ast.Expr] = {}  # names bound to a pick of the owner's cards: its least number
+    for stmt in rest:
+        if isinstance(stmt, ast.Let):
+            if stmt.name.text == name:
+                return None
+            least = _least_of_own(stmt.value, name, owners)
+            if least is not None:
+                picked[stmt.name.text] = least
+        for node in calls(stmt):
+            price = next((param for param, role in (("by", "discard"), ("from_player", "give"))
+                          if node.func.text == role), None)
+            if price is None or node.ref != "action" or not node.args:
+                continue
+            payer = kwarg(node, price) if price == "by" else node.args[0]
+            if price == "by" and payer is None:
+                payer = _whose_cards(node.args[0])  # (a discard without `by:` is its holder's)
+            if payer is None or not _is_one_of(payer, owners):
+                continue
+            paid = node.args[0] if price == "by" else (node.args[2] if len(node.args) > 2 else kwarg(node, "cards"))
+            if isinstance(paid, ast.Name) and paid.ref is not None and paid.ref[0] == "local" \
+                    and paid.ident in picked:
+                return picked[paid.ident]
+            least = _least_of_own(paid, name, owners) if paid is not None else None
+            if least is not None:
+                return least
+    return None
+
+
+def _least_of_own(e: ast.Expr, name: str, owners: frozenset[str]) -> ast.Expr | None:
+    """The least number of a pick among the owner's own cards (`choose_many(owner, hand(owner), p.hp, p.hp)`), when
+    that number is read from the one bound to NAME (`_tests_the_chosen`); None for anything else."""
+    if not (isinstance(e, ast.Call) and e.func.text == "choose_many" and e.ref == "action"):
+        return None
+    chooser = e.args[0] if e.args else kwarg(e, "player")
+    whose = _whose_cards(e)
+    least = e.args[2] if len(e.args) > 2 else kwarg(e, "min")
+    if chooser is None or whose is None or least is None or not _is_one_of(chooser, owners) \
+            or not _is_one_of(whose, owners) or not _tests_the_chosen(least, name, owners, None):
+        return None
+    return least
 
 
 def _branches(stmt: ast.If) -> tuple[list[ast.Stmt], list[ast.Stmt]]:
@@ -1016,7 +1332,7 @@ def _branch_words(stmts: list[ast.Stmt], choosers: frozenset[str], lexicon: Lexi
                 if all(_is_one_of(one, choosers) for one in _one_or_listed(arg)):
                     key = (node.func.text, param)
                     word = SELF_EFFECTS.get(key) or CHOOSER_PRICES.get(key)
-                    if word == SPENDS and _of_another(node, choosers):
+                    if word == SPENDS and _of_another(node, choosers, lexicon.held):
                         word = None  # (another's card discarded by the chooser: no price of its own)
                     if word is None and key == ("change_max_hp", "player") and marks[param] == "attack":
                         word = WANE

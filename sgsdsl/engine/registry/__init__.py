@@ -14,6 +14,7 @@ _activate(__path__, "engine/registry")  # before any of this package's modules i
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401, E402 - re-exported for generated code
 from .core import (  # noqa: F401, E402 - the public tables
     AI_HINTS,
+    AMOUNT_EFFECTS,
     ATTRIBUTES,
     CANCEL_EFFECTS,
     CANCEL_EFFECTS_BY_FAMILY,
@@ -34,6 +35,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     SCOPE_NAMES,
     SCOPE_PLACES,
     SKILL_FLAGS,
+    SLIGHT_EFFECTS,
     SUBJECT_FIELDS,
     SUIT_NAMES,
     TIMINGS,

@@ -275,6 +275,11 @@ PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
     "change_max_hp": ("player", "n", "help", "attack"),
     "set_chained": ("player", "chained", "control", "help"),
 }
+# Actions whose effect on a character is only the chance of more to come: a chained character is hurt only if
+# elemental damage later reaches the chain. Read beside a sure effect on the same character, the sure one decides (a
+# designer's 同袍, "chain yourself and another, then each draws 1", is a help to the other, not both a help and a
+# hampering); alone, they say what they say.
+SLIGHT_EFFECTS: frozenset[str] = frozenset({"set_chained"})
 # What raising an engine value does to the character passed as each of its parameters (`modify hand_limit(p) by 2`
 # helps p); lowering it does the opposite (`help` <-> `control`). A mark set on a character (`mark(p, "宽政")`) is
 # read through the modifiers of the same skill that test it (`modify hand_limit(q) by 2 where has_mark(q, "宽政")`):
@@ -318,15 +323,27 @@ FIELD_EFFECTS_BY_FAMILY: dict[tuple[str, str], str] = {
 # befalling another (护卫: "when another character becomes a 杀's target, you may discard a card: it has no effect
 # on them") is then read as helping that character, and used only for a friend (lang/intent.py `subject_words`).
 CANCEL_EFFECTS: dict[str, str] = {"creating_damage": "help", "recovering": "control", "drawing": "control"}
+# What raising an event's `amount` (`event.amount += 1`) does to the character in each of its fields, and what
+# lowering it does, by (timing, field): more damage taken hurts, more dealt helps its dealer; a larger heal or draw
+# helps. A mark a skill's own trigger tests on the event's character (`on taking_damage where has_mark(event.target,
+# "盾") { event.amount -= 1 }`) is read by it (lang/intent.py `mark_words`): a designer's 护盾 gave its shield to
+# foes 558 times in 570 before; cancelling the event reads as lowering it.
+AMOUNT_EFFECTS: dict[tuple[str, str], tuple[str, str]] = {
+    **{(timing, "target"): ("attack", "help") for timing in ("creating_damage", "causing_damage", "taking_damage")},
+    **{(timing, "source"): ("help", "control") for timing in ("creating_damage", "causing_damage", "taking_damage")},
+    ("recovering", "target"): ("help", "control"), ("drawing", "player"): ("help", "control"),
+}
 # The same where the event carries a card aimed at that character: the card's effect undone, which helps it when
 # the card's family harms its targets and hampers it when the family helps them, once the trigger's condition pins
 # the family (`event.card is 杀`): timing -> the field naming the card.
 CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect": "card"}
 # The fields of an event that may name the one a trigger's "use …?" is about (`Request.subject`), the first the
 # event has that holds a character: its `target`, else its `player`, else the user of a card used (截击), else the
-# killer of one who died (复仇: "when another dies, you may make its killer lose 1 HP"). The engine names the
-# subject by it (engine/dispatch.py) and the reading reads a trigger's body by it (lang/intent.py `event_subject`).
-SUBJECT_FIELDS = ("target", "player", "user", "killer")
+# killer of one who died (复仇: "when another dies, you may make its killer lose 1 HP"), else the one who discarded
+# (拾遗: "after another discards in its discard phase, you may let it take one card back"; before, the question was
+# about nobody and the card went back to foes six times as often as to friends). The engine names the subject by it
+# (engine/dispatch.py) and the reading reads a trigger's body by it (lang/intent.py `event_subject`).
+SUBJECT_FIELDS = ("target", "player", "user", "killer", "by")
 
 
 def befallen(fields: dict[str, Any]) -> Player | None:

@@ -7,6 +7,7 @@ from typing import Any
 from ..agents import CARD_OF
 from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
+from ..model import Player
 from .arguments import _need, count_arg, spend_items
 from .core import befallen, primitive
 
@@ -51,6 +52,35 @@ def _option_hints(hints: Any, items: Any, what: str) -> list[tuple[str, ...]] | 
     return [tuple(h.split()) for h in hints]
 
 
+def _option_costs(costs: Any, items: Any, what: str) -> list[int] | None:
+    """A choice's `costs:`, per item how many of the chooser's own cards choosing it makes the rule take (破绽:
+    as many as the HP of the one chosen); for agents, which weigh a cheap target against a dear one (docs/language.md,
+    "AI hints")."""
+    if costs is None:
+        return None
+    if not isinstance(costs, list) or not all(type(c) is int and c >= 0 for c in costs):
+        raise RuleError(f"{what}'s costs must be a list of whole numbers, at least 0, one per item")
+    n = 0 if items is None else len(items)
+    if len(costs) != n:
+        raise RuleError(f"{what}'s costs must give one number per item: {n} item(s), {len(costs)} cost(s)")
+    return costs
+
+
+def _option_groups(befalls: Any, items: Any, what: str) -> list[tuple[int, ...]] | None:
+    """A choice's `befalls:`, per item the characters the rule then acts on when it is chosen (号召's kingdom: its
+    characters), as the seats of the living among them; for agents, which weigh an option by whom it befalls."""
+    if befalls is None:
+        return None
+    if not isinstance(befalls, list) or not all(isinstance(g, list) and all(isinstance(q, Player) for q in g)
+                                                for g in befalls):
+        raise RuleError(f"{what}'s befalls must be a list of lists of characters, one per item")
+    n = 0 if items is None else len(items)
+    if len(befalls) != n:
+        raise RuleError(f"{what}'s befalls must give one list of characters per item: {n} item(s), "
+                        f"{len(befalls)} list(s)")
+    return [tuple(q.seat for q in g if q.alive) for g in befalls]
+
+
 def _choice_tags(tags: Any, what: str) -> tuple[str, ...]:
     """A choice's own `tags:` (`tags: "help"`): AI hint words for this question, read by agents in place of the
     asking skill's (缔盟 takes cards from one seat and gives them to another)."""
@@ -74,36 +104,46 @@ def _options(f: Any, items: Any, what: str) -> None:
 
 
 @primitive("choose", "action",
-           "player:player, items:list, optional:bool=false, prompt:str=\"\", hints:list=none, tags:str=none",
+           "player:player, items:list, optional:bool=false, prompt:str=\"\", hints:list=none, tags:str=none, "
+           "costs:list=none, befalls:list=none",
            "item", "the player picks one item (none when optional and declined or nothing to pick); hints: AI hint "
-           "words per item; tags: AI hint words for the choice, in place of its skill's")
-def _choose(f, player, items, optional=False, prompt="", hints=None, tags=None):
+           "words per item; tags: AI hint words for the choice, in place of its skill's; costs: per item, the "
+           "chooser's cards the rule then takes; befalls: per item, the characters the rule then acts on")
+def _choose(f, player, items, optional=False, prompt="", hints=None, tags=None, costs=None, befalls=None):
     _options(f, items, "choose")
     per_item = _option_hints(hints, items, "choose")
+    prices = _option_costs(costs, items, "choose")
+    groups = _option_groups(befalls, items, "choose")
     about, subject = _asking(f, player)
     if tags is not None:
         about = _choice_tags(tags, "choose")
     elif subject is None and about is not None and items and all(type(x) is str for x in items):
         subject = _befallen_other(f, player)
     return f.game.choices.choose_one(_need(player, "choose's player"), list(items), optional, prompt or "choose",
-                                     about=about, hints=per_item, subject=subject)
+                                     about=about, hints=per_item, subject=subject, costs=prices, groups=groups)
 
 
 @primitive("choose_many", "action",
-           "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\", hints:list=none, tags:str=none",
+           "player:player, items:list, min:int=0, max:int=99, prompt:str=\"\", hints:list=none, tags:str=none, "
+           "costs:list=none, befalls:list=none",
            "list", "the player picks between min and max items; hints: AI hint words per item; tags: AI hint words "
-           "for the choice, in place of its skill's")
-def _choose_many(f, player, items, min=0, max=99, prompt="", hints=None, tags=None):  # noqa: A002
+           "for the choice, in place of its skill's; costs: per item, the chooser's cards the rule then takes; "
+           "befalls: per item, the characters the rule then acts on")
+def _choose_many(f, player, items, min=0, max=99, prompt="", hints=None, tags=None, costs=None,  # noqa: A002
+                 befalls=None):
     low, high = count_arg(min, "choose_many's min"), count_arg(max, "choose_many's max")
     if high < low:
         raise RuleError(f"choose_many's max ({high}) is below its min ({low})")
     _options(f, items, "choose_many")
     per_item = _option_hints(hints, items, "choose_many")
+    prices = _option_costs(costs, items, "choose_many")
+    groups = _option_groups(befalls, items, "choose_many")
     about, subject = _asking(f, player)
     if tags is not None:
         about = _choice_tags(tags, "choose_many")
     return f.game.choices.choose_many(_need(player, "choose_many's player"), list(items or []), low, high,
-                                      prompt or "choose", about=about, hints=per_item, subject=subject)
+                                      prompt or "choose", about=about, hints=per_item, subject=subject,
+                                      costs=prices, groups=groups)
 
 
 @primitive("choose_card_from", "action", "chooser:player, owner:player, areas:list=none, optional:bool=false", "card",

@@ -1,0 +1,45 @@
+"""The designers' batches kept in benchmarks/designs: untagged skills of shapes the agents once misplayed.
+
+Each batch is swept by `scripts/skill_sweep.py` (docs/balance.md, "A fifth batch"); here, cheaply, every file checks
+without errors and each skill is read with the words its misplay was mended by, so that a change to the reading
+that loses one shows up in the default suite, not in the next sweep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sgsdsl.api import check_paths
+from sgsdsl.lang.intent import infer_skill_words
+
+DESIGNS = Path(__file__).resolve().parent.parent / "benchmarks" / "designs"
+
+READ = {
+    "fourth_batch_left.sgs": {
+        "pozhan": ("attack", "spends"),  # a price in cards by the HP of the one struck (`costs:`)
+        "haozhao": ("heal", "help"),  # a kingdom whose characters it heals (`befalls:`)
+        "tongpao": ("help",),  # a chain beside a draw: the draw decides
+    },
+    "fifth_batch.sgs": {
+        "hudun": ("help",),  # a mark its trigger reads: damage taken lowered
+        "xurui": ("boost", "spends"),  # a mark on itself: its next blow raised
+        "yexi": ("control", "spends"),  # a harm paid for with its own card
+        "shiyi": ("help",),  # a discard's `by` is the one it befalls
+        "ducha": ("control",),  # another's card bound to a name: no price of its own
+        "yijia": (),  # another's equipment taken, its own given: both (SGS-W407)
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(READ))
+def test_each_batch_checks_and_each_skill_is_read_as_mended(name: str) -> None:
+    loaded = check_paths([str(DESIGNS / name)])
+    assert loaded.ok and loaded.checked is not None, [str(d) for d in loaded.diagnostics]
+    skills = {s.ident.text: s for m in loaded.checked.modules for g in m.generals for s in g.skills}
+    read = {ident: infer_skill_words(skills[ident], loaded.checked.symbols.values) for ident in READ[name]}
+    assert read == READ[name]
+
+
+def test_every_batch_is_listed() -> None:
+    assert sorted(p.name for p in DESIGNS.glob("*.sgs")) == sorted(READ)
