@@ -1191,6 +1191,13 @@ MARKED = ('on phase_start where event.player == owner and event.phase == finish 
     # read both ways, or not read by a modifier at all: no words (the choice is left unaimed)
     ('modify hand_limit(p) by 2 where has_mark(p, "k")\n    modify attack_range(p) by -1 where has_mark(p, "k")', ()),
     ('modify hand_limit(p) by 2 where has_mark(p, "other")', ()),
+    # set outright: above or below what the value usually is (锁敌: "this turn your distance to it is 1")
+    ('modify distance(a, b) to 1 where a == owner and has_mark(b, "k")', ("control",)),
+    ('modify hand_limit(p) to 8 where has_mark(p, "k")', ("help",)),
+    ('modify draw_count(p) to 0 where has_mark(p, "k")', ("control",)),
+    ('modify draw_count(p) to 2 where has_mark(p, "k")', ()),  # (the usual: it says nothing)
+    # a value of the program's own that is a card's use limit, raised for the one marked (鼓舞: one more 杀)
+    ('modify slash_limit(p) by 1 where has_mark(p, "k")', ("help",)),
 ])
 def test_a_mark_is_read_through_the_skills_modifiers_that_test_it(tmp_path: Path, modifiers: str,
                                                                   words: tuple[str, ...]) -> None:

@@ -28,6 +28,10 @@ READ = {
         "shiyi": ("help",),  # a discard's `by` is the one it befalls
         "ducha": ("control",),  # another's card bound to a name: no price of its own
         "yijia": (),  # another's equipment taken, its own given: both (SGS-W407)
+        "suodi": ("control",),  # a mark set `to` a distance below the usual: reached more easily, a foe's
+        "guwu": ("help",),  # a mark raising a card's use limit written as the program's own value
+        "fanzhi": ("control",),  # a trick aimed at itself answered: its user, the other party, discards
+        "fanji": ("control",),  # a 闪 answered: the attacker, the other party, loses a card
     },
 }
 

@@ -32,6 +32,11 @@ from tests.test_role_play import view
     ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: [[owner], others(owner)]) } }', []),
     ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: [[owner]]) } }', ["SGS-E204"]),
     ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: 3) } }', ["SGS-E301"]),
+    # item by item: a number per cost, a list of characters per item of befalls
+    ('skill s a { on damaged { let x = choose(owner, ["a", "b"], costs: ["1", owner.hp]) } }', ["SGS-E301"]),
+    ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: [3, [owner]]) } }', ["SGS-E301"]),
+    ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: [[1, owner], []]) } }', ["SGS-E301"]),
+    ('skill s a { on damaged { let x = choose(owner, ["a", "b"], befalls: [[owner], [event.source]]) } }', []),
 ])
 def test_the_checker_reads_a_choices_costs_and_befalls(src: str, expected: list[str]) -> None:
     assert sorted(codes(src)) == sorted(expected)
@@ -60,7 +65,9 @@ def test_a_choices_costs_reach_the_agent_worked_out_per_option(tmp_path: Path, b
 def test_costs_that_do_not_fit_are_a_rule_error(tmp_path: Path, costs: str, why: str) -> None:
     from sgsdsl.engine.errors import RuleError
 
-    program_costs = costs if costs != "[1]" else "[q.hp for q in [owner]]"
+    # (not written out where the checker would refuse them: the rule refuses them when it runs)
+    program_costs = {"[1]": "[q.hp for q in [owner]]",
+                     '["a", "b"]': "[q.name for q in [owner, owner]]"}.get(costs, costs)
     with pytest.raises(RuleError, match=f"choose's costs must .*{why}"):
         asked_in(tmp_path, COSTED.replace("COSTS", program_costs), "compiled")
 

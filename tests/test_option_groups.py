@@ -48,7 +48,8 @@ def test_whom_each_option_befalls_reaches_the_agent_as_seats(tmp_path: Path, bac
 def test_befalls_that_do_not_fit_are_a_rule_error(tmp_path: Path, befalls: str, why: str) -> None:
     from sgsdsl.engine.errors import RuleError
 
-    written = befalls if befalls != "[[owner]]" else "[[q] for q in [owner]]"  # (not written out: run)
+    # (not written out, so the checker lets them pass: the rule refuses them when it runs)
+    written = {"[[owner]]": "[[q] for q in [owner]]"}.get(befalls, "[[owner], [q.name for q in [owner]], []]")
     with pytest.raises(RuleError, match=f"choose's befalls must .*{why}"):
         asked_in(tmp_path, GROUPED.replace("BEFALLS", written), "compiled")
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import traceback
 
 import click
 
@@ -35,15 +37,36 @@ class _LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C ends any command with one short line and the shell's exit code for it (130), never a traceback
-        (click's own answer is 'Aborted!' and exit 1, the code of a failed check)."""
+        (click's own answer is 'Aborted!' and exit 1, the code of a failed check). A failure of sgsdsl itself
+        (a bug, not bad input: bad input has its own located messages) ends with one line naming it and exit
+        code 70; `SGSDSL_TRACEBACK=1` shows the traceback for the report."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\ninterrupted (Ctrl-C)", err=True)
             raise SystemExit(INTERRUPTED) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            # the reader went away (`sgsdsl … | head`): nothing more to say, and nothing to flush at exit either
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # (an output with no file behind it, as under click's test runner)
+                pass
+            raise SystemExit(BROKEN_PIPE) from None
+        except Exception as err:  # last-resort guard: never a Python traceback
+            if os.environ.get("SGSDSL_TRACEBACK") == "1":
+                traceback.print_exc()
+            detail = "".join(traceback.format_exception_only(type(err), err)).strip().splitlines()
+            click.echo(f"sgsdsl: internal error ({detail[-1] if detail else type(err).__name__}); this is a bug "
+                       "in sgsdsl: please report it with the command and its input (SGSDSL_TRACEBACK=1 shows "
+                       "where it happened)", err=True)
+            raise SystemExit(INTERNAL_ERROR) from None
 
 
 INTERRUPTED = 128 + 2  # killed by SIGINT, as shells report it
+INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h: an internal software error
+BROKEN_PIPE = 128 + 13  # killed by SIGPIPE, as shells report it
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -343,7 +343,7 @@ class Dispatch:
                     break
         return choices.confirm(p, f"use {skill.name}?", about=skill,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
-                               skips=skips, subject=befallen(fields))  # (whom a yes befalls)
+                               skips=skips, subject=befallen(fields, p))  # (whom a yes befalls)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

@@ -23,6 +23,9 @@ class CheckerBase:
         self._value_types: dict[str, str | None] = {}
         self._asked: set[str] = set()  # card families some rule asks for (respond, use_card_on…)
         self._dynamic_ask = False  # some rule asks for a family computed at run time
+        # id of a list literal -> the known type of each of its items (a choice's `costs:` and `befalls:` are
+        # checked item by item)
+        self._item_types: dict[int, list[str | None]] = {}
         self._reachability: list[tuple[ast.Ident, str]] = []  # (card named by view_as/provide, what)
         self._replacing: set[str] = set()  # names/ids of cards some mode's `replace … with` puts in the deck
 

@@ -149,7 +149,9 @@ class BodyChecker(CheckerBase):
             self.expect(e.high, "int", scope, "a range")
             return "range"
         if isinstance(e, ast.ListLit):
-            types = {_known(self.expr(i, scope)) for i in e.items}
+            item_types = [_known(self.expr(i, scope)) for i in e.items]
+            self._item_types[id(e)] = item_types
+            types = set(item_types)
             if types == {"player"}:
                 return "players"
             if types == {"card"}:
@@ -404,6 +406,8 @@ class BodyChecker(CheckerBase):
                     and len(items.items) != len(given.items):
                 self.error("SGS-E204", f"'{e.func.text}' has {len(items.items)} item(s) but {len(given.items)} "
                            f"{what}: give {none}", given.span)
+            if isinstance(given, ast.ListLit):
+                self.option_items(e.func.text, key, given)
         hints = next((v for k, v in e.kwargs if k.text == "hints"), None)
         if not isinstance(hints, ast.ListLit):
             return
@@ -413,6 +417,23 @@ class BodyChecker(CheckerBase):
         for h in hints.items:
             if isinstance(h, ast.Lit) and h.kind == "str":
                 self.hint_words(h)
+
+    def option_items(self, fname: str, key: str, given: ast.ListLit) -> None:
+        """Each item of a written `costs:` list is a number; each of `befalls:` a list of characters (SGS-E301),
+        what the rule would otherwise refuse only when the choice is asked."""
+        for item, t in zip(given.items, self._item_types.get(id(given), []), strict=False):
+            if key == "costs" and t not in (None, "int"):
+                self.error("SGS-E301", f"costs of '{fname}' are numbers of cards, one per item, not {_article(t)}",
+                           item.span, "e.g. costs: [0, p.hp]")
+            elif key == "befalls" and t is not None and t not in ("players", "list"):
+                self.error("SGS-E301", f"befalls of '{fname}' are lists of characters, one per item, not {_article(t)}",
+                           item.span, "e.g. befalls: [[owner], [q for q in players() if q.kingdom == 魏]]")
+            elif key == "befalls" and isinstance(item, ast.ListLit):
+                wrong = next(((i, u) for i, u in zip(item.items, self._item_types.get(id(item), []), strict=False)
+                              if u not in (None, "player")), None)
+                if wrong is not None:
+                    self.error("SGS-E301", f"befalls of '{fname}' list characters, not {_article(wrong[1] or '')}",
+                               wrong[0].span, "one list of characters per item ([] for none)")
 
     def hint_words(self, text: ast.Lit) -> None:
         """SGS-W406 for each word of a written hint text that is not an AI hint word."""

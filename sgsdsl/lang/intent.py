@@ -27,6 +27,7 @@ from ..engine.registry import (
     ENGINE_VALUES,
     FIELD_EFFECTS,
     FIELD_EFFECTS_BY_FAMILY,
+    OTHER_PARTY_FIELDS,
     PARAM_EFFECTS,
     PARAM_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS_BY_VALUE,
@@ -37,7 +38,7 @@ from ..engine.registry import (
     TIMINGS,
     VALUE_EFFECTS,
 )
-from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE
+from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE, EngineValue
 from . import ast
 from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
@@ -77,6 +78,9 @@ class Lexicon:
 
     families: Mapping[str, str] = field(default_factory=dict)
     procedures: Mapping[str, ast.ProcedureDef] = field(default_factory=dict)
+    # what raising each of the program's own values does to the character passed at a position of it, as
+    # `VALUE_EFFECTS` says of the engine's (`limit_value_words`: `slash_limit(user)`, a card's use limit, helps)
+    values: Mapping[tuple[str, int], str] = field(default_factory=dict)
     # reading a trigger's body: its timing, and the card families its condition pins per field of the event
     # (`event.card is 杀`), for a field of the event set to the one chosen (`at`, `field_words`)
     timing: str | None = None
@@ -100,11 +104,12 @@ class Lexicon:
         table: dict[str, ast.ProcedureDef] = {}
         for pr in procedures:
             table.setdefault(pr.name.text, pr)
-        return cls(family_words(cards), table)
+        cards = list(cards)
+        return cls(family_words(cards), table, limit_value_words(cards))
 
     def of_skill(self, s: ast.SkillDef) -> Lexicon:
         """This lexicon reading skill S's bodies: with what each mark S sets means (`mark_words`)."""
-        marks = mark_words(s)
+        marks = mark_words(s, self.values)
         return self if marks == self.marks else replace(self, marks=marks)
 
     def at(self, trigger: ast.Trigger) -> Lexicon:
@@ -346,13 +351,25 @@ def _lets(body: ast.Node) -> dict[str, list[ast.Expr]]:
 Subject = tuple[str, frozenset[str]]
 
 
+def _befallen_field(timing_name: str | None) -> str | None:
+    """The field naming the one an event of this timing befalls: the first of its `SUBJECT_FIELDS` it has."""
+    timing = TIMINGS.get(timing_name) if timing_name is not None else None
+    return next((f for f in SUBJECT_FIELDS if timing is not None and timing.fields.get(f) == "player"), None)
+
+
 def event_subject(t: ast.Trigger) -> Subject | None:
     """The one T's event befalls, as the engine names it when it asks "use …?" (`Request.subject`): the first of the
     event's `SUBJECT_FIELDS` it has (`target`, `player`, `user`, `killer`); None for an event with none."""
     timing = TIMINGS.get(t.timing.text)
-    field_name = next((f for f in SUBJECT_FIELDS if timing is not None and timing.fields.get(f) == "player"), None)
-    if field_name is None or field_name in _owner_fields(t.where):
-        return None  # (an event befalling the owner itself: a yes is its own gain or price, read as such)
+    field_name = _befallen_field(t.timing.text)
+    owned = _owner_fields(t.where)
+    if field_name is not None and field_name in owned:
+        # an event befalling the owner itself: a yes is about the event's other party (`OTHER_PARTY_FIELDS`: the
+        # user of a trick aimed at it), else its own gain or price, read as such
+        field_name = next((f for f in OTHER_PARTY_FIELDS if f != field_name and f not in owned and timing is not None
+                           and timing.fields.get(f) == "player"), None)
+    if field_name is None:
+        return None
     return field_name, _names_for(t.body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
 
 
@@ -399,6 +416,8 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
     """The words of every marked use the body makes of the one its event befalls, and of the event cancelled
     (`CANCEL_EFFECTS`, `CANCEL_EFFECTS_BY_FAMILY`)."""
     found: set[str] = set()
+    # (the event's other party, `OTHER_PARTY_FIELDS`, is not the one a cancelled event would have befallen)
+    befallen = _befallen_field(lexicon.timing) == subject[0]
     for node in calls(body):
         pr = lexicon.procedure(node)
         marks = {} if pr is not None else _marks(node, lexicon)
@@ -406,14 +425,15 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
             if any(_is_subject(one, subject) for one in _one_or_listed(arg)):
                 found.update(lexicon.effects(pr, param) if pr is not None
                              else {_as_effect(node, marks.get(param, "?"))})
-        if node.func.text == "cancel" and node.ref == "action" and node.args and _is_one_of(node.args[0], {"event"}):
+        if befallen and node.func.text == "cancel" and node.ref == "action" and node.args \
+                and _is_one_of(node.args[0], {"event"}):
             found.add(_cancelled(lexicon) or "?")
         whose = _discarded_from(node, lexicon.held)
         if whose is not None and _is_subject(whose, subject):
             found.add("control")
     for moved in _assignments(body):
         # (its field of the event set to another: the event no longer befalls it, as if cancelled for it)
-        if isinstance(moved.target, ast.Attr) and _is_subject(moved.target, subject) \
+        if befallen and isinstance(moved.target, ast.Attr) and _is_subject(moved.target, subject) \
                 and not _is_subject(moved.value, subject) and lexicon.field_words(moved.target) is not None:
             found.add(_cancelled(lexicon) or "?")
     return found
@@ -683,26 +703,29 @@ def _marks(node: ast.Node, lexicon: Lexicon) -> Mapping[str, str]:
     return marks
 
 
-def mark_words(s: ast.SkillDef) -> dict[str, str]:
+def mark_words(s: ast.SkillDef, values: Mapping[tuple[str, int], str] | None = None) -> dict[str, str]:
     """What each mark skill S tests in its modifiers does to the character holding it: a modifier `modify Q(p) by V
     where has_mark(p, "N")` (a term of its condition's top-level `and`s), V a literal, makes N a help or a hampering
     as `VALUE_EFFECTS` says of raising Q for p (lowering it, the opposite); and a trigger of S whose condition tests
     the mark on a character of its event (`has_mark(event.target, "N")`, or on the owner where the condition makes
     that field the owner) and whose body raises or lowers the event's amount by a literal, or cancels the event, as
     `AMOUNT_EFFECTS` says of that field (`_trigger_marks`). What a mark does is what these agree on (`_agreed`: a
-    heal stopped and more damage taken, an `attack`); marks read both ways are left out."""
+    heal stopped and more damage taken, an `attack`); marks read both ways are left out. VALUES: what raising the
+    program's own values does, by (value, position) (`limit_value_words`)."""
     found: dict[str, set[str]] = {}
     for name, read in _trigger_marks(s):
         found.setdefault(name, set()).add(read)
     for m in s.modifiers:
-        sign = _literal_sign(m.value) if m.op == "by" else 0
-        params = [p.text for p in m.params]
         value = ENGINE_VALUES.get(m.quantity.text)
-        if not sign or value is None or len(value.params) != len(params):
+        sign = _literal_sign(m.value) if m.op == "by" else _set_sign(m.value, value)
+        params = [p.text for p in m.params]
+        if not sign or (value is not None and len(value.params) != len(params)):
             continue
         for holder, name in _marks_tested(m.where):
             if holder in params:
-                word = VALUE_EFFECTS.get((m.quantity.text, value.params[params.index(holder)]))
+                at = params.index(holder)
+                word = VALUE_EFFECTS.get((m.quantity.text, value.params[at])) if value is not None \
+                    else (values or {}).get((m.quantity.text, at))
                 if word is not None:
                     found.setdefault(name, set()).add(word if sign > 0 else _OPPOSITE[word])
     agreed = ((name, _agreed(words)) for name, words in sorted(found.items()))
@@ -710,6 +733,14 @@ def mark_words(s: ast.SkillDef) -> dict[str, str]:
 
 
 _OPPOSITE = {"help": "control", "control": "help"}
+
+
+def _set_sign(e: ast.Expr, value: EngineValue | None) -> int:
+    """How a value set outright to a whole number written out (`modify distance(a, b) to 1`) changes it: 1 above
+    what it usually is (`EngineValue.usual`), -1 below, 0 at it or where that is not known."""
+    if value is None or value.usual is None or not isinstance(e, ast.Lit) or e.kind != "int":
+        return 0
+    return (e.value > value.usual) - (e.value < value.usual)
 
 
 def _trigger_marks(s: ast.SkillDef) -> Iterator[tuple[str, str]]:
@@ -786,6 +817,21 @@ def _marks_tested(where: ast.Expr | None) -> list[tuple[str, str]]:
                 out.append((holder.ident, name.value))
             elif isinstance(holder, ast.Attr) and _is_one_of(holder.obj, {"event"}):
                 out.append((f"event.{holder.name.text}", name.value))
+    return out
+
+
+def limit_value_words(cards: Iterable[ast.CardDef]) -> dict[tuple[str, int], str]:
+    """(value, position) -> `help` for each of the program's own values that is a card's use limit with the card's
+    user passed at that position (`use play limit slash_limit(user) per phase`): raising it lets that character use
+    the card more often (a designer's 鼓舞, `modify slash_limit(u) by 1 where has_mark(u, "鼓舞")`)."""
+    out: dict[tuple[str, int], str] = {}
+    for card in cards:
+        for use in card.uses:
+            count = use.limit.count if use.limit is not None else None
+            if isinstance(count, ast.Call) and count.ref == "value" and count.func.text not in ENGINE_VALUES:
+                for at, arg in enumerate(count.args):
+                    if isinstance(arg, ast.Name) and arg.ident == "user":
+                        out[(count.func.text, at)] = "help"
     return out
 
 

@@ -27,6 +27,7 @@ from .core import (  # noqa: F401, E402 - the public tables
     FIELD_EFFECTS_BY_FAMILY,
     LIMIT_SCOPES,
     MARK_SCOPES,
+    OTHER_PARTY_FIELDS,
     PARAM_EFFECTS,
     PARAM_EFFECTS_BY_FAMILY,
     PARAM_EFFECTS_BY_VALUE,

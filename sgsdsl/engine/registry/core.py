@@ -62,6 +62,9 @@ class EngineValue:
     # applied last, after modifiers and a rule's own bounds: what the engine promises about the value
     # (a distance between two characters is never below 1), as clamp(game, result, *args)
     clamp: Callable[..., Any] | None = None
+    # what the value is for most characters most of the time (a distance of 2, a hand limit of 4): how agents read a
+    # value set outright, `modify distance(a, b) to 1`, as a lowering (or a raise) of it (lang/intent.py)
+    usual: int | None = None
 
 
 PRIMITIVES: dict[str, Primitive] = {}
@@ -121,10 +124,10 @@ def timing(name: str, fields: str, mutable: str = "", cancellable: bool = False,
 
 
 def engine_value(name: str, sig: str, typ: str, default: Callable[..., Any], doc: str,
-                 clamp: Callable[..., Any] | None = None) -> None:
+                 clamp: Callable[..., Any] | None = None, usual: int | None = None) -> None:
     ps = _params(sig)
     ENGINE_VALUES[name] = EngineValue(name, tuple(p.name for p in ps), tuple(p.type for p in ps), typ, default, doc,
-                                      clamp)
+                                      clamp, usual)
 
 
 # ---------------------------------------------------------------- types and attributes
@@ -346,11 +349,25 @@ CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect":
 SUBJECT_FIELDS = ("target", "player", "user", "killer", "by")
 
 
-def befallen(fields: dict[str, Any]) -> Player | None:
-    """The one an event with these FIELDS befalls: the first of its `SUBJECT_FIELDS` naming a character."""
+# When the one an event befalls is the very character asked about it (a designer's 反制: "after you become the
+# target of another's trick, you may make its user discard a hand card"), a yes is about the event's other party:
+# the first of these fields naming another character (the trick's user, the damage's source, the attacker a 闪
+# answered). Before, the question was about its owner, and 反制 answered friends' 桃园结义 as often as foes' tricks.
+OTHER_PARTY_FIELDS = ("user", "source", "against_user", "initiator", "target", "player", "killer", "victim", "by")
+
+
+def befallen(fields: dict[str, Any], asked: Player | None = None) -> Player | None:
+    """The one an event with these FIELDS befalls: the first of its `SUBJECT_FIELDS` naming a character; where that
+    is ASKED, the event's other party (`OTHER_PARTY_FIELDS`), if it has one."""
     for name in SUBJECT_FIELDS:
         named = fields.get(name)
         if isinstance(named, Player):
+            if named is not asked:
+                return named
+            for other in OTHER_PARTY_FIELDS:
+                party = fields.get(other)
+                if isinstance(party, Player) and party is not asked:
+                    return party
             return named
     return None
 

@@ -78,12 +78,12 @@ timing("nullify", "card:card, user:player, target:player, use:use", cancellable=
 # ---------------------------------------------------------------- engine values
 engine_value("distance", "from:player, to:player", "int", lambda g, a, b: g.dispatch.seat_distance(a, b),
              "distance between two characters (min 1; 0 from a character to itself)",
-             clamp=lambda g, d, a, b: 0 if a is b else max(1, d))
+             clamp=lambda g, d, a, b: 0 if a is b else max(1, d), usual=2)
 engine_value("attack_range", "player:player", "int",
              lambda g, p: (p.equips["weapon"].rule.attack_range or 1) if "weapon" in p.equips else 1,
-             "attack range: the weapon's range, else 1")
-engine_value("hand_limit", "player:player", "int", lambda g, p: p.hp, "hand limit in the discard phase")
-engine_value("draw_count", "player:player", "int", lambda g, p: 2, "cards drawn in the draw phase")
+             "attack range: the weapon's range, else 1", usual=1)
+engine_value("hand_limit", "player:player", "int", lambda g, p: p.hp, "hand limit in the discard phase", usual=4)
+engine_value("draw_count", "player:player", "int", lambda g, p: 2, "cards drawn in the draw phase", usual=2)
 engine_value("targetable", "user:player, card:card, target:player", "bool", lambda g, u, c, t: True,
              "whether a card may target a character")
 engine_value("card_suit", "card:card", "suit", lambda g, c: c.printed_suit,
@@ -96,4 +96,4 @@ engine_value("alive_at_zero", "player:player", "bool", lambda g, p: False,
              "whether a rule keeps the character alive at 0 HP or less: it does not enter (or leaves) its dying state "
              "while this holds, and enters it as soon as it no longer does (a skill lost, a condition gone)")
 engine_value("extra_targets", "user:player, card:card", "int", lambda g, u, c: 0,
-             "extra targets a card may choose")
+             "extra targets a card may choose", usual=0)

@@ -1,0 +1,92 @@
+"""An optional trigger on an event that befalls its own owner is about the event's other party (反制: "after you
+become the target of another's trick, you may make its user discard a hand card"): the engine names that one as the
+question's subject, the reading reads the body's uses of it, and the heuristic agent aims the harm at a foe only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sgsdsl.api import check_paths
+from sgsdsl.engine.agents import Request
+from sgsdsl.engine.model import Player
+from sgsdsl.engine.registry.core import befallen
+from sgsdsl.lang.intent import Lexicon, event_subject, infer_skill_words, subject_words
+from tests.test_option_hints import asked_with
+from tests.test_role_play import SLASH, picks, view
+
+
+def _players() -> tuple[Player, Player]:
+    a, b = Player.__new__(Player), Player.__new__(Player)
+    return a, b
+
+
+def test_an_event_befalling_the_one_asked_is_about_its_other_party() -> None:
+    me, other = _players()
+    assert befallen({"user": other, "target": me}) is me  # (asked of nobody: the one it befalls)
+    assert befallen({"user": other, "target": me}, me) is other
+    assert befallen({"user": me, "target": other}, me) is other
+    assert befallen({"player": me, "against_user": other}, me) is other
+    assert befallen({"player": me, "against_user": None}, me) is me  # (no other party: still its own)
+    assert befallen({"source": None, "target": me}, me) is me
+
+
+COUNTER = """\
+general 甲 jia : 魏 male 4 {
+  skill 击 ji { on turn_start where event.player == owner { damage(first(others(owner)), 1, source: owner) } }
+  skill 制 zhi {
+    on damaged where event.target == owner and event.source != none and event.source != owner optional {
+      let u = event.source
+      discard(choose(u, hand(u), prompt: "制: discard a hand card"), by: u)
+    }
+  }
+}
+mode 身份局 identity { players 2..2  roles 2 { lord rebel }  leader lord  win lord when count(players()) == 1 }
+"""
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_the_question_names_the_damages_source(tmp_path: Path, back_end: str) -> None:
+    for r in asked_with(tmp_path, COUNTER, back_end, "use 制?"):
+        assert r.subject == 1 - r.seat
+        assert "control" in r.about
+
+
+def _read(text: str, tmp_path: Path) -> tuple:
+    path = tmp_path / "read.sgs"
+    path.write_text(text, encoding="utf-8")
+    loaded = check_paths([str(path)])
+    assert loaded.ok and loaded.checked is not None, [str(d) for d in loaded.diagnostics]
+    sym = loaded.checked.symbols
+    lex = Lexicon.of(sym.cards.values(), sym.procedures.values())
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "zhi")
+    t = skill.triggers[0]
+    return event_subject(t), subject_words(t, lex.of_skill(skill).at(t)), infer_skill_words(skill, sym.values, lex)
+
+
+def test_the_reading_reads_the_other_partys_harm(tmp_path: Path) -> None:
+    subject, words, skill_words = _read(COUNTER, tmp_path)
+    assert subject is not None and subject[0] == "source" and "u" in subject[1]
+    assert words == {"control"} and skill_words == ("control",)
+
+
+def test_a_cancel_of_the_owners_own_event_is_not_the_other_partys(tmp_path: Path) -> None:
+    """Cancelling a card aimed at the owner spares the owner: it does nothing to the card's user."""
+    shield = COUNTER.replace("on damaged where event.target == owner and event.source != none and event.source != "
+                             "owner optional {\n      let u = event.source\n      discard(choose(u, hand(u), prompt: "
+                             "\"制: discard a hand card\"), by: u)\n    }",
+                             "on targeted where event.target == owner optional { cancel(event) }")
+    assert "cancel(event)" in shield
+    subject, words, _ = _read(shield, tmp_path)
+    assert subject is not None and subject[0] == "user"
+    assert words == set()
+
+
+def test_the_agent_aims_it_at_a_foe_only() -> None:
+    """The lord, struck by seat 4 (a sure foe by now) or by a seat it knows nothing of, answers with the harm only
+    against the foe."""
+    ask = Request(0, "confirm", "use 制?", ("yes", "no"), about=("control", "skill"), subject=4)
+    struck = view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])
+    assert picks(ask, struck) == {0}
+    assert picks(ask._replace(subject=1), view(0)) == {1}
