@@ -919,6 +919,9 @@ FENBAO = "let ts = choose_many(owner, others(owner), 1, 2)\n for t in ts {\n"
     (FENBAO + " if t.hp > owner.hp { damage(t, 1) } }", [None]),
     ("let q = choose(owner, others(owner))\n let p = choose(owner, others(owner))\n"
      " if p.hp > q.hp { damage(p, 1) } else { draw(p, 1) }", [None, None]),
+    # a test by names bound once to what it reads (a designer's 易命: `let a = owner.hp`, `let b = p.hp`, `b > a`)
+    ("let p = choose(owner, others(owner))\n let a = owner.hp\n let b = p.hp\n"
+     " if b > a { lose_hp(p, b - a) } else { recover(p, 1) }", [("attack", "help")]),
 ])
 def test_a_choice_of_characters_the_rule_then_tests_is_told_what_each_seat_gets(tmp_path: Path, body: str,
                                                                                hints: list) -> None:
@@ -1322,3 +1325,21 @@ def test_a_mark_is_read_through_the_triggers_that_test_it(tmp_path: Path) -> Non
 def test_a_harm_paid_for_with_the_owners_cards_reads_its_price(tmp_path: Path, body: str,
                                                               words: tuple[str, ...]) -> None:
     assert infer_skill_words(_skill(tmp_path, body), {}) == words
+
+
+def test_a_skill_that_heals_the_whole_table_is_weighed_as_such_a_card() -> None:
+    """`area heal` (a designer's 普济, "every wounded character recovers 1 HP", read from its loop over the table):
+    used when its heal does its side more good than its foes, not whenever its owner is wounded."""
+    agent = HeuristicAgent(1)
+    words = frozenset({"skill", "area", "heal"})
+    stance = {0: 1.0, 1: 1.0, 2: -1.0}
+
+    def hurt(*seats: int) -> dict:
+        table = _table([2, 2, 2])
+        for s in seats:
+            table["players"][s]["hp"] = 1
+        return table
+
+    assert agent._skill_score(words, hurt(0, 1), stance, True) > 0  # itself and its loyalist
+    assert agent._skill_score(words, hurt(2), stance, False) == 0  # the rebel alone
+    assert agent._skill_score(words, hurt(0, 2), stance, True) == 0  # itself, but the rebel as much

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from sgsdsl.api import check_paths
+from sgsdsl.lang import ast
+from sgsdsl.lang.ast_walk import calls, kwarg
 from sgsdsl.lang.intent import infer_skill_words
 
 DESIGNS = Path(__file__).resolve().parent.parent / "benchmarks" / "designs"
@@ -33,6 +35,13 @@ READ = {
         "fanzhi": ("control",),  # a trick aimed at itself answered: its user, the other party, discards
         "fanji": ("control",),  # a 闪 answered: the attacker, the other party, loses a card
     },
+    "sixth_batch.sgs": {
+        "duanliang": ("control",),  # another's draw lowered: AMOUNT_EFFECTS on the one the event befalls
+        "yuanxi": ("attack",),  # a 杀 at a third answered on its user: the one character the body acts on
+        "xiaofang": ("attack", "spends"),  # a 杀 copied onto its target: the first of `event.targets`
+        "yie": ("control", "help"),  # a card taken out of one judge area (a harm lifted) into another's
+        "puji": ("area", "heal"),  # a loop over the wounded of the table: weighed as a card reaching everyone
+    },
 }
 
 
@@ -43,6 +52,18 @@ def test_each_batch_checks_and_each_skill_is_read_as_mended(name: str) -> None:
     skills = {s.ident.text: s for m in loaded.checked.modules for g in m.generals for s in g.skills}
     read = {ident: infer_skill_words(skills[ident], loaded.checked.symbols.values) for ident in READ[name]}
     assert read == READ[name]
+
+
+def test_a_choice_of_cards_put_back_on_top_is_hinted_next() -> None:
+    """窥天 (a 观星 written without `hints:`): its choice among the deck's top cards, the pick put back on top, gets
+    the hint `next` per option, so that the agent orders them for its own draws and judgements."""
+    loaded = check_paths([str(DESIGNS / "sixth_batch.sgs")])
+    assert loaded.checked is not None
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "kuitian")
+    chosen = [c for c in calls(skill.triggers[0].body) if c.func.text == "choose"]
+    assert len(chosen) == 1
+    hints = kwarg(chosen[0], "hints")
+    assert isinstance(hints, ast.ListComp) and isinstance(hints.elem, ast.Lit) and hints.elem.value == "next"
 
 
 def test_every_batch_is_listed() -> None:

@@ -90,3 +90,32 @@ def test_the_agent_aims_it_at_a_foe_only() -> None:
     struck = view(0, acts=[(4, 0, SLASH)] * 2, damage=[(4, 0, 2)])
     assert picks(ask, struck) == {0}
     assert picks(ask._replace(subject=1), view(0)) == {1}
+
+
+def test_a_field_of_several_names_its_first_living_other() -> None:
+    from sgsdsl.engine.registry.core import named_in
+
+    me, other = _players()
+    third = Player.__new__(Player)
+    for p, alive in ((me, True), (other, False), (third, True)):
+        p.alive = alive
+    assert named_in({"targets": [me, other, third]}, "targets", me) is third  # (not the one asked, not the dead)
+    assert named_in({"targets": [me]}, "targets", me) is None
+    assert named_in({"user": other}, "user", me) is other
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_the_trigger_carries_the_field_its_body_is_about(back_end: str) -> None:
+    """援袭 ("after another's 杀 targets a third, use a 杀 on the attacker") is about the 杀's user, 效仿 ("after
+    another's 杀, use a 杀 on its target") about its targets, 反制 about the trick's user: the engine names that one."""
+    from sgsdsl.api import interpreted_program
+    from sgsdsl.compiler.cache import compiled_program
+
+    designs = Path(__file__).resolve().parent.parent / "benchmarks" / "designs"
+    loaded = check_paths([str(designs / "sixth_batch.sgs"), str(designs / "fifth_batch.sgs")])
+    assert loaded.ok
+    program = interpreted_program(loaded) if back_end == "interpreted" else compiled_program(loaded)
+    skills = {s.ident: s for g in program.generals.values() for s in g.skills}
+    assert skills["yuanxi"].triggers[0].subject == "user"
+    assert skills["xiaofang"].triggers[0].subject == "targets"
+    assert skills["fanzhi"].triggers[0].subject == "user"

@@ -568,6 +568,12 @@ class HeuristicAgent(Agent):
         if SWAP in t:
             # a hand exchanged with the one it chooses: only with a swap worth making within reach
             return 1.5 if self._best_swap(view, stance, reach) >= SWAP_GAIN else 0.0
+        if "area" in t:
+            # a skill whose blow or favour reaches everyone (乱击 makes a 万箭齐发; a designer's 普济 heals every
+            # wounded character): weighed as such a card is, before its own heal or help (普济 was used whenever its
+            # owner was wounded, healing the foes at the table with it)
+            score = self._area_score(t, view, stance)
+            return 0.0 if score and self._might_kill_a_friend(t, view, stance) else score
         if "help" in t and not self._helps_within(view, stance, reach):
             return 0.0  # its good goes to a seat it chooses: only with a sure friend to choose (never a guess), or
             # itself when the menu shows it may (青囊 on a wounded owner)
@@ -588,10 +594,6 @@ class HeuristicAgent(Agent):
             if not self._full(view) or me["hand"] > 1:
                 return 0.0
             return 1.2 if self.rng.random() < 0.5 else 0.0
-        if "area" in t:
-            # a skill whose blow or favour reaches everyone (乱击 makes a 万箭齐发): weighed as such a card is
-            score = self._area_score(t, view, stance)
-            return 0.0 if score and self._might_kill_a_friend(t, view, stance) else score
         if t & {"attack", "control"}:
             # a skill's targets are chosen after it is picked: it needs a seat it would aim at, among those its
             # first choice may name when the menu shows them (STANCE is the aiming one: `_best_play`)

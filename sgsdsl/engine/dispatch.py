@@ -12,7 +12,7 @@ from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
 from .registry.arguments import none_argument, wrong_argument
-from .registry.core import befallen
+from .registry.core import befallen, named_in
 from .runtime import spend
 from .state import GameState
 
@@ -341,9 +341,11 @@ class Dispatch:
                 if held:
                     skips = (more, held)
                     break
+        # (whom a yes befalls: the field its body is read by, else the engine's own choice)
+        subject = (named_in(fields, trig.subject, p) if trig.subject else None) or befallen(fields, p)
         return choices.confirm(p, f"use {skill.name}?", about=skill,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
-                               skips=skips, subject=befallen(fields, p))  # (whom a yes befalls)
+                               skips=skips, subject=subject)
 
     # ------------------------------------------------------------ cards that count as another suit, colour or name
     def counted_as(self, card: Card, value: str, printed: Any) -> Any:

@@ -91,6 +91,10 @@ class TriggerRule:
     # A compulsory skill trigger that makes a card aimed at its owner void (interp/reach.py, `wards_owner`: an
     # armour's): its condition, asked of a card and a user before the card is aimed, says the card would do nothing
     ward: bool = False
+    # An optional skill trigger: the field of its event naming the one its question is about (`Request.subject`), as
+    # its body is read (lang/intent.py `event_subject`): whom its event befalls, else the event's other party, else
+    # the one character of the event the body acts on; None: the engine's own choice (`registry.befallen`)
+    subject: str | None = None
 
 
 @dataclass(slots=True)  # engine-internal (never a rule's value): fixed fields, cheaper reads

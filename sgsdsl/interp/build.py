@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from ..lang.intent import Lexicon, infer_choice_words, infer_skill_words
+from ..lang.intent import Lexicon, infer_choice_words, infer_skill_words, subject_field
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -311,7 +311,8 @@ class StructureBuilder:
                            t.optional and scope == "trigger" and cancels_event(t.body),
                            lowers_amount(t.body) if t.optional and scope == "trigger" else 0,
                            phases_skipped(t.body) if t.optional and scope == "trigger" else (),
-                           scope == "trigger" and wards_owner(t, owner_field(t.where)))
+                           scope == "trigger" and wards_owner(t, owner_field(t.where)),
+                           subject_field(t) if t.optional and scope == "trigger" else None)
 
     def card(self, c: ast.CardDef) -> CardRule:
         own = ("card", c.ident.text)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import deepcopy
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from ..engine.registry import (
     AMOUNT_EFFECTS,
@@ -93,6 +93,9 @@ class Lexicon:
     # the body being read: each name it binds once, to cards that plainly are one character's (`let c =
     # choose_card_from(owner, p)`), with that character (`_held_cards`, read by `_whose_cards`)
     held: Mapping[str, ast.Expr] = field(default_factory=dict)
+    # the same for cards of a judge area (`let c = choose(owner, judge_cards(p))`): a delayed card there is aimed
+    # at its holder, so one taken out of it is a harm lifted (`_cleared_from`)
+    judged: Mapping[str, ast.Expr] = field(default_factory=dict)
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _branch: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
@@ -120,14 +123,17 @@ class Lexicon:
         """This lexicon reading BODY, a skill's or a card's: with the names its owner goes by there (`owner_names`)."""
         owners = owner_names(body)
         held = _held_cards(body)
+        judged = _held_cards(body, _judge_holder)
         if owners == self.owners and held.keys() == self.held.keys() \
-                and all(held[k] is self.held[k] for k in held):
+                and all(held[k] is self.held[k] for k in held) and judged.keys() == self.judged.keys() \
+                and all(judged[k] is self.judged[k] for k in judged):
             return self
-        return replace(self, owners=owners, held=held)
+        return replace(self, owners=owners, held=held, judged=judged)
 
     def _inside(self) -> Lexicon:
         """This lexicon reading a procedure's body, where only its parameters are bound."""
-        return self if self.owners == OWNER and not self.held else replace(self, owners=OWNER, held={})
+        return self if self.owners == OWNER and not self.held and not self.judged \
+            else replace(self, owners=OWNER, held={}, judged={})
 
     def field_words(self, target: ast.Attr) -> str | None:
         """What setting this field of the event to a character does to it (`FIELD_EFFECTS`; `FIELD_EFFECTS_BY_FAMILY`
@@ -276,12 +282,48 @@ def _fixed_seat_words(body: ast.Block, values: Mapping[str, ast.ValueDef], lexic
     and the skill was used at random, by rebels too."""
     fixed = fixed_seat(body, values)
     subject = ("", frozenset({fixed.name.text})) if fixed is not None else None
+    loop = _table_loop(body) if fixed is None else None
+    if loop is not None:
+        # (a loop over the table's characters, `for p in wounded(players())`: what it does to each, `area` besides,
+        # weighed as a card that reaches everyone is; a designer's 普济, "discard two hand cards: every wounded
+        # character recovers 1 HP", was used at random, healing foes as often as friends)
+        subject = ("", frozenset({loop.var.text}))
     own = set(_self_words(body, lexicon, subject=subject))
     if subject is not None and own <= {"draw", SPENDS}:
         word = _agreed(_subject_effects(body, lexicon, subject))
-        if word is not None and word != SWAP:
+        if loop is not None and word in ("help", "attack", "control"):
+            own |= {"area", "heal" if word == "help" and _recovers(loop) else word}
+        elif loop is None and word is not None and word != SWAP:
             own.add(word)
     return own
+
+
+# the functions giving characters of the whole table, by their first argument's being such a list (none: always)
+_TABLE_LISTS = {"players": False, "others": False, "wounded": True}
+
+
+def _table_loop(body: ast.Block) -> ast.For | None:
+    """The first loop of BODY, at any depth, over characters of the whole table (`players()`, `others(owner)`,
+    `wounded(players())`)."""
+    return next((n for n in _under(body) if isinstance(n, ast.For) and _table_list(n.iterable)), None)
+
+
+def _table_list(e: ast.Expr) -> bool:
+    """Whether E is plainly characters of the whole table, or its wounded (`_table_loop`): a card that reaches
+    everyone is weighed by the same seats. A list filtered otherwise (`[q for q in players() if q.hp >= owner.hp]`)
+    is not: whom it reaches is not what that weighs."""
+    if isinstance(e, ast.ListComp):
+        return e.cond is None and isinstance(e.elem, ast.Name) and e.elem.ident == e.var.text \
+            and _table_list(e.iterable)
+    if not (isinstance(e, ast.Call) and e.ref == "function" and e.func.text in _TABLE_LISTS):
+        return False
+    return not _TABLE_LISTS[e.func.text] or (bool(e.args) and _table_list(e.args[0]))
+
+
+def _recovers(loop: ast.For) -> bool:
+    """Whether the loop's body heals its character (`recover(p, 1)`)."""
+    return any(c.func.text == "recover" and c.ref == "action" and c.args and _is_one_of(c.args[0], {loop.var.text})
+               for c in calls(loop.body))
 
 
 def _heals_the_chosen(body: ast.Block) -> bool:
@@ -368,9 +410,30 @@ def event_subject(t: ast.Trigger) -> Subject | None:
         # user of a trick aimed at it), else its own gain or price, read as such
         field_name = next((f for f in OTHER_PARTY_FIELDS if f != field_name and f not in owned and timing is not None
                            and timing.fields.get(f) == "player"), None)
+    if timing is not None and (field_name is None or not _reads_field(t.body, field_name)):
+        # a body that acts on none of it but on one other character of its event is about that one (a designer's
+        # 援袭: "after another's 杀 targets a third, you may use a 杀 on the attacker"; 效仿: "after another's 杀,
+        # you may use a 杀 on its target", a field of several, `event.targets`)
+        others = [f for f, typ in timing.fields.items() if typ in ("player", "players") and f not in owned
+                  and f != field_name and _reads_field(t.body, f)]
+        if len(others) == 1:
+            field_name = others[0]
     if field_name is None:
         return None
     return field_name, _names_for(t.body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
+
+
+def subject_field(t: ast.Trigger) -> str | None:
+    """The field of T's event naming the one its question is about (`event_subject`), for the engine to name it
+    (`TriggerRule.subject`)."""
+    subject = event_subject(t)
+    return subject[0] if subject is not None else None
+
+
+def _reads_field(body: ast.Node, field_name: str) -> bool:
+    """Whether BODY reads the event's field FIELD_NAME (`event.user`)."""
+    return any(isinstance(n, ast.Attr) and n.name.text == field_name and _is_one_of(n.obj, {"event"})
+               for n in _under(body))
 
 
 def _owner_fields(where: ast.Expr | None) -> set[str]:
@@ -390,10 +453,19 @@ def _owner_fields(where: ast.Expr | None) -> set[str]:
 
 
 def _is_subject(e: ast.Expr, subject: Subject) -> bool:
-    """Whether E is the event's field naming the one it befalls (`event.target`), or a name bound to it alone."""
+    """Whether E is the event's field naming the one it befalls (`event.target`), or a name bound to it alone; of a
+    field naming several (`event.targets`), the first of them (`first(event.targets)`, or the first of those a
+    comprehension keeps: `first([q for q in event.targets if q.alive])`), as the engine names it."""
     field_name, names = subject
-    return _is_one_of(e, names) or (isinstance(e, ast.Attr) and e.name.text == field_name
-                                    and _is_one_of(e.obj, {"event"}))
+    if isinstance(e, ast.Call) and e.func.text == "first" and e.ref == "function" and len(e.args) == 1:
+        listed = e.args[0].iterable if isinstance(e.args[0], ast.ListComp) else e.args[0]
+        return _is_field(listed, field_name)
+    return _is_one_of(e, names) or _is_field(e, field_name)
+
+
+def _is_field(e: ast.Expr, field_name: str) -> bool:
+    """Whether E is the event's field FIELD_NAME (`event.target`)."""
+    return isinstance(e, ast.Attr) and e.name.text == field_name and _is_one_of(e.obj, {"event"})
 
 
 def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
@@ -428,9 +500,18 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
         if befallen and node.func.text == "cancel" and node.ref == "action" and node.args \
                 and _is_one_of(node.args[0], {"event"}):
             found.add(_cancelled(lexicon) or "?")
-        whose = _discarded_from(node, lexicon.held)
+        cleared = _cleared_from(node, lexicon.judged)
+        whose = _discarded_from(node, lexicon.held) if cleared is None else None
         if whose is not None and _is_subject(whose, subject):
             found.add("control")
+        if cleared is not None and _is_subject(cleared, subject):
+            found.add("help")
+    # (its event's amount raised or lowered: what `AMOUNT_EFFECTS` says of that to the one in the subject's field;
+    # a designer's 断粮, "when another draws in its draw phase, you may make it draw one fewer", hampers it)
+    amount = AMOUNT_EFFECTS.get((lexicon.timing or "", subject[0]))
+    sign = _amount_change(body) if amount is not None else 0
+    if amount is not None and sign:
+        found.add(amount[0] if sign > 0 else amount[1])
     for moved in _assignments(body):
         # (its field of the event set to another: the event no longer befalls it, as if cancelled for it)
         if befallen and isinstance(moved.target, ast.Attr) and _is_subject(moved.target, subject) \
@@ -561,12 +642,12 @@ def _same_one(a: ast.Expr, b: ast.Expr) -> bool:
         and _is_one_of(a.obj, {"event"}) and _is_one_of(b.obj, {"event"})
 
 
-def _held_cards(body: ast.Node) -> dict[str, ast.Expr]:
+def _held_cards(body: ast.Node, holder: Callable[..., ast.Expr | None] | None = None) -> dict[str, ast.Expr]:
     """Each name BODY binds once (`let c = choose_card_from(owner, p)`), to cards that plainly are one character's,
-    with that character."""
+    with that character (HOLDER: how that is told, `_whose_cards`; `_judge_holder` for a judge area's)."""
     out: dict[str, ast.Expr] = {}
     for name, bound in sorted(_lets(body).items()):
-        whose = _whose_cards(bound[0]) if len(bound) == 1 else None
+        whose = (holder or _whose_cards)(bound[0]) if len(bound) == 1 else None
         if whose is not None and not (isinstance(whose, ast.Name) and whose.ident == name):
             out[name] = whose
     return out
@@ -596,6 +677,45 @@ def _whose_cards(e: ast.Expr | None, held: Mapping[str, ast.Expr] | None = None)
     return None
 
 
+def _judge_holder(e: ast.Expr | None, judged: Mapping[str, ast.Expr] | None = None) -> ast.Expr | None:
+    """The character whose judge area E's cards plainly are in (`judge_cards(p)`, a choice among them, a name bound
+    to such cards in JUDGED); None when the expression does not say."""
+    if judged and isinstance(e, ast.Name) and e.ref == ("local", e.ident) and e.ident in judged:
+        return judged[e.ident]
+    if isinstance(e, ast.ListComp):
+        return _judge_holder(e.iterable, judged)
+    if not isinstance(e, ast.Call) or e.ref not in ("function", "action"):
+        return None
+    if e.func.text in _CARD_CHOICES:
+        return _judge_holder(e.args[1] if len(e.args) > 1 else kwarg(e, "items"), judged)
+    if e.func.text == "judge_cards":
+        return e.args[0] if e.args else kwarg(e, "player")
+    return None
+
+
+# the actions that move cards out of where they are: (the argument holding the cards, the one receiving them)
+_CARD_MOVES: dict[str, tuple[int, int | None]] = {
+    "discard": (0, None), "move_to_judge": (0, 1), "obtain": (1, 0), "put_on_top": (0, None),
+    "put_on_bottom": (0, None), "give": (2, 1),
+}
+
+
+def _cleared_from(node: ast.Node, judged: Mapping[str, ast.Expr]) -> ast.Expr | None:
+    """Whose judge area NODE takes a card out of (to another's, to the pile, to a hand): a delayed card there is
+    aimed at its holder, so that holder is helped (a designer's 移厄, "move a card from a character's judge area to
+    another's", lifted 乐不思蜀 off foes 91 times and off a friend twice); None for any other node."""
+    if not (isinstance(node, ast.Call) and node.ref == "action"):
+        return None
+    moved = _CARD_MOVES.get(node.func.text)
+    if moved is None or len(node.args) <= moved[0]:
+        return None
+    whose = _judge_holder(node.args[moved[0]], judged)
+    to = moved[1]
+    if whose is None or (to is not None and len(node.args) > to and _same_one(node.args[to], whose)):
+        return None
+    return whose
+
+
 def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = frozenset(),
                        lexicon: Lexicon | None = None) -> list[tuple[ast.Call, str]]:
     """Give each choice of the body without words of its own the words its later use agrees on (as a written
@@ -607,6 +727,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     lexicon = (lexicon or _PLAIN).reading(body)
     give_cost_hints(body, lexicon)  # (what a choice of characters costs its chooser, whatever the words)
     give_option_hints(body, lexicon)  # (choices among written options are read whatever the skill's words)
+    give_next_hints(body, lexicon)  # (and choices of the cards to put back on top of the pile)
     # (and so are choices the rule then tests by the one chosen: a character's, only where the skill's words do not
     # aim its choices already)
     give_test_hints(body, lexicon, seats=not skill_words & AIMING_WORDS)
@@ -923,9 +1044,12 @@ def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon)
         for param, arg in _passed(node, lexicon):
             if param in marks and any(_is_one_of(one, names) for one in _one_or_listed(arg)):
                 found.add(_as_effect(node, marks[param]))
-    whose = _discarded_from(node, lexicon.held)
+    cleared = _cleared_from(node, lexicon.judged)
+    whose = _discarded_from(node, lexicon.held) if cleared is None else None
     if whose is not None and _is_one_of(whose, names):
         found.add("control")  # (its cards discarded by another: `discard(choose(owner, hand(p)), by: owner)`)
+    if cleared is not None and _is_one_of(cleared, names):
+        found.add("help")  # (a card taken out of its judge area: `move_to_judge(c, q)`, c among `judge_cards(p)`)
     if isinstance(node, ast.Assign) and node.op == "=" and _is_one_of(node.value, names):
         word = lexicon.field_words(node.target)  # (a field of the event set to it: `event.target = p`)
         if word is not None:
@@ -1018,6 +1142,53 @@ def give_option_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[a
     return given
 
 
+def give_next_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
+    """Give the hint `next` to each option of an owner's choice without words among cards from the top of the draw
+    pile (`top_cards(N)`, or a name bound only to such cards and to what is left of them, `without(left, c)`) whose
+    pick the body then puts back on top (`put_on_top(kept)`, `kept` bound to lists holding it): the agent then
+    orders them for its own next judgements and draws, as a 观星 written with `hints: ["next" for x in left]`. A
+    designer's 窥天 written without them kept the three cards in the order offered in 761 uses of 761."""
+    lexicon = (lexicon or _PLAIN).reading(body)
+    lets = _lets(body)
+    tops = [c.args[0] for c in calls(body) if c.func.text == "put_on_top" and c.ref == "action" and c.args]
+    given: list[ast.Call] = []
+    for call, name, _ in _bound_choices(body):
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if kwarg(call, "hints") is not None or kwarg(call, "tags") is not None or items is None \
+                or not _chosen_by_owner(call, lexicon.owners) or not _from_the_top(items, lets):
+            continue
+        holding = frozenset({name})
+        while True:  # (every name some binding of which holds the pick, or holds a name that does)
+            grown = holding | {n for n, values in lets.items() if any(_mentions(v, holding) for v in values)}
+            if grown == holding:
+                break
+            holding = grown
+        if any(_mentions(top, holding) for top in tops):
+            call.kwargs.append((ast.Ident(call.span, "hints"),
+                                ast.ListComp(call.span, ast.Lit(call.span, "str", "next"),
+                                             ast.Ident(call.span, "_"), items, None)))
+            given.append(call)
+    return given
+
+
+def _from_the_top(e: ast.Expr, lets: Mapping[str, list[ast.Expr]]) -> bool:
+    """Whether E plainly is cards from the top of the draw pile: `top_cards(N)`, or a name bound only to such cards
+    and to what is left of them once some are taken (`without(left, c)`)."""
+    if isinstance(e, ast.Call) and e.ref == "function" and e.func.text == "top_cards":
+        return True
+    if not (isinstance(e, ast.Name) and e.ref == ("local", e.ident) and e.ident in lets):
+        return False
+    bound = lets[e.ident]
+    return any(_from_the_top(v, {}) for v in bound) and all(
+        _from_the_top(v, {}) or (isinstance(v, ast.Call) and v.func.text == "without" and v.args
+                                  and _is_one_of(v.args[0], {e.ident})) for v in bound)
+
+
+def _mentions(e: ast.Node, names: frozenset[str]) -> bool:
+    """Whether E reads one of NAMES anywhere inside it."""
+    return any(isinstance(n, ast.Name) and n.ident in names for n in _under(e))
+
+
 # What a branch's words are worth to the owner who chose what leads to it (`give_test_hints`): its own gains (a heal,
 # cards drawn) and its acts on others, which the rule's choices of characters aim (a help at a friend, a blow at a
 # foe), less its prices (HP, cards, a maximum HP)
@@ -1049,7 +1220,8 @@ def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool
         if found is None:
             continue
         var, stmts, test = found
-        if _tests_the_chosen(test.test, var, lexicon.owners, _CARD_FIELDS):
+        tested = _inlined(test.test, _lets(body), var)
+        if _tests_the_chosen(tested, var, lexicon.owners, _CARD_FIELDS):
             if call.func.text != "choose" or not _is_one_of(chooser, lexicon.owners):
                 continue
             worth = [sum(_REWARDS.get(w, 0) for w in _branch_words(branch, lexicon.owners, lexicon))
@@ -1057,7 +1229,7 @@ def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool
             if worth[0] == worth[1]:
                 continue
             words = (REWARDED, "") if worth[0] > worth[1] else ("", REWARDED)
-        elif seats and _tests_the_chosen(test.test, var, lexicon.owners, None):
+        elif seats and _tests_the_chosen(tested, var, lexicon.owners, None):
             others = [x for x in stmts if x is not test]
             agreed = [_agreed(_effects_on(var, others + branch, lexicon)) for branch in _branches(test)]
             if agreed[0] is None or agreed[1] is None or agreed[0] == agreed[1] or SWAP in agreed:
@@ -1065,7 +1237,7 @@ def give_test_hints(body: ast.Block, lexicon: Lexicon | None = None, seats: bool
             words = (agreed[0], agreed[1])
         else:
             continue
-        marked = ast.CondExpr(call.span, deepcopy(test.test), ast.Lit(call.span, "str", words[0]),
+        marked = ast.CondExpr(call.span, deepcopy(tested), ast.Lit(call.span, "str", words[0]),
                               ast.Lit(call.span, "str", words[1]))
         call.kwargs.append((ast.Ident(call.span, "hints"),
                             ast.ListComp(call.span, marked, ast.Ident(call.span, var), deepcopy(items), None)))
@@ -1238,6 +1410,40 @@ def _tested(name: str, rest: list[ast.Stmt]) -> tuple[str, list[ast.Stmt], ast.I
             inner = next((x for x in stmt.body.stmts if isinstance(x, ast.If)), None)
             return (stmt.var.text, stmt.body.stmts, inner) if inner is not None else None
     return None
+
+
+def _inlined(test: ast.Expr, lets: Mapping[str, list[ast.Expr]], chosen: str, depth: int = 3) -> ast.Expr:
+    """TEST with each name the body binds once to a pure expression (`let a = owner.hp`, `let b = p.hp`) read as
+    that expression, DEPTH deep, so that a test by such names is a test by the one chosen (a designer's 易命,
+    "exchange HP with another", tested `b > a` and was aimed at foes whatever their HP). TEST itself when no name
+    is replaced; never the chosen name itself."""
+    if depth == 0:
+        return test
+    swapped = False
+
+    def swap(e: ast.Expr) -> ast.Expr:
+        nonlocal swapped
+        if isinstance(e, ast.Name) and e.ref == ("local", e.ident) and e.ident != chosen \
+                and len(lets.get(e.ident, ())) == 1 and _pure(lets[e.ident][0]):
+            swapped = True
+            return deepcopy(lets[e.ident][0])
+        return e
+
+    out = _map_names(deepcopy(test), swap)
+    return _inlined(out, lets, chosen, depth - 1) if swapped else test
+
+
+def _map_names(e: ast.Expr, swap: Callable[[ast.Expr], ast.Expr]) -> ast.Expr:
+    """E with each name in it replaced by what SWAP makes of it (in place; E itself when it is a name)."""
+    if isinstance(e, ast.Name):
+        return swap(e)
+    for f in fields(e):
+        value = getattr(e, f.name)
+        if isinstance(value, ast.Expr):
+            setattr(e, f.name, _map_names(value, swap))
+        elif isinstance(value, list):
+            setattr(e, f.name, [_map_names(v, swap) if isinstance(v, ast.Expr) else v for v in value])
+    return e
 
 
 def _pure(e: ast.Node) -> bool:

@@ -356,6 +356,17 @@ SUBJECT_FIELDS = ("target", "player", "user", "killer", "by")
 OTHER_PARTY_FIELDS = ("user", "source", "against_user", "initiator", "target", "player", "killer", "victim", "by")
 
 
+def named_in(fields: dict[str, Any], field_name: str, asked: Player | None) -> Player | None:
+    """The character an event's field FIELD_NAME names, for a question asked of ASKED: of a field naming several
+    (`targets`), the first living one that is not ASKED; None when there is none."""
+    named = fields.get(field_name)
+    if isinstance(named, Player):
+        return named
+    if isinstance(named, list):
+        return next((q for q in named if isinstance(q, Player) and q.alive and q is not asked), None)
+    return None
+
+
 def befallen(fields: dict[str, Any], asked: Player | None = None) -> Player | None:
     """The one an event with these FIELDS befalls: the first of its `SUBJECT_FIELDS` naming a character; where that
     is ASKED, the event's other party (`OTHER_PARTY_FIELDS`), if it has one."""
