@@ -13,7 +13,7 @@ import pytest
 from sgsdsl.api import check_paths
 from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import calls, kwarg
-from sgsdsl.lang.intent import infer_skill_words
+from sgsdsl.lang.intent import Lexicon, grant_words, infer_skill_words
 
 DESIGNS = Path(__file__).resolve().parent.parent / "benchmarks" / "designs"
 
@@ -64,6 +64,15 @@ def test_a_choice_of_cards_put_back_on_top_is_hinted_next() -> None:
     assert len(chosen) == 1
     hints = kwarg(chosen[0], "hints")
     assert isinstance(hints, ast.ListComp) and isinstance(hints.elem, ast.Lit) and hints.elem.value == "next"
+
+
+def test_a_granted_action_is_read_from_its_users_side() -> None:
+    """纳贤 ("another may give you a hand card, then draw 1"): a draw for the one using it, a help to the host."""
+    loaded = check_paths([str(DESIGNS / "sixth_batch.sgs")])
+    assert loaded.checked is not None
+    sym = loaded.checked.symbols
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "naxian")
+    assert grant_words(skill, Lexicon.of(sym.cards.values(), sym.procedures.values())) == ("draw", "help")
 
 
 def test_every_batch_is_listed() -> None:

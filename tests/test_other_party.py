@@ -119,3 +119,38 @@ def test_the_trigger_carries_the_field_its_body_is_about(back_end: str) -> None:
     assert skills["yuanxi"].triggers[0].subject == "user"
     assert skills["xiaofang"].triggers[0].subject == "targets"
     assert skills["fanzhi"].triggers[0].subject == "user"
+
+
+GRANTED = """\
+general 甲 jia : 魏 male 4 {
+  skill 纳 na { grant limit 1 per phase { draw(owner, 1)\n draw(user, 1) } }
+}
+mode 身份局 identity { players 2..2  roles 2 { lord rebel }  leader lord  win lord when count(players()) == 1 }
+"""
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_a_granted_action_is_offered_as_its_users_side_reads_it(tmp_path: Path, back_end: str) -> None:
+    """纳贤's shape ("another may give you a card, then draw 1"): to the seat offered it, a draw for itself and a help
+    to the one granting it, who is the option's reach; so an agent uses it for a friend only."""
+    from tests.test_option_hints import HINTED, asked_in
+
+    deck = HINTED.split("general")[0]  # (a deck to draw from: with none, the game ends at the first draw)
+    menus = [r for r in asked_in(tmp_path, deck + GRANTED, back_end) if r.kind == "play"]
+    offered = [(r, i) for r in menus for i, label in enumerate(r.options) if "纳" in label]
+    assert offered
+    for r, i in offered:
+        assert r.option_tags[i] == ("draw", "help", "skill")
+        assert r.option_reach[i] == (1 - r.seat,)
+
+
+def test_the_agent_uses_a_granted_help_for_a_sure_friend_only() -> None:
+    from sgsdsl.ai.heuristic import HeuristicAgent
+    from tests.test_role_play import view as seat_view
+
+    agent = HeuristicAgent(1)
+    words = frozenset({"skill", "draw", "help"})
+    loyalist = seat_view(1)  # (a loyalist: the lord, seat 0, a sure friend)
+    rebel = seat_view(3)
+    assert agent._skill_score(words, loyalist, agent._stance_now(loyalist), False, reach=(0,)) > 0
+    assert agent._skill_score(words, rebel, agent._stance_now(rebel), False, reach=(0,)) == 0

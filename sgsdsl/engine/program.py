@@ -161,6 +161,9 @@ class SkillRule:
     provides: list[ProvideRule] = field(default_factory=list)
     modifiers: list[ModifierRule] = field(default_factory=list)
     tags: frozenset[str] = frozenset()  # AI hints from the .sgs `tags` line, for agents that reason
+    # what using its granted actions does, read from the user's side (lang/intent.py `grant_words`): the hints of
+    # the play-menu option another character is offered, in place of the skill's own
+    grant_tags: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         # read at every trigger check: a plain attribute, not a property over the flags

@@ -8,7 +8,7 @@ queued and played right after the turn in progress, one after another.
 from __future__ import annotations
 
 from .agents import DECLARED, GENUINE
-from .decisions import Decisions, blank, hints_of
+from .decisions import Decisions, blank, hints_of, sorted_hints
 from .dispatch import Dispatch, new_event
 from .errors import Horizon, RuleError
 from .events import MAX_EXTRA_TURNS, MAX_PLAY_ACTIONS
@@ -295,6 +295,8 @@ class TurnFlow:
             return out
         if kind == "viewas_recast":  # a conversion recast: its skill's `risk` too (蛊惑's may be questioned)
             return ("viewas_recast", "conversion", "risk") if "risk" in option[1].tags else (kind,)
+        if kind == "granted" and option[1].grant_tags:  # another's action, as its user's side reads it (纳贤)
+            return sorted_hints(option[1].grant_tags, "skill")
         if kind in ("active", "granted"):  # a skill's own action, or one another's skill grants ("limited" too)
             return hints_of(option[1])
         return (kind,)

@@ -339,8 +339,8 @@ class CardUse:
         """The seats a play-menu option's card could be aimed at now, as the menu being made for p found them: a
         card aimed at chosen targets, or a conversion into one; the seats a card of the hand that reaches everyone
         would reach (less those a ward of their own keeps it from, as for an aimed one); for a skill's action, the
-        seats of its first choice when its text lets them be worked out before it runs (`ActiveRule.reach`); None
-        for every other option."""
+        seats of its first choice when its text lets them be worked out before it runs (`ActiveRule.reach`); for
+        an action another's skill grants, the seat of the one granting it; None for every other option."""
         kind = option[0]
         if kind == "card":
             key: tuple[int, int] = (id(option[1]), id(option[2]))
@@ -348,6 +348,8 @@ class CardUse:
             key = (id(option[2]), id(option[3]))
         elif kind == "active":
             return self._active_reach(p, option[1], option[2])
+        elif kind == "granted":  # (another's action: its good or harm goes to the one granting it, option[4])
+            return (option[4].seat,)
         else:
             return None
         got = self.menu_shown(p).get(key)

@@ -34,7 +34,7 @@ from ..engine.program import (
 from ..engine.registry import event_fields
 from ..lang import ast
 from ..lang.checker import CheckedProgram
-from ..lang.intent import Lexicon, infer_choice_words, infer_skill_words, subject_field
+from ..lang.intent import Lexicon, grant_words, infer_choice_words, infer_skill_words, subject_field
 from .interpreter import Interpreter
 from .reach import (
     TRIGGER_BOUND,
@@ -293,6 +293,7 @@ class StructureBuilder:
                       for i, p in enumerate(s.provides)],
             modifiers=modifiers,
             tags=frozenset([*(t.text for t in s.tags), *inferred]),
+            grant_tags=frozenset(grant_words(s, self.lexicon)),
         )
 
     def trigger(self, t: ast.Trigger, owner: tuple[str, str], slot: str, scope: str, index: int = 0) -> TriggerRule:

@@ -274,6 +274,28 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
     return s.inferred_words
 
 
+def grant_words(s: ast.SkillDef, lexicon: Lexicon | None = None) -> tuple[str, ...]:
+    """What using a skill's granted action does, read from the side of the one who uses it (`user`): what it does
+    for the user (a draw; a price in cards is left to its play) and, when that is all it gains, what it does to the
+    one granting it (`owner`), as an action naming one character by its form is read (`_fixed_seat_words`): a
+    designer's 纳贤 ("in its play phase, another may give you a hand card, then draw 1") reads `draw help`, and
+    黄天 (a 闪 given to the lord) `help`. Before, every seat used a granted action at random, foes feeding the one
+    granting it more than friends. None for a skill with written tags, or with anything but granted actions."""
+    if s.tags or not s.actives or not all(a.granted for a in s.actives) or s.triggers or s.view_as or s.provides:
+        return ()
+    lexicon = (lexicon or _PLAIN).of_skill(s)
+    subject = ("", OWNER)
+    found: set[str] = set()
+    for a in s.actives:
+        reading = replace(lexicon.reading(a.body), owners=frozenset({"user"}))
+        own = set(_self_words(a.body, reading, subject=subject))
+        word = _agreed(_subject_effects(a.body, reading, subject)) if own <= {"draw", SPENDS} else None
+        if word is None or word == SWAP:
+            return ()
+        found |= (own - {SPENDS}) | {word}
+    return tuple(sorted(found))
+
+
 def _fixed_seat_words(body: ast.Block, values: Mapping[str, ast.ValueDef], lexicon: Lexicon) -> set[str]:
     """What an action that chooses nobody does for its owner (`_self_words`), and, when it first names one character
     by its form (`fixed_seat`: 忠谏's `let lp = first(alive_with_role(lord))`, its reach) and gains its owner nothing
