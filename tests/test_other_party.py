@@ -32,18 +32,23 @@ def test_an_event_befalling_the_one_asked_is_about_its_other_party() -> None:
     assert befallen({"source": None, "target": me}, me) is me
 
 
-COUNTER = """\
-general 甲 jia : 魏 male 4 {
-  skill 击 ji { on turn_start where event.player == owner { damage(first(others(owner)), 1, source: owner) } }
-  skill 制 zhi {
-    on damaged where event.target == owner and event.source != none and event.source != owner optional {
+def _struck(skill: str) -> str:
+    """A two-seat game of general 甲, who strikes the other seat at the start of each turn, with SKILL besides (the
+    skill's text, whose trigger runs after its owner takes damage: `AFTER_DAMAGE`)."""
+    return ("general 甲 jia : 魏 male 4 {\n"
+            "  skill 击 ji { on turn_start where event.player == owner {\n"
+            "    damage(first(others(owner)), 1, source: owner) } }"
+            f"\n{skill}\n}}\nmode 身份局 identity {{ players 2..2  roles 2 {{ lord rebel }}  leader lord  "
+            "win lord when count(players()) == 1 }\n")
+
+
+AFTER_DAMAGE = "on damaged where event.target == owner and event.source != none and event.source != owner optional"
+COUNTER = _struck(f"""  skill 制 zhi {{
+    {AFTER_DAMAGE} {{
       let u = event.source
       discard(choose(u, hand(u), prompt: "制: discard a hand card"), by: u)
-    }
-  }
-}
-mode 身份局 identity { players 2..2  roles 2 { lord rebel }  leader lord  win lord when count(players()) == 1 }
-"""
+    }}
+  }}""")
 
 
 @pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
@@ -73,11 +78,7 @@ def test_the_reading_reads_the_other_partys_harm(tmp_path: Path) -> None:
 
 def test_a_cancel_of_the_owners_own_event_is_not_the_other_partys(tmp_path: Path) -> None:
     """Cancelling a card aimed at the owner spares the owner: it does nothing to the card's user."""
-    shield = COUNTER.replace("on damaged where event.target == owner and event.source != none and event.source != "
-                             "owner optional {\n      let u = event.source\n      discard(choose(u, hand(u), prompt: "
-                             "\"制: discard a hand card\"), by: u)\n    }",
-                             "on targeted where event.target == owner optional { cancel(event) }")
-    assert "cancel(event)" in shield
+    shield = _struck("  skill 制 zhi { on targeted where event.target == owner optional { cancel(event) } }")
     subject, words, _ = _read(shield, tmp_path)
     assert subject is not None and subject[0] == "user"
     assert words == set()
@@ -154,3 +155,24 @@ def test_the_agent_uses_a_granted_help_for_a_sure_friend_only() -> None:
     rebel = seat_view(3)
     assert agent._skill_score(words, loyalist, agent._stance_now(loyalist), False, reach=(0,)) > 0
     assert agent._skill_score(words, rebel, agent._stance_now(rebel), False, reach=(0,)) == 0
+
+
+WRITTEN = _struck(f"""  skill 噬 shi {{
+    {AFTER_DAMAGE} {{
+      let src = event.source
+      if choose(owner, ["it discards a hand card", "you draw 1"], prompt: "噬") == "it discards a hand card" {{
+        if count(hand(src)) > 0 {{ discard(choose(src, hand(src), prompt: "噬: discard"), by: src) }}
+      }} else {{
+        draw(owner, 1)
+      }}
+    }}
+  }}""")
+
+
+@pytest.mark.parametrize("back_end", ["interpreted", "compiled"])
+def test_an_owners_written_options_are_about_the_one_its_question_named(tmp_path: Path, back_end: str) -> None:
+    """A designer's 反噬 ("after you take damage, choose: the source discards a hand card, or you draw 1"): the choice
+    among its written options is about the damage's source, as its question was, so that an agent makes a foe
+    discard and lets a friend be."""
+    for r in asked_with(tmp_path, WRITTEN, back_end, "噬"):
+        assert r.subject == 1 - r.seat

@@ -12,7 +12,7 @@ from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
 from .registry.arguments import none_argument, wrong_argument
-from .registry.core import befallen, named_in
+from .registry.core import ABOUT_FIELD, befallen, named_in
 from .runtime import spend
 from .state import GameState
 
@@ -292,6 +292,8 @@ class Dispatch:
                     self.count_use(p, ("trigger", skill.ident, trig.index))
                 self.skill_fired(p, skill, timing)
                 spend(g, trig.line or timing)
+                if trig.subject is not None:  # (whom its question was about: its written options are about it too)
+                    frame.vars[ABOUT_FIELD] = trig.subject
                 run_rule(trig.body, frame)
                 if fields["cancelled"]:
                     return  # (a cancelled event is over: no later trigger of its timing hears it, 护卫 then 移锋)

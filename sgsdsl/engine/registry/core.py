@@ -356,6 +356,12 @@ SUBJECT_FIELDS = ("target", "player", "user", "killer", "by")
 OTHER_PARTY_FIELDS = ("user", "source", "against_user", "initiator", "target", "player", "killer", "victim", "by")
 
 
+# The frame binding, in a trigger's body, of the field of its event its question was about (`TriggerRule.subject`):
+# an owner's choice among written options there is about that character too (`requests._befallen_other`). A name no
+# rule can write (it has a space), so it never meets a rule's own.
+ABOUT_FIELD = "about field"
+
+
 def named_in(fields: dict[str, Any], field_name: str, asked: Player | None) -> Player | None:
     """The character an event's field FIELD_NAME names, for a question asked of ASKED: of a field naming several
     (`targets`), the first living one that is not ASKED; None when there is none."""

@@ -9,7 +9,7 @@ from ..draws import shuffle
 from ..errors import BreakLoop, RuleError, StopEffect  # noqa: F401 - re-exported for generated code
 from ..model import Player
 from .arguments import _need, count_arg, spend_items
-from .core import befallen, primitive
+from .core import ABOUT_FIELD, befallen, named_in, primitive
 
 
 # ---------------------------------------------------------------- requests (functions that ask)
@@ -31,11 +31,16 @@ def _asking(f, player) -> tuple[Any, Any]:
 
 
 def _befallen_other(f, player) -> Any:
-    """In a trigger's body, the one its event befalls when that is not PLAYER (`befallen`): whom the owner's choice
-    among written options is about (调和, at another's prepare phase: "it draws 1" or "you draw 1 and it discards
-    1"), so that an agent weighs the options' help and harm to that one by its side. None elsewhere."""
+    """In a trigger's body, the one its question was about (`TriggerRule.subject`: the event's other party where the
+    event befalls the owner, …), else the one its event befalls (`befallen`), when that is not PLAYER: whom the
+    owner's choice among written options is about (调和, at another's prepare phase: "it draws 1" or "you draw 1 and
+    it discards 1"; a designer's 反噬, on its owner's damage: "the source discards a card" or "you draw 1"), so that
+    an agent weighs the options' help and harm to that one by its side. None elsewhere."""
     event = f.vars.get("event")
-    named = befallen(event.__dict__) if event is not None else None
+    if event is None:
+        return None
+    field = f.vars.get(ABOUT_FIELD)  # (the field its trigger's question was about: the event's other party, …)
+    named = (named_in(event.__dict__, field, player) if field is not None else None) or befallen(event.__dict__)
     return named if named is not player else None
 
 
