@@ -18,8 +18,7 @@ from tests.test_role_play import SLASH, picks, view
 
 
 def _players() -> tuple[Player, Player]:
-    a, b = Player.__new__(Player), Player.__new__(Player)
-    return a, b
+    return Player(0), Player(1)
 
 
 def test_an_event_befalling_the_one_asked_is_about_its_other_party() -> None:
@@ -97,7 +96,7 @@ def test_a_field_of_several_names_its_first_living_other() -> None:
     from sgsdsl.engine.registry.core import named_in
 
     me, other = _players()
-    third = Player.__new__(Player)
+    third = Player(2)
     for p, alive in ((me, True), (other, False), (third, True)):
         p.alive = alive
     assert named_in({"targets": [me, other, third]}, "targets", me) is third  # (not the one asked, not the dead)
