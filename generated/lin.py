@@ -735,7 +735,9 @@ class Skill_sunjian__yinghun:
             _P_draw(frame, v_t, (v_x if v_draw_x else 1))  # rules/lin.sgs:105:7
             v_n = _P_min(frame, (1 if v_draw_x else v_x), (_none_operand('rules/lin.sgs:106:44', '+') if ((_t3 := _D_count(frame, _P_hand(frame, v_t))) is None) | ((_t4 := _D_count(frame, _P_equips(frame, v_t))) is None) else _add(_t3, _t4, 'rules/lin.sgs:106:44', frame)))  # rules/lin.sgs:106:7
             if (_none_operand('rules/lin.sgs:107:10', '>') if ((_t5 := v_n) is None) else _t5 > 0):  # rules/lin.sgs:107:7
-                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:107:41', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:107:41', frame)), v_n, v_n, prompt='英魂: discard'), by=v_t)  # rules/lin.sgs:107:18
+                def _h1():
+                    return (_none_operand('rules/lin.sgs:107:41', '+') if ((_t9 := _P_hand(frame, v_t)) is None) | ((_t10 := _P_equips(frame, v_t)) is None) else _add(_t9, _t10, 'rules/lin.sgs:107:41', frame))
+                _P_discard(frame, _P_choose_many(frame, v_t, (_none_operand('rules/lin.sgs:107:41', '+') if ((_t7 := _P_hand(frame, v_t)) is None) | ((_t8 := _P_equips(frame, v_t)) is None) else _add(_t7, _t8, 'rules/lin.sgs:107:41', frame)), v_n, v_n, prompt='英魂: discard', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/lin.sgs:107:26')]), by=v_t)  # rules/lin.sgs:107:18
         except _FLOW:
             raise
         except Exception as _e:
@@ -838,7 +840,9 @@ class Skill_lusu__haoshi:
                 return _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:124:49', 'owner')))
             v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:124:23', 'owner')), [v_p for v_p in _walk(frame, _h3(), 'rules/lin.sgs:124:30') if _equals(_D_count(frame, _P_hand(frame, v_p)), v_least)], prompt='好施: to whom')  # rules/lin.sgs:124:7
             v_n = _P_div(frame, _D_count(frame, _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:125:30', 'owner')))), 2)  # rules/lin.sgs:125:7
-            _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:12', 'owner')), v_to, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:35', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:47', 'owner'))), v_n, v_n, prompt='好施: cards to give'))  # rules/lin.sgs:126:7
+            def _h4():
+                return _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:47', 'owner')))
+            _P_give(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:12', 'owner')), v_to, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:35', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:126:47', 'owner'))), v_n, v_n, prompt='好施: cards to give', hints=['pay' for v__ in _walk(frame, _h4(), 'rules/lin.sgs:126:23')]))  # rules/lin.sgs:126:7
         except _FLOW:
             raise
         except Exception as _e:
@@ -894,7 +898,9 @@ class Skill_lusu__dimeng:
             v_b = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:138:22', 'owner')), frame.game.dispatch.value('dimeng_poorer', (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:138:43', 'owner')), v_a), prompt='缔盟: the one with fewer (or as many) cards', tags='help')  # rules/lin.sgs:138:7
             v_diff = frame.game.dispatch.value('hand_gap', v_a, v_b)  # rules/lin.sgs:139:7
             if (_none_operand('rules/lin.sgs:140:10', '>') if ((_t3 := v_diff) is None) else _t3 > 0):  # rules/lin.sgs:140:7
-                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:29', 'owner')), (_none_operand('rules/lin.sgs:141:36', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:41', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:57', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:141:36', frame)), v_diff, v_diff, prompt='缔盟: discard'), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:105', 'owner')))  # rules/lin.sgs:141:9
+                def _h2():
+                    return (_none_operand('rules/lin.sgs:141:36', '+') if ((_t7 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:41', 'owner')))) is None) | ((_t8 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:57', 'owner')))) is None) else _add(_t7, _t8, 'rules/lin.sgs:141:36', frame))
+                _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:29', 'owner')), (_none_operand('rules/lin.sgs:141:36', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:41', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:57', 'owner')))) is None) else _add(_t5, _t6, 'rules/lin.sgs:141:36', frame)), v_diff, v_diff, prompt='缔盟: discard', hints=['pay' for v__ in _walk(frame, _h2(), 'rules/lin.sgs:141:17')]), by=(v_owner if v_owner is not _U else _unbound('rules/lin.sgs:141:105', 'owner')))  # rules/lin.sgs:141:9
             v_ha = _P_hand(frame, v_a)  # rules/lin.sgs:143:7
             v_hb = _P_hand(frame, v_b)  # rules/lin.sgs:144:7
             _P_obtain(frame, v_a, v_hb)  # rules/lin.sgs:145:7

@@ -319,7 +319,9 @@ class Skill_zhanghe__qiaobian:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
             v_event = _v.get('event', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:34', 'owner'))), prompt='巧变: discard a hand card to skip this phase'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:101', 'owner')))  # rules/shan.sgs:45:7
+            def _h1():
+                return _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:34', 'owner')))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:34', 'owner'))), prompt='巧变: discard a hand card to skip this phase', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/shan.sgs:45:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:45:101', 'owner')))  # rules/shan.sgs:45:7
             _D_cancel(frame, (v_event if v_event is not _U else _unbound('rules/shan.sgs:46:14', 'event')))  # rules/shan.sgs:46:7
             if ((_get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:47:10', 'event')), 'phase', 'rules/shan.sgs:47:10') == 'draw') and (_none_operand('rules/shan.sgs:47:34', '>') if ((_t1 := _D_count(frame, _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:47:59', 'owner')))))) is None) else _t1 > 0)):  # rules/shan.sgs:47:7
                 v_from = _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48:32', 'owner')), _P_having_hand(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:48:58', 'owner')))), 0, 2, prompt='巧变: take a hand card from whom')  # rules/shan.sgs:48:9
@@ -338,9 +340,9 @@ class Skill_zhanghe__qiaobian:
                         for v_c in _iterate((_none_operand('rules/shan.sgs:57:20', '+') if ((_t5 := _P_equips(frame, v_p)) is None) | ((_t6 := _P_judge_cards(frame, v_p)) is None) else _add(_t5, _t6, 'rules/shan.sgs:57:20', frame)), 'rules/shan.sgs:57:11', frame):  # rules/shan.sgs:57:11
                             _step(frame, 'rules/shan.sgs:57:11')
                             try:
-                                def _h1():
+                                def _h2():
                                     return _P_others(frame, v_p)
-                                if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58:35', 'owner')), v_c, v_q) for v_q in _walk(frame, _h1(), 'rules/shan.sgs:58:20')]):  # rules/shan.sgs:58:13
+                                if _P_any(frame, [frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:58:35', 'owner')), v_c, v_q) for v_q in _walk(frame, _h2(), 'rules/shan.sgs:58:20')]):  # rules/shan.sgs:58:13
                                     v_movable = (_none_operand('rules/shan.sgs:58:85', '+') if ((_t7 := v_movable) is None) | ((_t8 := [v_c]) is None) else _add(_t7, _t8, 'rules/shan.sgs:58:85', frame))  # rules/shan.sgs:58:71
                             except _BreakLoop:
                                 break
@@ -348,12 +350,12 @@ class Skill_zhanghe__qiaobian:
                         break
                 v_c = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:61:24', 'owner')), v_movable, optional=True, prompt='巧变: a card to move (none: move nothing)')  # rules/shan.sgs:61:9
                 if (v_c is not None):  # rules/shan.sgs:62:9
-                    def _h2():
-                        return _D_players(frame)
-                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h2(), 'rules/shan.sgs:63:30') if (_contains_ab(v_c, _P_equips(frame, v_p), frame) or _contains_ab(v_c, _P_judge_cards(frame, v_p), frame))])  # rules/shan.sgs:63:11
                     def _h3():
+                        return _D_players(frame)
+                    v_holder = _P_first(frame, [v_p for v_p in _walk(frame, _h3(), 'rules/shan.sgs:63:30') if (_contains_ab(v_c, _P_equips(frame, v_p), frame) or _contains_ab(v_c, _P_judge_cards(frame, v_p), frame))])  # rules/shan.sgs:63:11
+                    def _h4():
                         return _P_others(frame, v_holder)
-                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:27', 'owner')), [v_q for v_q in _walk(frame, _h3(), 'rules/shan.sgs:64:34') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:78', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64:11
+                    v_to = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:27', 'owner')), [v_q for v_q in _walk(frame, _h4(), 'rules/shan.sgs:64:34') if frame.game.dispatch.value('qiaobian_fits', (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:64:78', 'owner')), v_c, v_q)], prompt='巧变: where it goes')  # rules/shan.sgs:64:11
                     if (_get_attr(v_c, 'category', 'rules/shan.sgs:66:14') == 'delayed'):  # rules/shan.sgs:66:11
                         _P_move_to_judge(frame, v_c, v_to)  # rules/shan.sgs:66:38
                     else:
@@ -780,7 +782,9 @@ class Skill_liushan__fangquan:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:34', 'owner'))), prompt='放权: discard a hand card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:82', 'owner')))  # rules/shan.sgs:153:7
+            def _h1():
+                return _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:34', 'owner')))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:34', 'owner'))), prompt='放权: discard a hand card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/shan.sgs:153:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:153:82', 'owner')))  # rules/shan.sgs:153:7
             _P_extra_turn(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:154:25', 'owner')), _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:154:39', 'owner'))), prompt='放权: who takes an extra turn'))  # rules/shan.sgs:154:7
         except _FLOW:
             raise
@@ -1303,14 +1307,16 @@ class Skill_caiwenji__beige:
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:321:15', 'event')), 'target', 'rules/shan.sgs:321:15')  # rules/shan.sgs:321:7
             v_src = _get_attr((v_event if v_event is not _U else _unbound('rules/shan.sgs:322:17', 'event')), 'source', 'rules/shan.sgs:322:17')  # rules/shan.sgs:322:7
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:22', 'owner')), (_none_operand('rules/shan.sgs:323:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:323:29', frame)), prompt='悲歌: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:93', 'owner')))  # rules/shan.sgs:323:7
+            def _h1():
+                return (_none_operand('rules/shan.sgs:323:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/shan.sgs:323:29', frame))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:22', 'owner')), (_none_operand('rules/shan.sgs:323:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/shan.sgs:323:29', frame)), prompt='悲歌: discard a card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/shan.sgs:323:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:323:93', 'owner')))  # rules/shan.sgs:323:7
             v_j = _P_judge(frame, v_t)  # rules/shan.sgs:324:7
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:325:10') == '♥'):  # rules/shan.sgs:325:7
                 _P_recover(frame, v_t, 1, source=(v_owner if v_owner is not _U else _unbound('rules/shan.sgs:325:46', 'owner')))  # rules/shan.sgs:325:24
             if (_get_attr(v_j, 'suit', 'rules/shan.sgs:326:10') == '♦'):  # rules/shan.sgs:326:7
                 _P_draw(frame, v_t, 2)  # rules/shan.sgs:326:24
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:327:10') == '♣') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:327:42')):  # rules/shan.sgs:327:7
-                v_mine = (_none_operand('rules/shan.sgs:328:20', '+') if ((_t3 := _P_hand(frame, v_src)) is None) | ((_t4 := _P_equips(frame, v_src)) is None) else _add(_t3, _t4, 'rules/shan.sgs:328:20', frame))  # rules/shan.sgs:328:9
+                v_mine = (_none_operand('rules/shan.sgs:328:20', '+') if ((_t5 := _P_hand(frame, v_src)) is None) | ((_t6 := _P_equips(frame, v_src)) is None) else _add(_t5, _t6, 'rules/shan.sgs:328:20', frame))  # rules/shan.sgs:328:9
                 _P_discard(frame, _P_choose_many(frame, v_src, v_mine, _P_min(frame, 2, _D_count(frame, v_mine)), 2, prompt='悲歌: discard two cards'), by=v_src)  # rules/shan.sgs:329:9
             if (((_get_attr(v_j, 'suit', 'rules/shan.sgs:331:10') == '♠') and (v_src is not None)) and _get_attr(v_src, 'alive', 'rules/shan.sgs:331:42')):  # rules/shan.sgs:331:7
                 _P_turn_over(frame, v_src)  # rules/shan.sgs:331:54

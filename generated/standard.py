@@ -955,7 +955,9 @@ class Skill_cixiong__cixiong_skill:
             v_owner = _v.get('owner', _U)
             v_t = _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:268:15', 'event')), 'target', 'rules/standard.sgs:268:15')  # rules/standard.sgs:268:7
             if ((_none_operand('rules/standard.sgs:269:10', '>') if ((_t1 := _D_count(frame, _P_hand(frame, v_t))) is None) else _t1 > 0) and (_P_choose(frame, v_t, ['discard a hand card', 'let the attacker draw 1'], prompt='雌雄双股剑', hints=['spends', 'help']) == 'discard a hand card')):  # rules/standard.sgs:269:7
-                _P_discard(frame, _P_choose(frame, v_t, _P_hand(frame, v_t), prompt='雌雄双股剑: discard'), by=v_t)  # rules/standard.sgs:271:9
+                def _h1():
+                    return _P_hand(frame, v_t)
+                _P_discard(frame, _P_choose(frame, v_t, _P_hand(frame, v_t), prompt='雌雄双股剑: discard', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:271:17')]), by=v_t)  # rules/standard.sgs:271:9
             else:
                 _D_draw(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:273:14', 'owner')), 1)  # rules/standard.sgs:273:9
         except _FLOW:
@@ -1931,7 +1933,9 @@ class Skill_xiahoudun__ganglie:
             v_j = _P_judge(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:455:21', 'owner')), **{'hoping': (lambda v_it: bool((not (_get_attr(v_it, 'suit', 'rules/standard.sgs:455:36') == '♥'))))})  # rules/standard.sgs:455:7
             if ((not (_get_attr(v_j, 'suit', 'rules/standard.sgs:456:10') == '♥')) and _get_attr(v_src, 'alive', 'rules/standard.sgs:456:26')):  # rules/standard.sgs:456:7
                 if ((_none_operand('rules/standard.sgs:457:12', '>=') if ((_t1 := _D_count(frame, _P_hand(frame, v_src))) is None) else _t1 >= 2) and (_P_choose(frame, v_src, ['discard two hand cards', 'take 1 damage'], prompt='刚烈', hints=['spends', 'risk']) == 'discard two hand cards')):  # rules/standard.sgs:457:9
-                    _P_discard(frame, _P_choose_many(frame, v_src, _P_hand(frame, v_src), 2, 2, prompt='刚烈: discard two'), by=v_src)  # rules/standard.sgs:459:11
+                    def _h1():
+                        return _P_hand(frame, v_src)
+                    _P_discard(frame, _P_choose_many(frame, v_src, _P_hand(frame, v_src), 2, 2, prompt='刚烈: discard two', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:459:19')]), by=v_src)  # rules/standard.sgs:459:11
                 else:
                     _P_damage(frame, v_src, 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:461:34', 'owner')))  # rules/standard.sgs:461:11
         except _FLOW:
@@ -3227,7 +3231,9 @@ class Skill_daqiao__liuli:
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
             v_cands = _P_minus(frame, _P_targetable_among(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:739:42', 'event')), 'user', 'rules/standard.sgs:739:42'), _get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:739:54', 'event')), 'card', 'rules/standard.sgs:739:54'), _D_within_attack_range(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:739:86', 'owner')))), (_none_operand('rules/standard.sgs:740:13', '+') if ((_t1 := _get_attr(_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:740:13', 'event')), 'use', 'rules/standard.sgs:740:13'), 'targets', 'rules/standard.sgs:740:13')) is None) | ((_t2 := [_get_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:740:34', 'event')), 'user', 'rules/standard.sgs:740:34')]) is None) else _add(_t1, _t2, 'rules/standard.sgs:740:13', frame)))  # rules/standard.sgs:739:7
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:22', 'owner')), (_none_operand('rules/standard.sgs:741:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:741:29', frame)), prompt='流离: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:93', 'owner')))  # rules/standard.sgs:741:7
+            def _h1():
+                return (_none_operand('rules/standard.sgs:741:29', '+') if ((_t5 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:34', 'owner')))) is None) | ((_t6 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:50', 'owner')))) is None) else _add(_t5, _t6, 'rules/standard.sgs:741:29', frame))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:22', 'owner')), (_none_operand('rules/standard.sgs:741:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:741:29', frame)), prompt='流离: discard a card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:741:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:741:93', 'owner')))  # rules/standard.sgs:741:7
             _set_attr((v_event if v_event is not _U else _unbound('rules/standard.sgs:742:7', 'event')), 'target', '=', _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:742:29', 'owner')), v_cands, prompt='流离: the new target'), 'rules/standard.sgs:742:7')  # rules/standard.sgs:742:7
         except _FLOW:
             raise
@@ -3423,7 +3429,9 @@ class Skill_sunshangxiang__jieyin:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:27', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:39', 'owner'))), 2, 2, prompt='结姻: discard two'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:85', 'owner')))  # rules/standard.sgs:772:7
+            def _h1():
+                return _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:39', 'owner')))
+            _P_discard(frame, _P_choose_many(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:27', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:39', 'owner'))), 2, 2, prompt='结姻: discard two', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:772:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:772:85', 'owner')))  # rules/standard.sgs:772:7
             v_him = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:773:24', 'owner')), _P_wounded(frame, _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:773:56', 'owner'))), 'male')), prompt='结姻: a wounded man')  # rules/standard.sgs:773:7
             _D_recover(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:774:15', 'owner')), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:774:33', 'owner')))  # rules/standard.sgs:774:7
             _P_recover(frame, v_him, 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:775:31', 'owner')))  # rules/standard.sgs:775:7
@@ -3485,7 +3493,9 @@ class Skill_huatuo__qingnang:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:34', 'owner'))), prompt='青囊: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:77', 'owner')))  # rules/standard.sgs:786:7
+            def _h1():
+                return _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:34', 'owner')))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:22', 'owner')), _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:34', 'owner'))), prompt='青囊: discard a card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:786:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:786:77', 'owner')))  # rules/standard.sgs:786:7
             _P_recover(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:787:22', 'owner')), _P_wounded(frame, _D_players(frame)), prompt='青囊: who recovers'), 1, source=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:787:89', 'owner')))  # rules/standard.sgs:787:7
         except _FLOW:
             raise
@@ -3619,7 +3629,9 @@ class Skill_diaochan__lijian:
         try:
             _v = frame.vars
             v_owner = _v.get('owner', _U)
-            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:22', 'owner')), (_none_operand('rules/standard.sgs:810:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:810:29', frame)), prompt='离间: discard a card'), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:93', 'owner')))  # rules/standard.sgs:810:7
+            def _h1():
+                return (_none_operand('rules/standard.sgs:810:29', '+') if ((_t3 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:34', 'owner')))) is None) | ((_t4 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:50', 'owner')))) is None) else _add(_t3, _t4, 'rules/standard.sgs:810:29', frame))
+            _P_discard(frame, _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:22', 'owner')), (_none_operand('rules/standard.sgs:810:29', '+') if ((_t1 := _D_hand(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:34', 'owner')))) is None) | ((_t2 := _D_equips(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:50', 'owner')))) is None) else _add(_t1, _t2, 'rules/standard.sgs:810:29', frame)), prompt='离间: discard a card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/standard.sgs:810:15')]), by=(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:810:93', 'owner')))  # rules/standard.sgs:810:7
             v_dueler = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:811:27', 'owner')), _P_of_gender(frame, _D_others(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:811:51', 'owner'))), 'male'), prompt='离间: who uses the 决斗')  # rules/standard.sgs:811:7
             v_victim = _P_choose(frame, (v_owner if v_owner is not _U else _unbound('rules/standard.sgs:812:27', 'owner')), _P_minus(frame, _P_of_gender(frame, _P_targets_for(frame, v_dueler, '决斗'), 'male'), [(v_owner if v_owner is not _U else _unbound('rules/standard.sgs:812:83', 'owner'))]), prompt='离间: who is dueled')  # rules/standard.sgs:812:7
             if (v_victim is not None):  # rules/standard.sgs:813:7

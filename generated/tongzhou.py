@@ -335,7 +335,9 @@ class Card_lizhengshangyou:
             if (_none_operand('rules/tongzhou.sgs:116:8', '>') if ((_t1 := frame.game.dispatch.value('faction_treasures', (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:116:26', 'target')))) is None) else _t1 > 0):  # rules/tongzhou.sgs:116:5
                 _D_recover(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:117:15', 'target')), 1, source=(v_user if v_user is not _U else _unbound('rules/tongzhou.sgs:117:34', 'user')), card=(v_card if v_card is not _U else _unbound('rules/tongzhou.sgs:117:46', 'card')))  # rules/tongzhou.sgs:117:7
             else:
-                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:22', 'target')), (_none_operand('rules/tongzhou.sgs:119:30', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:35', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:52', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:119:30', frame)), prompt='力争上游: discard a card')  # rules/tongzhou.sgs:119:7
+                def _h1():
+                    return (_none_operand('rules/tongzhou.sgs:119:30', '+') if ((_t5 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:35', 'target')))) is None) | ((_t6 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:52', 'target')))) is None) else _add(_t5, _t6, 'rules/tongzhou.sgs:119:30', frame))
+                v_c = _P_choose(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:22', 'target')), (_none_operand('rules/tongzhou.sgs:119:30', '+') if ((_t3 := _D_hand(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:35', 'target')))) is None) | ((_t4 := _D_equips(frame, (v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:119:52', 'target')))) is None) else _add(_t3, _t4, 'rules/tongzhou.sgs:119:30', frame)), prompt='力争上游: discard a card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/tongzhou.sgs:119:15')])  # rules/tongzhou.sgs:119:7
                 if (v_c is not None):  # rules/tongzhou.sgs:120:7
                     _P_discard(frame, [v_c], by=(v_target if v_target is not _U else _unbound('rules/tongzhou.sgs:120:39', 'target')))  # rules/tongzhou.sgs:120:22
         except _FLOW:
@@ -593,7 +595,9 @@ class Skill_liuqi__wenji:
             _v = frame.vars
             v_event = _v.get('event', _U)
             v_owner = _v.get('owner', _U)
-            v_c = _P_choose(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:150:22', 'event')), 'player', 'rules/tongzhou.sgs:150:22'), _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:150:41', 'event')), 'player', 'rules/tongzhou.sgs:150:41')), prompt='问计: give a hand card')  # rules/tongzhou.sgs:150:7
+            def _h1():
+                return _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:150:41', 'event')), 'player', 'rules/tongzhou.sgs:150:41'))
+            v_c = _P_choose(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:150:22', 'event')), 'player', 'rules/tongzhou.sgs:150:22'), _P_hand(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:150:41', 'event')), 'player', 'rules/tongzhou.sgs:150:41')), prompt='问计: give a hand card', hints=['pay' for v__ in _walk(frame, _h1(), 'rules/tongzhou.sgs:150:15')])  # rules/tongzhou.sgs:150:7
             _P_give(frame, _get_attr((v_event if v_event is not _U else _unbound('rules/tongzhou.sgs:151:12', 'event')), 'player', 'rules/tongzhou.sgs:151:12'), (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:151:26', 'owner')), [v_c])  # rules/tongzhou.sgs:151:7
             if ((_get_attr(v_c, 'category', 'rules/tongzhou.sgs:152:10') == 'trick') or (_get_attr(v_c, 'category', 'rules/tongzhou.sgs:152:33') == 'delayed')):  # rules/tongzhou.sgs:152:7
                 _D_mark(frame, (v_owner if v_owner is not _U else _unbound('rules/tongzhou.sgs:152:62', 'owner')), 'wenji')  # rules/tongzhou.sgs:152:57

@@ -960,8 +960,10 @@ class HeuristicAgent(Agent):
             return self._cycled(r)
         if r.subject is not None and r.subject != view["seat"] and r.prompt.startswith(CARD_OF) and r.high == 1:
             return [self._card_to_take(r, self._stance_now(view).get(r.subject, 0.0) > FRIEND)]
-        if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)):
-            # (cards discarded, or spent on a conversion: those it need not keep first, its equipment last)
+        if r.option_tags and ("discard" in r.prompt or r.prompt.startswith(SPENT_FOR)
+                              or all(PAY in t for t in r.option_tags)):
+            # (cards discarded, or spent on a conversion, or parted with as the rule's hints say, whatever the
+            # prompt: those it need not keep first, its equipment last)
             # (paying for a boost, 蓄锐's card: never the attack it strengthens, while anything else is offered)
             boost = "boost" in r.about
             ranked = sorted(range(n), key=lambda i: (_keeping(r.option_tags[i])

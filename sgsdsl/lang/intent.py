@@ -38,7 +38,7 @@ from ..engine.registry import (
     TIMINGS,
     VALUE_EFFECTS,
 )
-from ..engine.registry.core import NEUTRAL, REWARDED, SPENDS, SWAP, WANE, EngineValue
+from ..engine.registry.core import NEUTRAL, PAY, REWARDED, SPENDS, SWAP, WANE, EngineValue
 from . import ast
 from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
@@ -754,6 +754,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     # aim its choices already)
     give_test_hints(body, lexicon, seats=not skill_words & AIMING_WORDS)
     if skill_words & AIMING_WORDS:
+        give_pay_hints(body, lexicon)
         return []
     given: list[tuple[ast.Call, str]] = give_group_hints(body, lexicon)
     for call, name, rest in _bound_choices(body):
@@ -764,6 +765,7 @@ def infer_choice_words(body: ast.Block | None, skill_words: frozenset[str] = fro
     given = [(call, words) for call, words in given if words != SWAP or _chosen_by_owner(call, lexicon.owners)]
     for call, words in given:  # (after reading the whole body: a choice given words is no longer one without)
         call.kwargs.append((ast.Ident(call.span, "tags"), ast.Lit(call.span, "str", words)))
+    give_pay_hints(body, lexicon)  # (last: a choice given hints is no longer one the readings above look at)
     return given
 
 
@@ -1191,6 +1193,90 @@ def give_next_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast
                                              ast.Ident(call.span, "_"), items, None)))
             given.append(call)
     return given
+
+
+def give_pay_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
+    """Give the hint `pay` to each option of a choice without hints among the chooser's own hand and equipment whose
+    pick the body then discards or has the chooser give away, when the choice may not be declined and its count is
+    fixed (`choose`, or `choose_many` with its least and most the same): which of its cards to part with, the agent
+    pays with those it need not keep, whatever the prompt says. A designer's 交易 ("give another a hand card, then
+    take one of its cards") gave a card at random, a 桃 to a foe among them; a discard prompted in Chinese was
+    answered at random too, where one prompted "discard" was not. The calls given hints, in the order the body
+    runs."""
+    lexicon = (lexicon or _PLAIN).reading(body)
+    given: list[ast.Call] = []
+    for call, (name, rest) in _parted_choices(body):
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        if chooser is None or items is None or kwarg(call, "hints") is not None or not _fixed_count(call) \
+                or not _pure(items) or not _own_holdings(items, chooser):
+            continue  # (the hints work the options out again: only options worked out without asking anyone)
+        if any(_parts_with(c, name, chooser) for stmt in rest for c in calls(stmt)):
+            call.kwargs.append((ast.Ident(call.span, "hints"),
+                                ast.ListComp(call.span, ast.Lit(call.span, "str", PAY), ast.Ident(call.span, "_"),
+                                             deepcopy(items), None)))
+            given.append(call)
+    return given
+
+
+def _parted_choices(block: ast.Block) -> Iterator[tuple[ast.Call, tuple[str | None, list[ast.Node]]]]:
+    """Each choice of the body, with what takes its pick: the name it is bound to (`let cs = choose_many(…)`), or
+    the call itself where it is written in place (`discard(choose(…))`); blocks nested in branches and loops too."""
+    for inner in _under(block):
+        if not isinstance(inner, ast.Block):
+            continue
+        for i, stmt in enumerate(inner.stmts):
+            if isinstance(stmt, ast.Let) and isinstance(stmt.value, ast.Call) and stmt.value.func.text in CHOICES \
+                    and stmt.value.ref == "action":
+                rest: list[ast.Node] = list(inner.stmts[i + 1:])
+                yield stmt.value, (stmt.name.text, rest)
+    for call in calls(block):
+        if call.func.text in ("discard", "give") and call.ref == "action":
+            for arg in call.args:
+                for one in _one_or_listed(arg):
+                    if isinstance(one, ast.Call) and one.func.text in CHOICES and one.ref == "action":
+                        yield one, (None, [call])
+
+
+def _fixed_count(call: ast.Call) -> bool:
+    """Whether a choice takes a fixed number of the options and may not be declined: `choose` not `optional`,
+    `choose_many` whose least and most are the same literal or the same name."""
+    if call.func.text == "choose":
+        optional = kwarg(call, "optional")
+        return optional is None or (isinstance(optional, ast.Lit) and optional.value is False)
+    low = call.args[2] if len(call.args) > 2 else kwarg(call, "min")
+    high = call.args[3] if len(call.args) > 3 else kwarg(call, "max")
+    if isinstance(low, ast.Lit) and isinstance(high, ast.Lit):
+        return low.value == high.value and low.value != 0
+    return isinstance(low, ast.Name) and isinstance(high, ast.Name) and _same_one(low, high)
+
+
+def _own_holdings(items: ast.Expr, chooser: ast.Expr) -> bool:
+    """Whether ITEMS plainly are cards of the chooser's hand and equipment (not its judge area: a card taken out of
+    there is a harm lifted, not a price)."""
+    whose = _whose_cards(items)
+    return whose is not None and _same_one(whose, chooser) and _judge_holder(items) is None \
+        and not any(isinstance(c, ast.Call) and c.func.text == "judge_cards" for c in _under(items))
+
+
+def _parts_with(call: ast.Call, name: str | None, chooser: ast.Expr) -> bool:
+    """Whether CALL discards the pick, or has the chooser give it away: the pick bound to NAME, or (None) the choice
+    written in place inside CALL."""
+    if call.func.text not in ("discard", "give") or call.ref != "action":
+        return False
+    if call.func.text == "give":
+        giver = call.args[0] if call.args else kwarg(call, "from_player")
+        if giver is None or not _same_one(giver, chooser):
+            return False
+        cards = call.args[2] if len(call.args) > 2 else kwarg(call, "cards")
+    else:
+        cards = call.args[0] if call.args else kwarg(call, "cards")
+    if cards is None:
+        return False
+    if name is None:
+        return any(isinstance(one, ast.Call) and one.func.text in CHOICES for one in _one_or_listed(cards))
+    return any(isinstance(one, ast.Name) and one.ident == name and one.ref == ("local", name)
+               for one in _one_or_listed(cards))
 
 
 def _from_the_top(e: ast.Expr, lets: Mapping[str, list[ast.Expr]]) -> bool:
