@@ -42,6 +42,14 @@ READ = {
         "yie": ("control", "help"),  # a card taken out of one judge area (a harm lifted) into another's
         "puji": ("area", "heal"),  # a loop over the wounded of the table: weighed as a card reaching everyone
     },
+    "seventh_batch.sgs": {
+        "tongchou": ("attack", "spends"),  # a blow at the source of another's damage, the one the body acts on
+        "jinzu": ("control", "spends"),  # another's whole next turn skipped (`skip_turn`), paid with two cards
+        "huoshui": ("attack",),  # a compulsory blow whose target its owner chooses
+        "zengjia": ("help",),  # equipment put into another's area (`put_in_equip`); its own draw only repays it
+        "feiwu": ("control",),  # limited: another loses a skill (`lose_skill`)
+        "zhaotao": ("attack",),  # the one every other may use a 杀 on (the 杀's family)
+    },
 }
 
 
