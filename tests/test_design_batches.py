@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from sgsdsl.ai.heuristic import HeuristicAgent
 from sgsdsl.api import check_paths
+from sgsdsl.engine.agents import Request
 from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import calls, kwarg
 from sgsdsl.lang.intent import Lexicon, grant_words, infer_skill_words
@@ -49,6 +51,8 @@ READ = {
         "zengjia": ("help",),  # equipment put into another's area (`put_in_equip`); its own draw only repays it
         "feiwu": ("control",),  # limited: another loses a skill (`lose_skill`)
         "zhaotao": ("attack",),  # the one every other may use a 杀 on (the 杀's family)
+        "qifu": ("help",),  # a mark its own trigger reads: the marked one draws 2 at its prepare phase
+        "xuming": ("help",),  # a dying one recovered: a rescue, whatever maximum HP it loses besides
     },
 }
 
@@ -85,3 +89,19 @@ def test_a_granted_action_is_read_from_its_users_side() -> None:
 
 def test_every_batch_is_listed() -> None:
     assert sorted(p.name for p in DESIGNS.glob("*.sgs")) == sorted(READ)
+
+
+def test_a_heal_for_another_its_event_befell_is_done_for_a_friend_only() -> None:
+    """A trigger tagged `heal help` that names nobody, asked about another (a designer's 续命 with its tags written:
+    "another who is dying recovers to 1 HP"): yes for a sure friend, no for a sure foe. The `heal` once let it skip
+    the check that the one helped is a friend: it rescued 313 dying foes in 120 games."""
+    agent = HeuristicAgent(1)
+    view = {"seat": 1, "role": "loyalist", "players": [
+        {"seat": i, "role": "lord" if i == 0 else "hidden", "hp": 1 if i else 3, "max_hp": 4, "hand": 3}
+        for i in range(5)], "sides": [["lord", "loyalist"], ["rebel"], ["renegade"]],
+        "roles_in_play": sorted(["lord", "loyalist", "rebel", "rebel", "renegade"]), "role_shown": False,
+        "damage_history": [(3, 0, 2), (4, 0, 1)], "recover_history": [], "act_history": [], "shown_history": []}
+    ask = Request(1, "confirm", "续命?", ("yes", "no"), about=("heal", "help", "skill"))
+    assert agent.on_confirm(ask._replace(subject=0), view) == [0]  # the lord
+    assert agent.on_confirm(ask._replace(subject=3), view) == [1]  # the one who hurt the lord
+

@@ -38,7 +38,7 @@ from ..engine.registry import (
     TIMINGS,
     VALUE_EFFECTS,
 )
-from ..engine.registry.core import NEUTRAL, PAY, REWARDED, SPENDS, SWAP, WANE, EngineValue
+from ..engine.registry.core import NEUTRAL, PAY, RESCUE_TIMINGS, REWARDED, SPENDS, SWAP, WANE, EngineValue
 from . import ast
 from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
@@ -442,7 +442,7 @@ def event_subject(t: ast.Trigger) -> Subject | None:
             field_name = others[0]
     if field_name is None:
         return None
-    return field_name, _names_for(t.body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
+    return _field_subject(t.body, field_name)
 
 
 def subject_field(t: ast.Trigger) -> str | None:
@@ -501,9 +501,24 @@ def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
     found = own & {"risk", SPENDS, "?"}
     if subject is not None and own <= {"risk", SPENDS}:  # (with a gain of its owner's besides, it is weighed as before)
         word = _agreed(_subject_effects(t.body, lexicon, subject))
+        if word is None and _rescues(t, subject):
+            word = "help"
         if word is not None and word != SWAP:
             found.add(word)
     return found
+
+
+def _rescues(t: ast.Trigger, subject: Subject) -> bool:
+    """Whether T, heard while the one its event befalls is dying (`RESCUE_TIMINGS`), recovers that one: a rescue,
+    a help whatever price the rescued pays besides (a designer's 续命, "another who is dying loses 1 maximum HP and
+    recovers to 1 HP", read both ways and so as nothing, was used on every dying foe)."""
+    if t.timing.text not in RESCUE_TIMINGS:
+        return False
+    for c in calls(t.body):
+        target = c.args[0] if c.args else kwarg(c, "target")
+        if c.func.text == "recover" and c.ref == "action" and target is not None and _is_subject(target, subject):
+            return True
+    return False
 
 
 def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set[str]:
@@ -890,7 +905,9 @@ def _set_sign(e: ast.Expr, value: EngineValue | None) -> int:
 
 def _trigger_marks(s: ast.SkillDef) -> Iterator[tuple[str, str]]:
     """(mark, word) for each mark a trigger of S tests on a character of its event and whose amount it then changes
-    (`mark_words`)."""
+    (`mark_words`); or, changing no amount, what its body then does to that character when every such use agrees
+    (`PARAM_EFFECTS`: a designer's 祈福, "a blessed character draws 2 at its prepare phase", blesses with a `help`;
+    read as nothing, the blessing went to foes 447 times and to friends 12)."""
     for t in s.triggers:
         owned = _owner_fields(t.where)
         tested = []
@@ -904,6 +921,15 @@ def _trigger_marks(s: ast.SkillDef) -> Iterator[tuple[str, str]]:
             sign = _amount_change(t.body)
             if words is not None and sign:
                 yield name, words[0] if sign > 0 else words[1]
+            elif not sign:
+                word = _agreed(_subject_effects(t.body, _PLAIN.at(t), _field_subject(t.body, field_name)))
+                if word is not None and word != SWAP:
+                    yield name, word
+
+
+def _field_subject(body: ast.Block, field_name: str) -> Subject:
+    """The one in the event's field FIELD_NAME, as the subject of BODY: the field and the names bound to it alone."""
+    return field_name, _names_for(body, frozenset(), lambda e, names: _is_subject(e, (field_name, names)))
 
 
 def _boosting_marks(s: ast.SkillDef) -> frozenset[str]:

@@ -283,6 +283,9 @@ PARAM_EFFECTS_BY_VALUE: dict[str, tuple[str, str, str, str]] = {
 # designer's 同袍, "chain yourself and another, then each draws 1", is a help to the other, not both a help and a
 # hampering); alone, they say what they say.
 SLIGHT_EFFECTS: frozenset[str] = frozenset({"set_chained"})
+# The timings heard while the one their event befalls is dying: a recovery of that one there is a rescue, a help
+# whatever else the rule does to it (lang/intent.py `_rescues`).
+RESCUE_TIMINGS: frozenset[str] = frozenset({"dying"})
 # What raising an engine value does to the character passed as each of its parameters (`modify hand_limit(p) by 2`
 # helps p); lowering it does the opposite (`help` <-> `control`). A mark set on a character (`mark(p, "宽政")`) is
 # read through the modifiers of the same skill that test it (`modify hand_limit(q) by 2 where has_mark(q, "宽政")`):
