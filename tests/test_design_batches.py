@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from sgsdsl.ai.heuristic import HeuristicAgent
-from sgsdsl.api import check_paths
+from sgsdsl.api import check_paths, program_for
 from sgsdsl.engine.agents import Request
+from sgsdsl.engine.game import Game
 from sgsdsl.lang import ast
 from sgsdsl.lang.ast_walk import calls, kwarg
 from sgsdsl.lang.intent import Lexicon, grant_words, infer_skill_words
@@ -53,6 +54,7 @@ READ = {
         "zhaotao": ("attack",),  # the one every other may use a 杀 on (the 杀's family)
         "qifu": ("help",),  # a mark its own trigger reads: the marked one draws 2 at its prepare phase
         "xuming": ("help",),  # a dying one recovered: a rescue, whatever maximum HP it loses besides
+        "pozhou": ("cancels", "spends"),  # a trick of any kind stopped on another: weighed by the trick when asked
     },
 }
 
@@ -104,4 +106,44 @@ def test_a_heal_for_another_its_event_befell_is_done_for_a_friend_only() -> None
     ask = Request(1, "confirm", "续命?", ("yes", "no"), about=("heal", "help", "skill"))
     assert agent.on_confirm(ask._replace(subject=0), view) == [0]  # the lord
     assert agent.on_confirm(ask._replace(subject=3), view) == [1]  # the one who hurt the lord
+
+
+def test_a_card_cancelled_on_another_is_weighed_by_the_card() -> None:
+    """破咒 (`cancels`): the question shows the trick's words after the skill's; a harm is stopped for a sure friend,
+    a good for a sure foe, and nothing else."""
+    agent = HeuristicAgent(1)
+    view = {"seat": 1, "role": "loyalist", "current": 3, "players": [
+        {"seat": i, "role": "lord" if i == 0 else "hidden", "hp": 3, "max_hp": 4, "hand": 3} for i in range(5)],
+        "sides": [["lord", "loyalist"], ["rebel"], ["renegade"]],
+        "roles_in_play": sorted(["lord", "loyalist", "rebel", "rebel", "renegade"]), "role_shown": False,
+        "damage_history": [(3, 0, 2), (4, 0, 1)], "recover_history": [], "act_history": [], "shown_history": []}
+    harm = Request(1, "confirm", "use 破咒?", ("yes", "no"), about=("cancels", "spends", "skill", "attack", "trick"))
+    good = harm._replace(about=("cancels", "spends", "skill", "area", "draw", "trick"))
+    assert agent.on_confirm(harm._replace(subject=0), view) == [0]  # a 决斗 on the lord: stopped
+    assert agent.on_confirm(harm._replace(subject=3), view) == [1]  # on the one who hurt the lord: let be
+    assert agent.on_confirm(good._replace(subject=3), view) == [0]  # a 五谷丰登's card for a foe: stopped
+    assert agent.on_confirm(good._replace(subject=0), view) == [1]
+    assert agent.on_confirm(harm._replace(subject=0, about=("cancels", "spends", "skill")), view) == [1]
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreted"])
+def test_the_question_to_cancel_a_card_shows_the_card(engine: str) -> None:
+    """In play, every question 破咒 asks carries its skill's words and then the trick's (its tags and category)."""
+    loaded = check_paths([str(DESIGNS / "seventh_batch.sgs")])
+    assert loaded.checked is not None
+    program = program_for(loaded, engine)
+    asked: list[tuple[str, ...]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, view: object) -> list[int]:
+            if request.kind == "confirm" and request.prompt == "use 破咒?":
+                asked.append(request.about)
+            return super().decide(request, view)
+
+    for seed in range(1, 7):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)],
+             pinned={seed % 5: "pozhouzhe"}, record=False).run()
+    assert len(asked) >= 5
+    for about in asked:
+        assert about[:3] == ("cancels", "spends", "skill") and about[-1] in ("trick", "delayed"), about
 

@@ -27,7 +27,19 @@ from mypy_extensions import mypyc_attr
 
 from ..engine.agents import CARD_OF, DECLARED, GENUINE, SPENT_FOR, TRY, VOID, Agent, Ahead, Hope, Request, uniform_below
 from ..engine.model import EQUIP_SLOTS
-from ..engine.registry.core import AI_HINTS, GAIN, NEUTRAL, NEXT, PAY, REWARDED, SPENDS, SPREADS, SWAP, WANE
+from ..engine.registry.core import (
+    AI_HINTS,
+    CANCELS,
+    GAIN,
+    NEUTRAL,
+    NEXT,
+    PAY,
+    REWARDED,
+    SPENDS,
+    SPREADS,
+    SWAP,
+    WANE,
+)
 from .beliefs import RoleBelief
 
 HARMFUL = frozenset({"attack", "control", "risk"})
@@ -468,6 +480,8 @@ class HeuristicAgent(Agent):
         about = set(r.about)
         if r.hope is not None and "passive" not in about:
             return [0] if self._turns_judgement(r.hope, view) else [1]
+        if CANCELS in about and "passive" not in about:
+            return self._cancel_verdict(r, view)
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
@@ -515,6 +529,21 @@ class HeuristicAgent(Agent):
             elif reach is not None and not self._helps_within(view, self._stance_now(view), reach):
                 return [1]
         return [0]
+
+    def _cancel_verdict(self, r: Request, view: Any) -> list[int]:
+        """A yes that cancels its event's card on the one the event befalls (`cancels`; the card's words follow the
+        skill's, after "skill"): as a 无懈可击 is played, a harm stopped for a sure friend (or itself), a good stopped
+        for a sure foe; paid for with its cards, only from what it may spend now (`_spare_now`)."""
+        words = r.about
+        card = frozenset(words[words.index("skill") + 1:]) if "skill" in words else frozenset()
+        if not card or (SPENDS in words and not self._spare_now(view)):
+            return [1]
+        me = view["seat"]
+        toward = 1.0 if r.subject == me else self._stance_now(view).get(r.subject, 0.0) \
+            if r.subject is not None else 0.0
+        harmful = bool(card & AIMED_HARM)
+        return [0] if (harmful and toward > FRIEND) or (not harmful and card & HELPFUL and toward < -FRIEND) \
+            else [1]
 
     def _judgement_wanted(self, h: Hope, view: Any) -> bool | None:
         """Whether it wants a pending judgement to go as its judged character hopes (`Request.hope`): yes for

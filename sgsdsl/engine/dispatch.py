@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .decisions import Decisions
+from .decisions import Decisions, hints_of
 from .errors import RuleError
 from .events import MAX_EVENT_DEPTH, UNLIMITED, Event, run_rule
 from .model import EQUIP_SLOTS, Card, Player
 from .program import CardRule, Frame, ModifierRule, SkillRule, TriggerRule
 from .registry import ENGINE_VALUES
 from .registry.arguments import none_argument, wrong_argument
-from .registry.core import ABOUT_FIELD, befallen, named_in
+from .registry.core import ABOUT_FIELD, CANCEL_EFFECTS_BY_FAMILY, CANCELS, befallen, named_in
 from .runtime import spend
 from .state import GameState
 
@@ -345,7 +345,12 @@ class Dispatch:
                     break
         # (whom a yes befalls: the field its body is read by, else the engine's own choice)
         subject = (named_in(fields, trig.subject, p) if trig.subject else None) or befallen(fields, p)
-        return choices.confirm(p, f"use {skill.name}?", about=skill,
+        about: Any = skill
+        if CANCELS in skill.tags:  # (a yes cancels its event's card: the card's words after the skill's, 破咒)
+            card = fields.get(CANCEL_EFFECTS_BY_FAMILY.get(timing, ""))
+            if isinstance(card, Card):
+                about = (*hints_of(skill), *hints_of(card))
+        return choices.confirm(p, f"use {skill.name}?", about=about,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
                                skips=skips, subject=subject)
 

@@ -38,7 +38,7 @@ from ..engine.registry import (
     TIMINGS,
     VALUE_EFFECTS,
 )
-from ..engine.registry.core import NEUTRAL, PAY, RESCUE_TIMINGS, REWARDED, SPENDS, SWAP, WANE, EngineValue
+from ..engine.registry.core import CANCELS, NEUTRAL, PAY, RESCUE_TIMINGS, REWARDED, SPENDS, SWAP, WANE, EngineValue
 from . import ast
 from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
@@ -503,9 +503,23 @@ def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
         word = _agreed(_subject_effects(t.body, lexicon, subject))
         if word is None and _rescues(t, subject):
             word = "help"
+        if word is None and _befallen_field(t.timing.text) == subject[0] and _cancels_a_card(t, lexicon):
+            word = CANCELS
         if word is not None and word != SWAP:
             found.add(word)
     return found
+
+
+def _cancels_a_card(t: ast.Trigger, lexicon: Lexicon) -> bool:
+    """Whether T cancels its event outright at a timing that stops a card on the one the event befalls
+    (`CANCEL_EFFECTS_BY_FAMILY`), the card's family not told by its condition: what a yes does is the card's
+    undoing, weighed by the card when asked (`cancels`). A designer's 破咒 ("before a trick takes effect on another,
+    you may discard a card: it has no effect on it"), read as nothing, stopped harmful tricks on foes 299 times and
+    helpful ones on friends 28, against 174 good uses."""
+    if t.timing.text not in CANCEL_EFFECTS_BY_FAMILY or _cancelled(lexicon) is not None:
+        return False
+    return any(c.func.text == "cancel" and c.ref == "action" and c.args and _is_one_of(c.args[0], {"event"})
+               for stmt in t.body.stmts for c in ([stmt.call] if isinstance(stmt, ast.CallStmt) else []))
 
 
 def _rescues(t: ast.Trigger, subject: Subject) -> bool:

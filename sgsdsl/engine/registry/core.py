@@ -244,14 +244,17 @@ AI_HINTS: dict[str, str] = {
             "more cards than the chooser, and a skill of it used only when one is within reach",
     "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
             "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
+    "cancels": "a yes cancels its event's card on the one the event befalls (a trick about to take effect on it): "
+               "weighed by that card, which the question shows after the skill's own words: a harm stopped for a "
+               "friend, a good stopped for a foe",
     "rewarded": "an option of a choice that leads to more for its chooser's side than the others (a red card given, "
                 "where a red one also heals): taken first, the card it need not keep among such; read from the rule "
                 "when it tests the card chosen (`if c.color == red {…}`)",
 }
 # The hint words that code acts on by name (the reading, lang/intent.py, writes them; the agents, ai/, read them):
 # one spelling each, every one a key of AI_HINTS (tests/test_option_hints.py)
-NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS, SPENDS = (
-    "neutral", "next", "pay", "gain", "rewarded", "swap", "wane", "spreads", "spends")
+NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS, SPENDS, CANCELS = (
+    "neutral", "next", "pay", "gain", "rewarded", "swap", "wane", "spreads", "spends", "cancels")
 # What an action does to the character passed as each of these parameters, as the AI hint word it amounts to. A
 # choice of characters that carries no words of its own (`tags:`, `hints:`) and sits in a skill without `help`,
 # `heal`, `draw`, `attack`, `control` or `risk` is told to agents by what its rule then does with the one chosen
@@ -342,7 +345,7 @@ AMOUNT_EFFECTS: dict[tuple[str, str], tuple[str, str]] = {
 # The same where the event carries a card aimed at that character: the card's effect undone, which helps it when
 # the card's family harms its targets and hampers it when the family helps them, once the trigger's condition pins
 # the family (`event.card is 杀`): timing -> the field naming the card.
-CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect": "card"}
+CANCEL_EFFECTS_BY_FAMILY: dict[str, str] = {"targeted": "card", "before_effect": "card", "nullify": "card"}
 # The fields of an event that may name the one a trigger's "use …?" is about (`Request.subject`), the first the
 # event has that holds a character: its `target`, else its `player`, else the user of a card used (截击), else the
 # killer of one who died (复仇: "when another dies, you may make its killer lose 1 HP"), else the one who discarded
