@@ -511,11 +511,12 @@ class HeuristicAgent(Agent):
             aimed = (r.subject,) if reach is None and r.subject is not None and r.subject != view["seat"] else reach
             if self._aims_at(view, self._aiming(view, self._stance_now(view)), aimed) < max(1, wanted):
                 return [1]
-        if "help" in about and about & {"heal", "draw"} and "passive" not in about and r.skips is None \
+        if "help" in about and "heal" in about and "passive" not in about and r.skips is None \
                 and reach is None and r.subject is not None and r.subject != view["seat"] \
                 and self._stance_now(view).get(r.subject, 0.0) <= 0:
-            # a heal or a draw done for another its event befell, naming nobody (a designer's 续命 tagged `heal help`:
-            # "another who is dying recovers to 1 HP"): for a friend only; it rescued 313 dying foes in 120 games
+            # a heal done for another its event befell, naming nobody (a designer's 续命 tagged `heal help`: "another
+            # who is dying recovers to 1 HP"): for a friend only; it rescued 313 dying foes in 120 games. (Not a
+            # `draw help`: 节命's question names the source of its owner's damage, and whom it helps it chooses after)
             return [1]
         if "help" in about and not about & {"heal", "draw", "passive"}:
             # its good goes only to the seat it names, a sure friend or itself among those shown; or, when it names
