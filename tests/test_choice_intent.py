@@ -392,11 +392,12 @@ def _trigger_skill_words(tmp_path: Path, trigger: str) -> tuple[str, ...]:
      ("attack", "risk")),
     # its own draw given up (再起's shape): the event befalls the owner, no word for it
     ("on drawing where event.player == owner optional { cancel(event)\n draw(owner, 1) }", ()),
-    # the owner gains besides (固政's shape), a third character touched, or the card unpinned: as before, no words
+    # the owner gains besides (固政's shape), a third character touched: as before, no words
     ("on damaged where event.target != owner optional { draw(event.target, 1)\n draw(owner, 1) }", ()),
     ("on damaged where event.target != owner and event.source != none optional {"
      " draw(event.target, 1)\n draw(event.source, 1) }", ()),
-    ("on targeted where event.target != owner optional { cancel(event) }", ()),
+    # the card unpinned: `cancels`, weighed by the card when asked (破咒)
+    ("on targeted where event.target != owner optional { cancel(event) }", ("cancels",)),
     # 挺身: a 杀 aimed at another turned on the owner: the one it was aimed at is spared, the owner takes the blow
     ("on targeted where event.target != owner and event.user != owner and event.card is 杀 optional {\n"
      " event.target = owner }", ("help", "risk")),
