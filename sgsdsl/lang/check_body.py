@@ -23,6 +23,7 @@ class BodyChecker(CheckerBase):
         tick()  # (a check the editor's next edit made stale stops inside one long definition too)
         if isinstance(s, ast.Let):
             t = self.expr(s.value, scope)
+            self.rebind(s.name.text, t, scope, s.name.span, "'let'")
             scope.names[s.name.text] = t or "any"
         elif isinstance(s, ast.If):
             self.expr(s.test, scope)
@@ -36,7 +37,9 @@ class BodyChecker(CheckerBase):
                            s.iterable.span)
             inner = scope.child()
             inner.in_loop = True
-            inner.names[s.var.text] = _ELEMENT.get(t or "", "any")
+            element = _ELEMENT.get(t or "", "any")
+            self.rebind(s.var.text, element, inner, s.var.span, "'for'")
+            inner.names[s.var.text] = element
             self.block(s.body, inner)
         elif isinstance(s, ast.While):
             self.expr(s.test, scope)
@@ -55,6 +58,27 @@ class BodyChecker(CheckerBase):
         elif isinstance(s, ast.Break):
             if not scope.in_loop:
                 self.error("SGS-E210", "'break' outside a loop", s.span, "use 'stop' to end the whole effect")
+
+    def rebind(self, name: str, new: str | None, scope: _Scope, span: Span, what: str) -> None:
+        """A body's names are one namespace at run time: a `let` or loop variable inside a block that re-binds
+        an outer name keeps its value after the block, so the outer name's type must allow it."""
+        if name in scope.names:
+            return  # re-bound in its own block: typed from here on, in order
+        home = scope.parent
+        while home is not None and name not in home.names:
+            home = home.parent
+        if home is None:
+            return  # a new name
+        old = home.names[name]
+        if old == new:
+            return
+        if _known(old) is not None and _known(new) is not None and not (
+                assignable(old, new) or assignable(new, old)):
+            self.error("SGS-E308", f"this {what} re-binds '{name}' ({_article(_known(old) or '')} outside this "
+                       f"block) to {_article(_known(new) or '')}, and '{name}' keeps the new value after the block",
+                       span, "use another name for the value inside the block")
+        elif _known(old) is None or _known(new) is None:
+            home.names[name] = "any"  # either one after the block: nothing the checker can judge
 
     def assign(self, s: ast.Assign, scope: _Scope) -> None:
         target = s.target

@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "SGS-E305": "operands of incompatible types",
     "SGS-E306": "'is' tests a card, but the left side is not a card",
     "SGS-E307": "cancel() at a timing whose event cannot be cancelled",
+    "SGS-E308": "a `let` or `for` in a block gives an outer name a value of another type (kept after the block)",
     "SGS-W401": "a card has no copies, so it is never in the deck",
     "SGS-W402": "a leader skill (主公技), but no loaded mode has a leader, so it never activates",
     "SGS-W403": "a condition is literally false, so this never fires",
