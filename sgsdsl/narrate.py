@@ -93,6 +93,16 @@ def _give(s: _Say, e: dict[str, Any]) -> str:
     return f"{s.verb(e.get('by'), 'give', 'gives')} {s.count(e.get('n'))} to {s.who(e.get('to'))}"
 
 
+def _signed(n: Any) -> str:
+    return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
+
+
+def _pindian(s: _Say, e: dict[str, Any]) -> str:
+    winner = e.get("winner")
+    return (f"{s.who(e.get('initiator'))} ({s.card(e.get('initiator_card'))}) and {s.who(e.get('target'))} "
+            f"({s.card(e.get('target_card'))}) compare cards: " + (f"{s.who(winner)} wins" if winner else "a tie"))
+
+
 def _general(s: _Say, e: dict[str, Any]) -> str:
     who = "you are" if s.who(e.get("player")) == "you" else f"P{_seat_of(e.get('player'))} is"
     return f"{who} {e.get('general')}"
@@ -140,6 +150,50 @@ _RULES: dict[str, Callable[[_Say, dict[str, Any]], str | None]] = {
     "skip": lambda s, e: f"{s.who(e.get('player'))} will skip the {e.get('phase')} phase",
     "reshuffle": lambda s, e: f"the discard pile is shuffled into a new draw pile ({s.count(e.get('cards'))})",
     "game_over": _game_over,
+    # skills won, lost and spent
+    "limited": lambda s, e: f"{s.verb(e.get('player'), 'use', 'uses')} {e.get('skill')} (once a game)",
+    "awaken": lambda s, e: f"{s.verb(e.get('player'), 'awaken', 'awakens')}: {e.get('skill')}",
+    "gain_skill": lambda s, e: f"{s.verb(e.get('player'), 'gain', 'gains')} {e.get('skill')}",
+    "lose_skill": lambda s, e: f"{s.verb(e.get('player'), 'lose', 'loses')} {e.get('skill')}",
+    # a character's state
+    "chain": lambda s, e: f"{s.verb(e.get('player'), 'are', 'is')} "
+                          + ("chained" if e.get("chained") else "no longer chained"),
+    "turn_over": lambda s, e: f"{s.verb(e.get('player'), 'turn', 'turns')} face "
+                              + ("down" if e.get("face_down") else "up"),
+    "max_hp": lambda s, e: f"{s.whose(e.get('player'))} maximum HP {_signed(e.get('change'))} → {e.get('max_hp')} "
+                           f"({e.get('hp')} HP)",
+    "gender": lambda s, e: f"{s.verb(e.get('player'), 'are', 'is')} now {e.get('gender')}",
+    "kingdom": lambda s, e: f"{s.verb(e.get('player'), 'join', 'joins')} {e.get('kingdom')}",
+    "kept_alive": lambda s, e: f"{s.verb(e.get('player'), 'stay', 'stays')} alive at {e.get('hp')} HP",
+    "no_longer_kept_alive": lambda s, e: f"{s.verb(e.get('player'), 'are', 'is')} no longer kept alive "
+                                         f"({e.get('hp')} HP)",
+    "pile": lambda s, e: f"{s.verb(e.get('player'), 'put', 'puts')} "
+                         + (s.cards(e.get("added")) if isinstance(e.get("added"), list) else s.count(e.get("added")))
+                         + f" on {e.get('pile')}",
+    # damage turned aside
+    "damage_prevented": lambda s, e: f"the damage to {s.who(e.get('target'))} is prevented",
+    "damage_redirected": lambda s, e: f"the damage to {s.who(e.get('old'))} goes to "
+                                      + (s.who(e.get("new")) if e.get("new") else "nobody"),
+    "damage_transferred": lambda s, e: f"the damage to {s.who(e.get('old'))} is passed to {s.who(e.get('new'))}",
+    # turns
+    "extra_turn_gained": lambda s, e: f"{s.verb(e.get('player'), 'gain', 'gains')} an extra turn",
+    "extra_turn": lambda s, e: f"{s.whose(e.get('player'))} extra turn",
+    "skip_turn": lambda s, e: f"{s.who(e.get('player'))} will skip a turn",
+    "turn_skipped": lambda s, e: f"{s.verb(e.get('player'), 'skip', 'skips')} a turn",
+    # cards
+    "pindian": _pindian,
+    "recast": lambda s, e: f"{s.verb(e.get('player'), 'recast', 'recasts')} {s.card(e.get('card'))}",
+    "retrial": lambda s, e: f"the judgement {s.card(e.get('old'))} is replaced by {s.card(e.get('new'))}",
+    "declare": lambda s, e: f"{s.verb(e.get('user'), 'declare', 'declares')} {s.card(e.get('card'))}",
+    "declaration_void": lambda s, e: f"{s.whose(e.get('user'))} declared {s.card(e.get('card'))} is void",
+    "targets_ordered": lambda s, e: f"{s.card(e.get('card'))} resolves on "
+                                    + ", ".join(s.who(t) for t in e.get("targets") or []),
+    "swap": lambda s, e: f"{s.who(e.get('a'))} and {s.who(e.get('b'))} swap hands ({e.get('a_gave')} for "
+                         f"{e.get('b_gave')})",
+    "log": lambda s, e: str(e.get("text")),
+    # the engine's bookkeeping, not the game's story
+    "seats": lambda s, e: None,
+    "carried": lambda s, e: None,
 }
 
 

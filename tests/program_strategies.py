@@ -22,8 +22,9 @@ option) and one extending the standard identity mode.
 
 Left out on purpose:
 - a `let` or a `for` that binds a name of an enclosing block again with a value of another type: both back ends
-  keep such a binding past its block (the standard 决斗 walks its sides so), while the checker types the name
-  after the block as the older binding, so the program checks and then fails alike on both back ends;
+  keep such a binding past its block (the standard 决斗 walks its sides so), and the checker refuses it
+  (SGS-E308); every `let` the generator writes is bound in its scope for the statements after it, so it never
+  writes one;
 - what would end most games at once with a rule error (a negative count, a card not held, a dead character);
 - most of the vocabulary that `scripts/fuzz_runtime.py` already calls at random (piles, 拼点, skills gained and
   lost, turns over and extra turns…), the statements of a mode (`setup` aside, fixed here; `turn_order`, `win`,
@@ -487,13 +488,14 @@ class Writer:
             name = self.binding(scope, "card")
             rest = self.after(scope.bind(name, "card"), depth, ind + 2, writable)
             return [f"{pad}let {name} = choose({p}, {self.owned(p, scope)}, optional: {self.pick(['true', 'false'])})",
-                    f"{pad}if {name} != none {{", f"{pad}  discard({name}, by: {p})", *rest, f"{pad}}}"], scope
+                    f"{pad}if {name} != none {{", f"{pad}  discard({name}, by: {p})", *rest, f"{pad}}}"], \
+                scope.bind(name, "card")
         if k == "choose":  # a choice of characters
             name = self.binding(scope, "player")
             rest = self.after(scope.bind(name, "player"), depth, ind + 2, writable)
             tags = self.pick(["attack", "help", "neutral"])
             return [f"{pad}let {name} = choose({me}, {e('players', scope, 3)}, tags: \"{tags}\")",
-                    f"{pad}if {name} != none {{", *rest, f"{pad}}}"], scope
+                    f"{pad}if {name} != none {{", *rest, f"{pad}}}"], scope.bind(name, "player")
         if k == "number":
             return [f"{pad}draw({me}, min(max(choose({me}, {e('ints', scope, 2)} + [0]), 0), 2))"], scope
         if k == "many":
@@ -511,7 +513,7 @@ class Writer:
             name = self.binding(scope, "card")
             rest = self.after(scope.bind(name, "card"), depth, ind + 2, writable)
             return [f"{pad}let {name} = judge({e('player', scope, 1)}, hoping: {self.hope(scope)})",
-                    f"{pad}if {name} != none {{", *rest, f"{pad}}}"], scope
+                    f"{pad}if {name} != none {{", *rest, f"{pad}}}"], scope.bind(name, "card")
         if k == "judges":  # judgements made in a comprehension, each hoping for something about its character
             name, var = self.binding(scope, "cards"), self.fresh(scope)
             inner = scope.bind(var, "player")
@@ -523,12 +525,13 @@ class Writer:
             name = self.binding(scope, "card")
             return [f"{pad}let {name} = first(hand({me}))",
                     f"{pad}if {name} != none and count(others({me})) > 0 {{",
-                    f"{pad}  give({me}, choose({me}, others({me}), tags: \"help\"), {name})", f"{pad}}}"], scope
+                    f"{pad}  give({me}, choose({me}, others({me}), tags: \"help\"), {name})", f"{pad}}}"], \
+                scope.bind(name, "card")
         if k == "obtain":  # a card taken from another
             name = self.binding(scope, "player")
             return [f"{pad}let {name} = first({e('players', scope, 2)} + [{me}])",
                     f"{pad}if {name} != {me} and count(cards_of({name})) > 0 {{",
-                    f"{pad}  obtain({me}, choose_card_from({me}, {name}))", f"{pad}}}"], scope
+                    f"{pad}  obtain({me}, choose_card_from({me}, {name}))", f"{pad}}}"], scope.bind(name, "player")
         if k == "procedure" and self.procedures:
             pr = self.pick(self.procedures)
             if all(self.can(pt, scope) for _, pt in pr.params):
@@ -551,11 +554,11 @@ class Writer:
             name, n = self.binding(scope, "card"), self.num(1, 3)
             return [f"{pad}let {name} = choose({me}, top_cards({n}), optional: true, "
                     f"hints: [\"next\" for {name} in top_cards({n})])",
-                    f"{pad}if {name} != none {{ put_on_top([{name}]) }}"], scope
+                    f"{pad}if {name} != none {{ put_on_top([{name}]) }}"], scope.bind(name, "card")
         if k == "retrial":  # the pending judgement's card replaced by one of the owner's
             name = self.binding(scope, "card")
             return [f"{pad}let {name} = choose({me}, {self.owned(me, scope)}, optional: true)",
-                    f"{pad}if {name} != none {{ retrial(event, {name}) }}"], scope
+                    f"{pad}if {name} != none {{ retrial(event, {name}) }}"], scope.bind(name, "card")
         if k == "deep" and depth > 0:
             return self.deep_block(scope, ind), scope
         return [f"{pad}draw({e('player', scope, 1)}, {self.small(scope, 1)})"], scope

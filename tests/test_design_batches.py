@@ -6,6 +6,7 @@ that loses one shows up in the default suite, not in the next sweep."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,16 +129,19 @@ def test_a_card_cancelled_on_another_is_weighed_by_the_card() -> None:
 
 @pytest.mark.parametrize("engine", ["compiled", "interpreted"])
 def test_the_question_to_cancel_a_card_shows_the_card(engine: str) -> None:
-    """In play, every question 破咒 asks carries its skill's words and then the trick's (its tags and category)."""
+    """In play, every question 破咒 asks carries its skill's words and then the trick's (its tags and category), and
+    its prompt names the trick for a person."""
     loaded = check_paths([str(DESIGNS / "seventh_batch.sgs")])
     assert loaded.checked is not None
     program = program_for(loaded, engine)
     asked: list[tuple[str, ...]] = []
+    prompts: list[str] = []
 
     class Watching(HeuristicAgent):
         def decide(self, request: Request, view: object) -> list[int]:
-            if request.kind == "confirm" and request.prompt == "use 破咒?":
+            if request.kind == "confirm" and request.prompt.startswith("use 破咒"):
                 asked.append(request.about)
+                prompts.append(request.prompt)
             return super().decide(request, view)
 
     for seed in range(1, 7):
@@ -146,4 +150,5 @@ def test_the_question_to_cancel_a_card_shows_the_card(engine: str) -> None:
     assert len(asked) >= 5
     for about in asked:
         assert about[:3] == ("cancels", "spends", "skill") and about[-1] in ("trick", "delayed"), about
+    assert all(re.fullmatch(r"use 破咒 against \S+[♠♥♣♦](10|[2-9AJQK])#\d+\?", p) for p in prompts), prompts
 

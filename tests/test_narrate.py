@@ -126,3 +126,26 @@ def test_a_request_that_brought_nothing_is_told() -> None:
     assert narrate(idle, viewer=2) == "nothing comes of P0 刘备's 激将"
     card = {"e": "came_to_nothing", "player": "P1:甘宁", "what": "无中生有♥7#3"}
     assert narrate(card, viewer=None) == "nothing comes of P1 甘宁's 无中生有♥7"
+
+
+def test_every_log_entry_the_engine_writes_is_told_in_words() -> None:
+    """No entry a game writes reaches a reader as `kind: key=value` (a lost skill, a limited skill, a compare…)."""
+    from sgsdsl import narrate as narration
+
+    root = Path(narration.__file__).resolve().parent
+    kinds = {k for f in sorted(root.rglob("*.py")) for k in re.findall(r'emit_log\("(\w+)"', f.read_text("utf-8"))}
+    kinds.add("limited")  # (written as `"awaken" if … else "limited"`)
+    assert {"lose_skill", "awaken", "pindian"} <= kinds
+    untold = sorted(kinds - set(narration._RULES) - {"scenario_refused"})
+    assert not untold, untold
+
+
+def test_skills_won_lost_and_spent_read_as_sentences() -> None:
+    assert narrate({"e": "lose_skill", "player": "P2:续命者", "skill": "续命"}) == "P2 续命者 loses 续命"
+    assert narrate({"e": "limited", "player": "P3:废武者", "skill": "废武"}, viewer=3) == "you use 废武 (once a game)"
+    assert narrate({"e": "max_hp", "player": "P1:x", "change": -1, "max_hp": 3, "hp": 1}) == \
+        "P1 x's maximum HP -1 → 3 (1 HP)"
+    assert narrate({"e": "pindian", "initiator": "P0:a", "target": "P1:b", "initiator_card": "杀♠K#3",
+                    "target_card": "闪♥2#9", "winner": "P0:a"}, viewer=1) == \
+        "P0 a (杀♠K) and you (闪♥2) compare cards: P0 a wins"
+    assert narrate({"e": "seats", "persons": ["x"]}) is None

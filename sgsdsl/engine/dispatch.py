@@ -346,11 +346,13 @@ class Dispatch:
         # (whom a yes befalls: the field its body is read by, else the engine's own choice)
         subject = (named_in(fields, trig.subject, p) if trig.subject else None) or befallen(fields, p)
         about: Any = skill
+        prompt = f"use {skill.name}?"
         if CANCELS in skill.tags:  # (a yes cancels its event's card: the card's words after the skill's, 破咒)
             card = fields.get(CANCEL_EFFECTS_BY_FAMILY.get(timing, ""))
             if isinstance(card, Card):
                 about = (*hints_of(skill), *hints_of(card))
-        return choices.confirm(p, f"use {skill.name}?", about=about,
+                prompt = f"use {skill.name} against {card.label()}?"  # (a person is told which card, too)
+        return choices.confirm(p, prompt, about=about,
                                reach=None if trig.reach is None else choices.seats_named(trig.reach, frame),
                                skips=skips, subject=subject)
 

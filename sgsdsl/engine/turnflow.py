@@ -265,11 +265,13 @@ class TurnFlow:
 
     def table_mark(self, p: Player) -> tuple:
         """What an action in p's play phase could have changed, cheaply: every seat's health, cards held (counts;
-        p's own hand and equipment card by card), marks and turn state, the piles' sizes, the public histories and
-        the step of the turn. Counters of uses and the log are left out: using an option always moves them."""
+        p's own hand and equipment card by card), marks, skills gained and lost, and turn state, the piles' sizes,
+        the public histories and the step of the turn. Counters of uses and the log are left out: using an option
+        always moves them."""
         game = self.game
         seats = [(q.hp, q.max_hp, q.alive, len(q.hand), len(q.equips), len(q.judge), q.face_down, q.chained,
-                  q.skip_turns, len(q.piles), dict(q.marks) if q.marks else None) for q in game.players]
+                  q.skip_turns, len(q.piles), len(q.extra_skills), len(q.lost_skills),
+                  dict(q.marks) if q.marks else None) for q in game.players]
         return (seats, [c.id for c in p.hand], [c.id for c in p.equips.values()], len(game.draw_pile),
                 len(game.discard_pile), len(game.processing), len(game.damage_history), len(game.recover_history),
                 game.current.seat, game.phase, dict(game.marks) if game.marks else None)

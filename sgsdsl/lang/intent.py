@@ -1295,7 +1295,7 @@ def _own_holdings(items: ast.Expr, chooser: ast.Expr) -> bool:
     """Whether ITEMS plainly are cards of the chooser's hand and equipment (not its judge area: a card taken out of
     there is a harm lifted, not a price)."""
     whose = _whose_cards(items)
-    return whose is not None and _same_one(whose, chooser) and _judge_holder(items) is None \
+    return whose is not None and _same_one(whose, chooser) \
         and not any(isinstance(c, ast.Call) and c.func.text == "judge_cards" for c in _under(items))
 
 

@@ -156,6 +156,11 @@ def _top_cards(f, n):
     return list(reversed(g.draw_pile[-n:])) if n > 0 else []
 
 
+@primitive("discard_pile", "function", "", "cards", "the cards in the discard pile, the latest discarded first")
+def _discard_pile(f):
+    return list(reversed(f.game.discard_pile))
+
+
 @primitive("distance", "function", "from_player:player, to:player", "int", "distance between two characters")
 def _distance(f, from_player, to):
     return f.game.dispatch.distance(from_player, to)
