@@ -57,6 +57,12 @@ READ = {
         "xuming": ("help",),  # a dying one recovered: a rescue, whatever maximum HP it loses besides
         "pozhou": ("cancels", "spends"),  # a trick of any kind stopped on another: weighed by the trick when asked
     },
+    "eighth_batch.sgs": {
+        "fenyou": ("help", "risk"),  # another's damage taken in its place (`transfer_damage`), paid in its own HP
+        "zhugong": ("attack", "spends"),  # a mark on a 杀's use that the 杀's effect reads as a way to go ahead
+        "boming": ("attack", "risk"),  # a blow at the one chosen, paid in its owner's HP
+        "jiaoli": ("attack", "risk"),  # a 拼点 whose loser takes damage: the owner may be the one
+    },
 }
 
 

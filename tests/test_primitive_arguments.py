@@ -36,6 +36,7 @@ REFUSED = [
     ("mark(none, \"n\", count(hand(mark_value(none, \"p\"))))", "argument 'player' of hand() must be a player, not"),
     ("let x = choose_many(event.player, players(), min: 0 - 1)", "choose_many's min cannot be negative"),
     ("let x = choose_many(event.player, players(), min: 3, max: 1)", "choose_many's max (1) is below its min (3)"),
+    ("draw(event.player, count(take(players(), 0 - 1)))", "take: the count must be a number 0 or more, not -1"),
 ]
 
 

@@ -327,11 +327,13 @@ FIELD_EFFECTS_BY_FAMILY: dict[tuple[str, str], str] = {
     ("targeted", "target"): "card",
 }
 # What cancelling an event (`cancel(event)`) does to the character it befalls (its `target`, else its `player`, else
-# its `user`: the one a trigger's "use …?" names as its subject), by timing: damage about to be made is prevented
-# (a help), a heal or the draw phase's draw stopped (a hampering). An optional trigger that cancels an event
-# befalling another (护卫: "when another character becomes a 杀's target, you may discard a card: it has no effect
-# on them") is then read as helping that character, and used only for a friend (lang/intent.py `subject_words`).
-CANCEL_EFFECTS: dict[str, str] = {"creating_damage": "help", "recovering": "control", "drawing": "control"}
+# its `user`: the one a trigger's "use …?" names as its subject), by timing: damage about to be made, caused or
+# taken is prevented (a help; so is damage passed on to another, `transfer_damage`), a heal or the draw phase's
+# draw stopped (a hampering). An optional trigger that cancels an event befalling another (护卫: "when another
+# character becomes a 杀's target, you may discard a card: it has no effect on them") is then read as helping that
+# character, and used only for a friend (lang/intent.py `subject_words`).
+CANCEL_EFFECTS: dict[str, str] = {"creating_damage": "help", "causing_damage": "help", "taking_damage": "help",
+                                  "recovering": "control", "drawing": "control"}
 # What raising an event's `amount` (`event.amount += 1`) does to the character in each of its fields, and what
 # lowering it does, by (timing, field): more damage taken hurts, more dealt helps its dealer; a larger heal or draw
 # helps. A mark a skill's own trigger tests on the event's character (`on taking_damage where has_mark(event.target,

@@ -312,6 +312,13 @@ def _within_attack_range(f, player):
     return [q for q in g.seat_order(player) if q is not player and g.dispatch.distance(player, q) <= rng]
 
 
+@primitive("take", "function", "items:list, n:int", "list", "the first n items (all of them when there are fewer)")
+def _take(f, items, n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise RuleError(f"take: the count must be a number 0 or more, not {n!r}")
+    return list(items or [])[:n]
+
+
 @primitive("without", "function", "items:list, item:any", "list", "the list without an item")
 def _without(f, items, item):
     return [x for x in items if x is not item]
