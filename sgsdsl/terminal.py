@@ -33,7 +33,7 @@ class TerminalAgent(Agent):
 
     def decide(self, request: Request, view: Any) -> list[int]:
         self.write(render_view(view))
-        self.write(f"\n{request.prompt}  ({_how_many(request)})")
+        self.write(f"\n{without_ids(request.prompt)}  ({_how_many(request)})")  # (the options keep their ids)
         context = request_context(request, view)
         if context:
             self.write(f"  ({context})")

@@ -93,6 +93,9 @@ def test_the_board_and_options_show_cards_as_people_read_them() -> None:
     request = Request(0, "play", "choose a card or skill to use", ("use 闪♦J#75", "end play phase"), 1, 1)
     assert agent.decide(request, view) == [0]
     assert "  [0] use 闪♦J" in shown and not any("#75" in line for line in shown)
+    asked = Request(0, "confirm", "use 破咒 against 杀♠10#5?", ("yes", "no"), 1, 1)
+    assert agent.decide(asked, view) == [0]
+    assert any(line.startswith("\nuse 破咒 against 杀♠10?") for line in shown), shown
 
 
 def test_replay_show_refuses_a_tampered_answer(tmp_path: Path) -> None:
