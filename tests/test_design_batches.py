@@ -63,6 +63,7 @@ READ = {
         "boming": ("attack", "risk"),  # a blow at the one chosen, paid in its owner's HP
         "jiaoli": ("attack", "risk"),  # a 拼点 whose loser takes damage: the owner may be the one
     },
+    "ninth_batch.sgs": {},
 }
 
 
