@@ -159,3 +159,47 @@ def test_the_question_to_cancel_a_card_shows_the_card(engine: str) -> None:
         assert about[:3] == ("cancels", "spends", "skill") and about[-1] in ("trick", "delayed"), about
     assert all(re.fullmatch(r"use 破咒 against \S+[♠♥♣♦](10|[2-9AJQK])#\d+\?", p) for p in prompts), prompts
 
+
+def test_a_choice_of_what_befalls_one_chosen_before_befalls_that_one() -> None:
+    """扶抑 (ninth batch: "choose another, then: it draws 2, or it discards 2"): its choice among the two texts gets
+    per option the one chosen before (`befalls: [[p], [p]]`) besides each option's words, and the agent takes the
+    draw for a sure friend and the discard for a sure foe. Before, the draw went to foes 246 times in 399 uses."""
+    loaded = check_paths([str(DESIGNS / "ninth_batch.sgs")])
+    assert loaded.checked is not None
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "fuyi")
+    texts = [c for c in calls(skill.actives[0].body) if c.func.text == "choose" and kwarg(c, "hints") is not None]
+    assert len(texts) == 1
+    befalls = kwarg(texts[0], "befalls")
+    assert isinstance(befalls, ast.ListLit) and len(befalls.items) == 2
+    assert all(isinstance(g, ast.ListLit) and [n.ident for n in g.items] == ["p"] for g in befalls.items)
+    agent = HeuristicAgent(1)
+    view = {"seat": 1, "role": "loyalist", "current": 1, "round": 5, "role_shown": False, "players": [
+        {"seat": i, "role": "lord" if i == 0 else "hidden", "hp": 3, "max_hp": 4, "hand": 3} for i in range(5)],
+        "sides": [["lord", "loyalist"], ["rebel"], ["renegade"]],
+        "roles_in_play": sorted(["lord", "loyalist", "rebel", "rebel", "renegade"]),
+        "damage_history": [(3, 0, 2), (4, 0, 1)], "recover_history": [], "act_history": [], "shown_history": []}
+    ask = Request(1, "choose", "扶抑: which", ("it draws two cards", "it discards two cards"), 1, 1,
+                  option_tags=(("help",), ("control",)))
+    assert agent.decide(ask._replace(option_groups=((0,), (0,))), view) == [0]  # the lord: it draws
+    assert agent.decide(ask._replace(option_groups=((3,), (3,))), view) == [1]  # the one who hurt the lord: discards
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreted"])
+def test_the_option_choice_of_a_character_chosen_before_is_told_whom_it_befalls(engine: str) -> None:
+    """In play, 扶抑's question names the one chosen before as the one every option befalls."""
+    loaded = check_paths([str(DESIGNS / "ninth_batch.sgs")])
+    program = program_for(loaded, engine)
+    asked: list[tuple[tuple[int, ...], ...]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, view: object) -> list[int]:
+            if request.prompt == "扶抑: which":
+                asked.append(request.option_groups)
+            return super().decide(request, view)
+
+    for seed in range(1, 5):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)],
+             pinned={seed % 5: "fuyizhe"}, record=False).run()
+    assert len(asked) >= 4
+    assert all(len(g) == 2 and g[0] == g[1] and len(g[0]) == 1 for g in asked), asked
+

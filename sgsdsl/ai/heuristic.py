@@ -1038,23 +1038,29 @@ class HeuristicAgent(Agent):
     def _group_choice(self, r: Request, view: Any) -> list[int]:
         """One option of a choice that befalls characters (`Request.option_groups`: 号召's kingdom, each of whose
         characters recovers 1 HP and draws 1): the one whose characters' stances, itself a sure friend, sum highest by
-        the choice's words (towards friends for a help, towards foes for a harm); a help that heals counts a wounded
-        character twice. None, when it may decline and none is worth anything. No nested function: compiled, it
-        would keep this view alive in a cycle."""
+        the choice's words, or the option's own where it has them (towards friends for a help, towards foes for a
+        harm); a help that heals counts a wounded character twice. None, when it may decline and none is worth
+        anything. No nested function: compiled, it would keep this view alive in a cycle."""
         about = set(r.about)
         sign = 1.0 if about & HELPFUL and not about & AIMED_HARM else -1.0
-        stance = self._stance_now(view)
-        if sign < 0:
-            stance = self._aiming(view, stance)
+        friendly = self._stance_now(view)
+        aimed: dict[int, float] | None = None  # (worked out only for a harm: it decides whom a hiding seat spares)
         me, players = view["seat"], view["players"]
         heals = "heal" in about
         best, best_worth = 0, float("-inf")
         for i, group in enumerate(r.option_groups):
+            # (an option's own words, when it has them, say what it does to those it befalls: 扶抑's one character
+            # made to draw or to discard; words only for the chooser, nothing)
+            t = r.option_tags[i] if r.option_tags and i < len(r.option_tags) else ()
+            way = sign if not t else -1.0 if AIMED_HARM.intersection(t) else 1.0 if "help" in t else 0.0
+            if way < 0 and aimed is None:
+                aimed = self._aiming(view, friendly)
+            stance = aimed if way < 0 and aimed is not None else friendly
             worth = 0.0
             for s in group:
                 q = players[s]
                 lean = 1.0 if s == me else stance.get(s, 0.0)
-                worth += sign * lean * (2.0 if heals and q["hp"] < q["max_hp"] else 1.0)
+                worth += way * lean * (2.0 if heals and q["hp"] < q["max_hp"] else 1.0)
             if worth > best_worth:
                 best, best_worth = i, worth
         return [best] if r.low or best_worth > 0 else []
