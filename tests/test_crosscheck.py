@@ -53,7 +53,6 @@ def test_compiled_equals_interpreted(rules: str) -> None:
     pair(rules)  # skip cleanly before Hypothesis starts when the rules do not check
 
     @settings(max_examples={"standard": 50, "junzheng": 30, "all41": 12}.get(rules, 40), deadline=None,
-              derandomize=False,
               suppress_health_check=[HealthCheck.too_slow], print_blob=True)
     @given(game_specs(rules))
     def run(spec: GameSpec) -> None:

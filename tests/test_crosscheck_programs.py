@@ -170,7 +170,7 @@ def check_played_alike(folder: Path, body: str, mode: str, players: int, seed: i
 
 
 def run_examples(folder: Path, n: int) -> None:
-    @settings(max_examples=n, deadline=None, derandomize=False, print_blob=True,
+    @settings(max_examples=n, deadline=None, print_blob=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(programs(), st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=2))
     def run(program: Generated, seeds: list[int]) -> None:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = {p.name: p.read_bytes() for p in [ROOT / "tests" / "fixtures" / "mini.sgs", *sorted(ROOT.glob("rules/*.sgs"))]}
 SMALL = {k: v for k, v in SEEDS.items() if len(v) < 10_000}
 FUZZ_EXAMPLES = int(os.environ.get("SGS_FUZZ_EXAMPLES", "10000"))
-COMMON = dict(deadline=None, derandomize=False, database=None,
+COMMON = dict(deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
                                      HealthCheck.large_base_example])
 
