@@ -91,9 +91,14 @@ def request_context(request: Request, view: Any) -> str:
                      + (f", {sum(offered)} of the {len(offered)} cards offered would be" if offered else ""))
     ahead = request.ahead
     if ahead is not None and ahead.waiting:
-        parts.append(f"{ahead.waiting} judgement(s) wait in your judge area"
+        players = view.get("players", ())
+        whose = "your" if ahead.seat in (-1, view.get("seat")) or not 0 <= ahead.seat < len(players) else \
+            f"P{ahead.seat} {players[ahead.seat]['general']}'s"
+        parts.append(f"{ahead.waiting} judgement(s) wait in {whose} judge area"
                      + (f": {sum(ahead.hoped)} of the {len(ahead.hoped)} cards offered would be a result the first "
-                        "hopes for" if ahead.hoped else ""))
+                        "hopes for" if ahead.hoped else "")
+                     + (f"; {ahead.own[0]} of your {sum(ahead.own)} hand cards would be, and "
+                        f"{round(100 * ahead.chance)}% of all cards" if ahead.chance >= 0 else ""))
     return "; ".join(parts)
 
 

@@ -165,3 +165,86 @@ def test_a_person_at_the_terminal_is_told_what_waits() -> None:
         "1 judgement(s) wait in your judge area: 1 of the 2 cards offered would be a result the first hopes for"
     assert request_context(r._replace(ahead=Ahead(0, (), 2)), view(0)) == ""
 
+
+
+# A designer's 改命 (benchmarks/designs/ninth_batch.sgs): "at the start of another's judge phase, if its judge area
+# holds a card, you may put a hand card on top of the draw pile". Read `next`, it is used only where one of its
+# cards turns the first judgement the way its owner wants; before, it was used at every chance, a card at random.
+LE = Ahead(1, (), 2, seat=0, own=(1, 3), chance=0.25)  # the lord's 乐不思蜀: ♥ hoped, a quarter of the cards
+SHANDIAN = Ahead(1, (), 2, seat=0, own=(3, 1), chance=0.92)  # the lord's 闪电: anything but ♠2-9 hoped
+
+
+def _confirm(ahead: Ahead | None) -> Request:
+    return Request(3, "confirm", "use 改命?", ("yes", "no"), about=("next", "skill"), subject=0, ahead=ahead)
+
+
+@pytest.mark.parametrize(("me", "ahead", "answer"), [
+    (1, LE, 0),  # a loyalist holding a ♥ saves the lord's play phase: three in four it would be lost
+    (1, LE._replace(own=(0, 4)), 1),  # with no ♥ it cannot
+    (1, SHANDIAN, 1),  # the lord's 闪电 strikes one time in twelve: no card spent on it without a surplus
+    (3, SHANDIAN, 0),  # a rebel holding a ♠2-9 makes the lord's 闪电 strike
+    (3, SHANDIAN._replace(own=(4, 0)), 1),  # holding none, it cannot
+    (3, LE, 1),  # the lord's 乐不思蜀 takes effect three times in four unaided: not worth a card it would keep
+    (1, LE._replace(seat=4), 1),  # a seat it knows nothing of: no card spent on a guess
+    (1, None, 1),  # told nothing of what comes next: no
+])
+def test_a_card_of_its_own_goes_on_top_only_where_it_turns_the_next_judgement(me: int, ahead: Ahead | None,
+                                                                            answer: int) -> None:
+    agent = HeuristicAgent(1)
+    v = view(me, hp={me: 4})
+    v["players"][me]["hand"] = 3  # (no surplus over its HP)
+    assert agent.decide(_confirm(ahead), v) == [answer]
+
+
+def test_a_foes_next_judgement_gets_a_card_it_does_not_hope_for() -> None:
+    """Which of its cards goes on top: for a friend the least worth among those the judgement hopes for, for a foe
+    the least worth among those it does not."""
+    labels = ("杀♠7", "桃♥3", "闪♦2")
+    tags = (("next", "attack", "basic"), ("next", "heal", "basic"), ("next", "defence", "basic"))
+    hoped = (False, True, False)  # (乐不思蜀: ♥)
+    r = Request(1, "choose", "改命: the card put on top of the deck", labels, 1, 1, option_tags=tags,
+                ahead=Ahead(1, hoped, 2, seat=0))
+    assert HeuristicAgent(1).decide(r, view(1)) == [1]  # the lord, a loyalist's friend: the ♥
+    assert HeuristicAgent(1).decide(r._replace(seat=3), view(3)) == [0]  # a rebel: the 杀, worth less than the 闪
+
+
+def test_a_person_is_told_whose_judgements_wait() -> None:
+    from sgsdsl.terminal import request_context
+
+    v = view(3)
+    v["players"][0]["general"] = "刘备"
+    assert request_context(_confirm(SHANDIAN), v) == (
+        "about P0 刘备; 1 judgement(s) wait in P0 刘备's judge area; 3 of your 4 hand cards would be, and 92% of all "
+        "cards")
+
+
+def _gaiming_questions(program) -> list[tuple[str, int, Ahead]]:
+    """Whole games with 改命者 pinned to seat 0: each of its 改命 questions (a yes or no, then the card), with how many
+    options it had and what it was told comes next."""
+    asked: list[tuple[str, int, Ahead]] = []
+
+    class Watching(HeuristicAgent):
+        def decide(self, request: Request, v) -> list[int]:
+            if request.seat == 0 and (request.prompt.startswith("改命:")
+                                      or request.kind == "confirm" and "next" in request.about):
+                assert request.ahead is not None
+                asked.append((request.kind, len(request.options), request.ahead))
+            return super().decide(request, v)
+
+    for seed in range(1, 31):
+        Game(program, "identity", 5, seed, [Watching(seed * 10 + i) for i in range(5)], None, round_cap=12,
+             pinned={0: "gaimingzhe"}).run()
+    return asked
+
+
+def test_gaiming_is_asked_with_what_the_judged_one_hopes_for() -> None:
+    """In whole games, 改命's question says whose judgement waits (the one whose turn it is), and its card choice
+    which of the owner's cards that judgement hopes for; both back ends alike."""
+    checked = check_paths([str(ROOT / "benchmarks" / "designs" / "ninth_batch.sgs")])
+    compiled = _gaiming_questions(compiled_program(checked))
+    assert compiled == _gaiming_questions(interpreted_program(checked))
+    confirms = [a for kind, _, a in compiled if kind == "confirm"]
+    chosen = [(n, a) for kind, n, a in compiled if kind == "choose"]
+    assert confirms and all(a.seat != 0 and a.waiting and 0 <= a.chance <= 1 for a in confirms)
+    assert chosen and all(a.seat != 0 and len(a.hoped) == n for n, a in chosen)
+    assert len(chosen) < len(confirms)  # (not every chance is taken)

@@ -451,14 +451,19 @@ class HeuristicAgent(Agent):
         -1.2). Allowed below the surplus to finish a sure foe at 1 HP, all three of 武圣, 龙胆 and 奇袭 read worse."""
         return bool(me["hand"] > me["hp"])
 
-    def _spare_now(self, view: Any) -> bool:
+    def _spare_now(self, view: Any, r: Request | None = None) -> bool:
         """Whether a card may be spent now from what it holds: a surplus over its HP on its own turn (`_spare`); on
         another's turn, when its discard phase has already cut its hand to its HP, any hand of two cards or more
-        (one kept). A designer's 禁锢 ("at the start of another's turn you may discard a hand card: it skips its draw
-        phase") found a surplus on 39 of 2,414 questions, worth +1.2 points for a blow worth about twenty."""
+        (one kept) that holds a card it need not keep, when the question says what its hand holds
+        (`Request.own_hand`). A designer's 禁锢 ("at the start of another's turn you may discard a hand card: it skips
+        its draw phase") found a surplus on 39 of 2,414 questions, worth +1.2 points for a blow worth about twenty;
+        a designer's 助攻 ("discard a hand card: another's 杀 cannot be dodged") paid a 闪 or a 桃 158 times in 553."""
         me = self._me(view)
+        if self._spare(me):
+            return True
         current = view.get("current")
-        return self._spare(me) or (current is not None and current != view["seat"] and me["hand"] >= 2)
+        return current is not None and current != view["seat"] and me["hand"] >= 2 and (
+            r is None or not r.own_hand or any(not _keeping(t) for t in r.own_hand))
 
     def _full(self, view: Any) -> bool:
         me = self._me(view)
@@ -480,12 +485,14 @@ class HeuristicAgent(Agent):
         about = set(r.about)
         if r.hope is not None and "passive" not in about:
             return [0] if self._turns_judgement(r.hope, view) else [1]
+        if NEXT in about and "passive" not in about:
+            return [0] if r.ahead is not None and self._sets_up(r.ahead, view) else [1]
         if CANCELS in about and "passive" not in about:
             return self._cancel_verdict(r, view)
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
-        if SPENDS in about and "passive" not in about and not self._spare_now(view):
+        if SPENDS in about and "passive" not in about and not self._spare_now(view, r):
             return [1]  # paid for with its cards: only from a surplus, as in the play menu (截击's card for a card)
         if "risk" in about and not about & {"passive"}:
             if not (self._healthy(view) and self.rng.random() < RISKY_RATE):
@@ -537,7 +544,7 @@ class HeuristicAgent(Agent):
         for a sure foe; paid for with its cards, only from what it may spend now (`_spare_now`)."""
         words = r.about
         card = frozenset(words[words.index("skill") + 1:]) if "skill" in words else frozenset()
-        if not card or (SPENDS in words and not self._spare_now(view)):
+        if not card or (SPENDS in words and not self._spare_now(view, r)):
             return [1]
         me = view["seat"]
         toward = 1.0 if r.subject == me else self._stance_now(view).get(r.subject, 0.0) \
@@ -547,13 +554,28 @@ class HeuristicAgent(Agent):
             else [1]
 
     def _judgement_wanted(self, h: Hope, view: Any) -> bool | None:
-        """Whether it wants a pending judgement to go as its judged character hopes (`Request.hope`): yes for
-        itself or a sure friend, no against a sure foe, and for anyone else it does not care (a card is not spent
-        on a guess)."""
-        if h.judged == view["seat"]:
+        """Whether it wants a pending judgement to go as its judged character hopes (`Request.hope`)."""
+        return self._wants_for(h.judged, view)
+
+    def _wants_for(self, judged: int, view: Any) -> bool | None:
+        """Whether it wants JUDGED's judgements to go as that one hopes: yes for itself (-1: the asked seat) or a sure
+        friend, no against a sure foe, and for anyone else it does not care (a card is not spent on a guess)."""
+        if judged in (-1, view["seat"]):
             return True
-        toward = self._stance_now(view).get(h.judged, 0.0)
+        toward = self._stance_now(view).get(judged, 0.0)
         return True if toward > FRIEND else False if toward < -self.lord_bar else None
+
+    def _sets_up(self, a: Ahead, view: Any) -> bool:
+        """A yes to a skill that puts a card of its own on top of the draw pile before a turn's judgements (`next`,
+        `Request.ahead`): only when it holds a card that makes the first judgement go the way it wants, and the card
+        turned up unseen would likely have gone the other way (a friend's 乐不思蜀, a foe's 闪电); a likelier gain only
+        from a surplus of cards. A designer's 改命 put a card on top at every chance, a friend's 闪电 as often as a
+        foe's."""
+        wanted = self._wants_for(a.seat, view)
+        if wanted is None or not a.waiting or a.chance < 0 or not (a.own[0] if wanted else a.own[1]):
+            return False
+        turned = 1.0 - a.chance if wanted else a.chance  # (how likely it would have gone the other way)
+        return turned >= 0.5 or (turned > 0 and self._spare_now(view))
 
     def _turns_judgement(self, h: Hope, view: Any) -> bool:
         """A yes to a skill asked while a judgement is pending (鬼才, 鬼道: replace its card): only when the card
@@ -1186,10 +1208,17 @@ class HeuristicAgent(Agent):
         worth = [_gain(t) for t in r.option_tags]
         n = len(r.options)
         ahead = r.ahead if r.ahead is not None else Ahead(0, (), DRAWS)
+        # (another's next judgements and draws, 改命's: a friend's as its own, a foe's turned against it)
+        wanted = self._wants_for(ahead.seat, view)
         if depth < ahead.waiting:
-            hoped = [i for i, ok in enumerate(ahead.hoped) if ok] if depth == 0 else []
+            hoped = [i for i, ok in enumerate(ahead.hoped) if ok == wanted] if depth == 0 else []
             pick = min(hoped or range(n), key=lambda i: (worth[i], i))
             set_up = set_up or bool(hoped)
+        elif wanted is not True:  # (nothing on top for draws of one it does not help; when it must, its least worth)
+            if not r.low:
+                self._stacking, self._set_up = ((), 0, False), set_up
+                return []
+            pick = min(range(n), key=lambda i: (worth[i], i))
         else:
             pick = max(range(n), key=lambda i: (worth[i], -i))
             if not r.low and (worth[pick] < GAIN_BAR or depth >= ahead.waiting + ahead.draws):

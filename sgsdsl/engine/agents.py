@@ -39,15 +39,22 @@ class Hope(NamedTuple):
 
 
 class Ahead(NamedTuple):
-    """What comes next for the asked seat when it chooses among cards of the draw pile (a skill that arranges the
-    top: its judgements take the first cards, its draws the next). Its judge area is not in the view of an agent
-    that reads no card labels, hence the count."""
+    """What comes next for the character whose judgements and draws take the top of the draw pile next, when the
+    asked seat chooses cards to go there (a skill that arranges the top, 观星, or puts a card of its own on it before
+    another's judgement): its judgements take the first cards, its draws the next. A judge area is not in the view of
+    an agent that reads no card labels, hence the count."""
 
     waiting: int  # how many judgements wait
     # per option, whether that card, turned up for the first to be judged (the last put there), would be a result
     # it hopes for, when its card's own judgement says so of the card alone (CardRule.judge_hope); () otherwise
     hoped: tuple[bool, ...]
     draws: int  # how many cards its draw phase would draw now (the rule's `draw_count`)
+    seat: int = -1  # whose judgements and draws these are (-1: the asked seat's own)
+    # the asked seat's hand: how many of its cards the first judgement would hope for, how many not ((0, 0): unknown)
+    own: tuple[int, int] = (0, 0)
+    # of every card in the game (the deck list is public), the share the first judgement hopes for: how likely a card
+    # turned up unseen is one (-1.0: unknown)
+    chance: float = -1.0
 
 
 class Request(NamedTuple):
@@ -78,8 +85,9 @@ class Request(NamedTuple):
     # (`judge(…, hoping: …)`): whom it is for, whether its card now is hoped for, per option that is a card
     # whether that card would be; filled only for agents that read views
     hope: Hope | None = None
-    # a choice among cards of the draw pile: how many judgements wait in the asked seat's judge area, what the first
-    # to be judged hopes for, and how many cards it would draw; filled only for agents that read views
+    # a choice among cards to go on top of the draw pile, or a yes to a skill that puts one there (`next`): how many
+    # judgements wait in the judge area of the one who takes them next, what the first to be judged hopes for, and
+    # how many cards it would draw (`Ahead`); filled only for agents that read views
     ahead: Ahead | None = None
     # per option, the rank of its card, for a contest the higher rank wins (拼点): the asked seat's own hand cards,
     # which it sees; filled only for agents that read views
@@ -94,6 +102,10 @@ class Request(NamedTuple):
     # own cards, when the skill's first choice says (its `costs:`); empty when no option of the menu says, filled
     # only for agents that read views
     option_reach_costs: tuple[tuple[int, ...] | None, ...] = ()
+    # a yes or no to a skill paid for with its owner's cards (`spends`): the hints of each card of the asked seat's
+    # hand, so that off its own turn it pays only where it holds a card it need not keep; filled only for agents that
+    # read views
+    own_hand: tuple[tuple[str, ...], ...] = ()
 
     def describe(self) -> str:
         return f"{self.kind} for seat {self.seat} ({self.prompt}; {len(self.options)} options)"

@@ -13,10 +13,14 @@ from .draws import uniform_below
 from .errors import AgentMisbehaved, BreakLoop, GameOver, IllegalAnswer, RuleError, StopEffect
 from .model import Card, Player
 from .program import Frame, GeneralRule, SkillRule
+from .registry.core import NEXT, SPENDS
 from .state import GameState
 
 _tuple_new = tuple.__new__
 _role_of = attrgetter("role")
+# the phases of a turn before its judgements are over: a card put on top of the draw pile then is its own character's
+# next judgement card (`Decisions.next_to_judge`)
+BEFORE_JUDGEMENTS = frozenset({"prepare", "judge"})
 
 
 class Decisions:
@@ -44,7 +48,8 @@ class Decisions:
             same_view: bool = False, hope: Hope | None = None, ahead: Ahead | None = None,
             option_ranks: Sequence[int] = (), option_costs: Sequence[int] = (),
             option_groups: Sequence[tuple[int, ...]] = (),
-            option_reach_costs: Sequence[tuple[int, ...] | None] = ()) -> list[int]:
+            option_reach_costs: Sequence[tuple[int, ...] | None] = (),
+            own_hand: tuple[tuple[str, ...], ...] = ()) -> list[int]:
         """Ask p's agent. SAME_VIEW: the caller knows that nothing has changed since p's previous decision, the one
         just before this (the targets of a card picked from p's play menu): p's view is the one made for that
         decision, if one was, and is not made again."""
@@ -69,7 +74,7 @@ class Decisions:
                                                 subject.seat if subject is not None else None, tuple(option_seats),
                                                 tuple(option_tags), tuple(option_reach), skips, hope, ahead,
                                                 tuple(option_ranks), tuple(option_costs), tuple(option_groups),
-                                                tuple(option_reach_costs)))
+                                                tuple(option_reach_costs), own_hand))
             # a snapshot of plain data for agents that read it: nothing in it leads back to the game
             if getattr(agent, "reads_view", True) and agent.reads_view_for(kind):
                 cards = getattr(agent, "view_cards", True)
@@ -124,9 +129,19 @@ class Decisions:
         """Ask yes or no; REACH: the seats a yes could then be aimed at, when known (`Request.option_reach`); SKIPS:
         the phase of p's own a yes skips, and what it holds (`Request.skips`); SUBJECT: whom the question is about
         (an optional skill's: whom its event befell)."""
-        hope = self.hope(p, ()) if self.game.judging and self.shows_reach(p) else None
+        g = self.game
+        shown = self.shows_reach(p)
+        hope = self.hope(p, ()) if g.judging and shown else None
+        words = hints_of(about) if shown else ()
+        # (a skill that puts a card of its own on top of the draw pile, `next`, asked before a turn's judgements: what
+        # they hope for and how likely an unseen card is one, so that it is used only where its card turns them)
+        ahead = self.ahead(p, (), whole=True) if g.phase in BEFORE_JUDGEMENTS and g.current.judge \
+            and NEXT in words else None
+        # (one paid for with cards: what its hand holds to pay with)
+        own = tuple([hints_of(c) for c in p.hand]) if SPENDS in words else ()
         return self.ask(p, "confirm", prompt, ["yes", "no"], about=about, subject=subject,
-                        option_reach=(reach, None) if reach is not None else (), skips=skips, hope=hope)[0] == 0
+                        option_reach=(reach, None) if reach is not None else (), skips=skips, hope=hope,
+                        ahead=ahead, own_hand=own)[0] == 0
 
     def hope(self, p: Player, items: Sequence[Any]) -> Hope | None:
         """What the innermost pending judgement's character hopes for (`GameState.judging`), told to p about its
@@ -139,16 +154,31 @@ class Decisions:
         return Hope(judged.seat, bool(hoping(ev.card)),
                     tuple(bool(hoping(x)) if isinstance(x, Card) else None for x in items), (hoped, len(own) - hoped))
 
-    def ahead(self, p: Player, items: Sequence[Any]) -> Ahead | None:
-        """For a choice among cards of the draw pile, what comes next for p (`Request.ahead`): how many judgements
-        wait in its judge area, per item whether the first to be judged (the last put there) would hope for it, and
-        how many cards it would draw; None when the items are not all such cards."""
-        if not all(isinstance(x, Card) and x.zone == "draw" for x in items):
+    def next_to_judge(self, p: Player) -> Player:
+        """Whose judgements and draws take the top of the draw pile next, as p is asked: the character whose turn it
+        is, before its judge phase is over; else p itself (a 观星 of its own, at its prepare phase, is both)."""
+        g = self.game
+        return g.current if g.in_turn and g.phase in BEFORE_JUDGEMENTS and g.current.alive else p
+
+    def ahead(self, p: Player, items: Sequence[Any], whole: bool = False) -> Ahead | None:
+        """For a choice among cards to go on top of the draw pile, what comes next for the one who takes them
+        (`Request.ahead`, `next_to_judge`): how many judgements wait in its judge area, per item whether the first to
+        be judged (the last put there) would hope for it, and how many cards it would draw; None when the items are
+        not all cards. WHOLE (a yes or no): besides, how many of p's own cards it would hope for, and the share of
+        every card of the game (the deck list is public) it hopes for."""
+        if not all(isinstance(x, Card) for x in items):
             return None
-        test = p.judge[-1].rule.judge_hope if p.judge else None
-        hoped = tuple(bool(test(Frame(self.game, {"it": x}))) for x in items) if test is not None else ()
-        game: Any = self.game  # (the running Game: its rule values come through its dispatch)
-        return Ahead(len(p.judge), hoped, game.dispatch.value("draw_count", p))
+        q = self.next_to_judge(p)
+        test = q.judge[-1].rule.judge_hope if q.judge else None
+        g = self.game
+        hoped = tuple(bool(test(Frame(g, {"it": x}))) for x in items) if test is not None else ()
+        own, chance = (0, 0), -1.0
+        if whole and test is not None:
+            mine = sum(1 for x in p.hand if test(Frame(g, {"it": x})))
+            own = (mine, len(p.hand) - mine)
+            chance = sum(1 for x in g.cards if test(Frame(g, {"it": x}))) / len(g.cards) if g.cards else -1.0
+        game: Any = g  # (the running Game: its rule values come through its dispatch)
+        return Ahead(len(q.judge), hoped, game.dispatch.value("draw_count", q), q.seat, own, chance)
 
     def shows_reach(self, p: Player) -> bool:
         """Whether p's agent is shown where its options could be aimed: it reads their hints and the table."""
@@ -222,7 +252,8 @@ class Decisions:
             tags = [(*h, *t) for h, t in zip(hints, tags, strict=True)]
         shown = self.shows_reach(p)
         hope = self.hope(p, items) if self.game.judging and shown else None
-        ahead = self.ahead(p, items) if shown and type(items[0]) is Card and items[0].zone == "draw" else None
+        ahead = self.ahead(p, items) if shown and type(items[0]) is Card and (
+            items[0].zone == "draw" or (hints is not None and NEXT in hints[0])) else None
         ranks = tuple(x.rank for x in items) if ranked and shown else ()
         picks = self.ask(p, "choose", prompt, labels, low, high, about=about, option_seats=seats, option_tags=tags,
                          subject=subject, same_view=same_view, hope=hope, ahead=ahead, option_ranks=ranks,

@@ -38,7 +38,18 @@ from ..engine.registry import (
     TIMINGS,
     VALUE_EFFECTS,
 )
-from ..engine.registry.core import CANCELS, NEUTRAL, PAY, RESCUE_TIMINGS, REWARDED, SPENDS, SWAP, WANE, EngineValue
+from ..engine.registry.core import (
+    CANCELS,
+    NEUTRAL,
+    NEXT,
+    PAY,
+    RESCUE_TIMINGS,
+    REWARDED,
+    SPENDS,
+    SWAP,
+    WANE,
+    EngineValue,
+)
 from . import ast
 from .ast_walk import CHOICES, calls, fixed_seat, is_seats, kwarg, parts
 
@@ -278,6 +289,8 @@ def infer_skill_words(s: ast.SkillDef, values: Mapping[str, ast.ValueDef],
             for t in s.triggers:
                 if t.optional:
                     found |= subject_words(t, lexicon.at(t))
+            if any(_stacks_own_cards(body, reading.reading(body).owners) for body, reading in readings):
+                found.add(NEXT)  # (what its card does is the next judgement's: weighed when asked)
             s.inferred_words = () if "?" in found else tuple(sorted(found))
     return s.inferred_words
 
@@ -1288,18 +1301,24 @@ def _one_befallen(call: ast.Call, branches: list[list[ast.Stmt]], choosers: froz
 
 def give_next_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:
     """Give the hint `next` to each option of an owner's choice without words among cards from the top of the draw
-    pile (`top_cards(N)`, or a name bound only to such cards and to what is left of them, `without(left, c)`) whose
-    pick the body then puts back on top (`put_on_top(kept)`, `kept` bound to lists holding it): the agent then
-    orders them for its own next judgements and draws, as a 观星 written with `hints: ["next" for x in left]`. A
-    designer's 窥天 written without them kept the three cards in the order offered in 761 uses of 761."""
+    pile (`top_cards(N)`, or a name bound only to such cards and to what is left of them, `without(left, c)`) or
+    among its own hand and equipment, whose pick the body then puts on top (`put_on_top(kept)`, `kept` bound to
+    lists holding it, or the choice written in place): the agent then orders them for the next judgements and draws,
+    as a 观星 written with `hints: ["next" for x in left]`. A designer's 窥天 written without them kept the three
+    cards in the order offered in 761 uses of 761; a designer's 改命 ("before another's judgements, put a hand card on
+    top") put a card at random."""
     lexicon = (lexicon or _PLAIN).reading(body)
     lets = _lets(body)
     tops = [c.args[0] for c in calls(body) if c.func.text == "put_on_top" and c.ref == "action" and c.args]
     given: list[ast.Call] = []
+    for top in tops:  # (a choice written in place: `put_on_top([choose(owner, hand(owner))])`)
+        for call in _one_or_listed(top):
+            if isinstance(call, ast.Call) and call.func.text in CHOICES and call.ref == "action" \
+                    and _next_hintable(call, lexicon.owners, lets, own=True):
+                _hint_next(call)
+                given.append(call)
     for call, name, _ in _bound_choices(body):
-        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
-        if kwarg(call, "hints") is not None or kwarg(call, "tags") is not None or items is None \
-                or not _chosen_by_owner(call, lexicon.owners) or not _from_the_top(items, lets):
+        if not _next_hintable(call, lexicon.owners, lets):
             continue
         holding = frozenset({name})
         while True:  # (every name some binding of which holds the pick, or holds a name that does)
@@ -1308,11 +1327,47 @@ def give_next_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast
                 break
             holding = grown
         if any(_mentions(top, holding) for top in tops):
-            call.kwargs.append((ast.Ident(call.span, "hints"),
-                                ast.ListComp(call.span, ast.Lit(call.span, "str", "next"),
-                                             ast.Ident(call.span, "_"), items, None)))
+            _hint_next(call)
             given.append(call)
     return given
+
+
+def _next_hintable(call: ast.Call, owners: frozenset[str], lets: Mapping[str, list[ast.Expr]],
+                   own: bool = False) -> bool:
+    """Whether a choice may be given `next` hints: the owner's, without words of its own, among cards from the top
+    of the draw pile, or (OWN) among the owner's own hand and equipment, worked out without asking anyone."""
+    items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+    chooser = call.args[0] if call.args else kwarg(call, "player")
+    if kwarg(call, "hints") is not None or kwarg(call, "tags") is not None or items is None or chooser is None \
+            or not _chosen_by_owner(call, owners):
+        return False
+    return _from_the_top(items, lets) or (_pure(items) and _own_holdings(items, chooser))
+
+
+def _hint_next(call: ast.Call) -> None:
+    """Write `hints: ["next" for _ in ITEMS]` into a choice (`_next_hintable`: one with items)."""
+    items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+    assert items is not None
+    call.kwargs.append((ast.Ident(call.span, "hints"),
+                        ast.ListComp(call.span, ast.Lit(call.span, "str", NEXT), ast.Ident(call.span, "_"),
+                                     deepcopy(items), None)))
+
+
+def _stacks_own_cards(body: ast.Block | None, owners: frozenset[str]) -> bool:
+    """Whether the body puts cards of its owner's own on top of the draw pile, chosen (a choice hinted `next` among
+    the owner's hand and equipment): the skill is then read `next`, used only where its card turns the next
+    judgement the way its owner wants (`Request.ahead`)."""
+    if body is None:
+        return False
+    for call in calls(body):
+        hints = kwarg(call, "hints")
+        items = call.args[1] if len(call.args) > 1 else kwarg(call, "items")
+        chooser = call.args[0] if call.args else kwarg(call, "player")
+        if call.func.text in CHOICES and isinstance(hints, ast.ListComp) and isinstance(hints.elem, ast.Lit) \
+                and hints.elem.value == NEXT and items is not None and chooser is not None \
+                and _is_one_of(chooser, owners) and _own_holdings(items, chooser):
+            return True
+    return False
 
 
 def give_pay_hints(body: ast.Block, lexicon: Lexicon | None = None) -> list[ast.Call]:

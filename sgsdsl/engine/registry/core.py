@@ -242,8 +242,10 @@ AI_HINTS: dict[str, str] = {
     "swap": "the character chosen exchanges its hand with the chooser's: worth the cards the chooser gains, twice "
             "over from a foe (what one gains the other loses) and nothing between friends: chosen among foes holding "
             "more cards than the chooser, and a skill of it used only when one is within reach",
-    "next": "a card put on top of the draw pile for the chooser's own next judgements and draws, each chosen under "
-            "the one before: one for each waiting judgement first (one it hopes for), then the best to draw",
+    "next": "a card put on top of the draw pile for the next judgements and draws (its chooser's own, or those of the "
+            "character whose turn it is, before its judgements), each chosen under the one before: one for each "
+            "waiting judgement first (one that makes it go the way the chooser wants), then the best to draw; on a "
+            "skill, one that puts a card of its owner's on top: used only where that card turns the next judgement",
     "cancels": "a yes cancels its event's card on the one the event befalls (a trick about to take effect on it): "
                "weighed by that card, which the question shows after the skill's own words: a harm stopped for a "
                "friend, a good stopped for a foe",
