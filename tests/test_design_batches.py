@@ -64,6 +64,7 @@ READ = {
         "jiaoli": ("attack", "risk"),  # a 拼点 whose loser takes damage: the owner may be the one
     },
     "ninth_batch.sgs": {},
+    "tenth_batch.sgs": {},
 }
 
 
