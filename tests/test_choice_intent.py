@@ -135,6 +135,15 @@ def _words(skill: ast.SkillDef) -> list[str | None]:
      " obtain(owner, c)", ["control", None]),
     ("let p = choose(owner, [q for q in others(owner) if count(equips(q)) > 0])\n let c = choose(owner, equips(p))\n"
      " obtain(owner, c)\n for e in equips(owner) { put_in_equip(p, e) }", [None, None]),
+    # a card the one chosen discards of its own, itself, beside a help to it: the help's price (a designer's 劝弃,
+    # "it discards a card, then recovers 1"); alone, a hampering; in a branch of its own, not beside the help
+    ("let p = choose(owner, others(owner))\n discard(choose(p, hand(p) + equips(p)), by: p)\n recover(p, 1)",
+     ["help", None]),
+    ("let p = choose(owner, others(owner))\n discard(choose(p, hand(p)), by: p)", ["control", None]),
+    ("let p = choose(owner, others(owner))\n if p.hp > 2 { discard(choose(p, hand(p)), by: p) } else { draw(p, 1) }",
+     [None, None]),
+    ("let p = choose(owner, others(owner))\n discard(choose(owner, hand(p)), by: owner)\n recover(p, 1)",
+     [None, None]),
 ])
 def test_a_choice_is_told_by_what_its_rule_does_with_the_one_chosen(tmp_path: Path, body: str,
                                                                    words: list[str | None]) -> None:

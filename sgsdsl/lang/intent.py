@@ -1143,14 +1143,41 @@ def _nested_blocks(node: ast.Node) -> Iterator[tuple[ast.Call, str, list[ast.Stm
 
 def _effects_on(name: str, stmts: list[ast.Stmt], lexicon: Lexicon) -> set[str]:
     """The words of every marked parameter NAME (or a loop's name over it, for a choice of several) is passed to in
-    STMTS; "?" when NAME is bound afresh there (what follows is another's)."""
+    STMTS; "?" when NAME is bound afresh there (what follows is another's). A card it discards of its own, itself
+    (`discard(choose(p, hand(p)), by: p)`), written in STMTS' own sequence beside a help to it, is the price it pays
+    for that help, not a harm (a designer's 劝弃, "a wounded other discards a card, then recovers 1", read as
+    neither, healed foes 240 times and friends 75); with no help beside it, it hampers as any discard does."""
     found: set[str] = set()
+    paid = False
     for stmt in stmts:
         if isinstance(stmt, ast.Let) and stmt.name.text == name:
             found.add("?")
             break
+        if _pays_itself(stmt, name, lexicon):
+            paid = True
+            continue
         _collect(stmt, {name}, found, lexicon)
+    if paid and not (found and "?" not in found and _sure(found) <= HELPING):
+        found.add("control")
     return found
+
+
+def _pays_itself(stmt: ast.Stmt, name: str, lexicon: Lexicon) -> bool:
+    """Whether STMT is NAME discarding cards of its own, itself: `discard(CARDS, by: NAME)`, CARDS plainly NAME's
+    and reading nothing else done to it (`choose(p, hand(p) + equips(p))`)."""
+    if not isinstance(stmt, ast.CallStmt):
+        return False
+    call = stmt.call
+    by = kwarg(call, "by")
+    if call.func.text != "discard" or call.ref != "action" or by is None or not _is_one_of(by, {name}):
+        return False
+    whose = _discarded_from(call, lexicon.held)
+    if whose is None or not _is_one_of(whose, {name}):
+        return False
+    inner: set[str] = set()
+    for arg in call.args:
+        _collect(arg, {name}, inner, lexicon)
+    return not inner
 
 
 def _collect(node: ast.Node, names: set[str], found: set[str], lexicon: Lexicon) -> None:
