@@ -30,6 +30,7 @@ from ..engine.model import EQUIP_SLOTS
 from ..engine.registry.core import (
     AI_HINTS,
     CANCELS,
+    FURTHERS,
     GAIN,
     NEUTRAL,
     NEXT,
@@ -466,6 +467,17 @@ class HeuristicAgent(Agent):
         return current is not None and current != view["seat"] and me["hand"] >= 2 and (
             r is None or not r.own_hand or any(not _keeping(t) for t in r.own_hand))
 
+    @staticmethod
+    def _could_answer(seat: int, view: Any) -> bool:
+        """Whether SEAT could answer a card used on it (a 杀 dodged): it holds a card (any may be the answer, or made
+        into one) or wears armour (八卦阵 judges one). A designer's 助攻 ("discard a card: another's 杀 at a third
+        cannot be dodged") paid 43 times in 414 for a 杀 at a seat that held nothing to dodge with."""
+        players = view["players"]
+        if not 0 <= seat < len(players):
+            return True
+        q = players[seat]
+        return bool(q.get("hand", 1)) or "armor" in q.get("worn", ())
+
     def _full(self, view: Any) -> bool:
         me = self._me(view)
         return bool(me["hp"] >= me["max_hp"])
@@ -493,6 +505,9 @@ class HeuristicAgent(Agent):
         if not about and r.subject is not None and r.subject != view["seat"]:
             # a favour asked of it by another's skill (颂威: let the lord draw): done only for a friend
             return [0] if self._stance_now(view).get(r.subject, 0.0) > 0 else [1]
+        if FURTHERS in about and "passive" not in about and r.subject is not None \
+                and not self._could_answer(r.subject, view):
+            return [1]  # (a card that cannot be answered, aimed at one who could not answer it anyway: nothing bought)
         if SPENDS in about and "passive" not in about and not self._spare_now(view, r):
             return [1]  # paid for with its cards: only from a surplus, as in the play menu (截击's card for a card)
         if "risk" in about and not about & {"passive"}:

@@ -40,6 +40,7 @@ from ..engine.registry import (
 )
 from ..engine.registry.core import (
     CANCELS,
+    FURTHERS,
     NEUTRAL,
     NEXT,
     PAY,
@@ -531,7 +532,21 @@ def subject_words(t: ast.Trigger, lexicon: Lexicon) -> set[str]:
             word = CANCELS
         if word is not None and word != SWAP:
             found.add(word)
+        if word is not None and _befallen_field(t.timing.text) == subject[0] \
+                and any(_furthered(c, lexicon) is not None for c in calls(t.body)):
+            found.add(FURTHERS)  # (worth a yes only where the one it befalls could answer the card)
     return found
+
+
+def _furthered(node: ast.Call, lexicon: Lexicon) -> str | None:
+    """The family of the card whose use NODE marks with a mark that card's effect reads as a way to go ahead
+    (`mark(event.use, "unanswerable")` at a 杀's `targeted`: `furthering_marks`); None for any other node."""
+    if node.func.text != "mark" or node.ref != "action" or len(node.args) != 2 or not _is_field(node.args[0], "use"):
+        return None
+    name, card = node.args[1], CANCEL_EFFECTS_BY_FAMILY.get(lexicon.timing or "")
+    family = lexicon.pinned.get(card) if card is not None else None
+    return family if family is not None and isinstance(name, ast.Lit) \
+        and name.value in lexicon.furthering.get(family, ()) else None
 
 
 def _cancels_a_card(t: ast.Trigger, lexicon: Lexicon) -> bool:
@@ -575,14 +590,11 @@ def _subject_effects(body: ast.Block, lexicon: Lexicon, subject: Subject) -> set
         if befallen and node.func.text == "cancel" and node.ref == "action" and node.args \
                 and _is_one_of(node.args[0], {"event"}):
             found.add(_cancelled(lexicon) or "?")
-        if befallen and node.func.text == "mark" and node.ref == "action" and len(node.args) == 2 \
-                and _is_field(node.args[0], "use"):
+        family = _furthered(node, lexicon) if befallen else None
+        if family is not None:
             # (a mark on the use of the card aimed at it that the card's effect reads as a way to go ahead: what
             # the card does to it, done surely, 助攻's "unanswerable" on a 杀)
-            name, card = node.args[1], CANCEL_EFFECTS_BY_FAMILY.get(lexicon.timing or "")
-            family = lexicon.pinned.get(card) if card is not None else None
-            if family is not None and isinstance(name, ast.Lit) and name.value in lexicon.furthering.get(family, ()):
-                found.add(lexicon.families.get(family) or "?")
+            found.add(lexicon.families.get(family) or "?")
         if befallen and node.func.text == "transfer_damage" and node.ref == "action":
             to = node.args[1] if len(node.args) > 1 else kwarg(node, "to")
             if to is not None and not _is_subject(to, subject):

@@ -249,14 +249,17 @@ AI_HINTS: dict[str, str] = {
     "cancels": "a yes cancels its event's card on the one the event befalls (a trick about to take effect on it): "
                "weighed by that card, which the question shows after the skill's own words: a harm stopped for a "
                "friend, a good stopped for a foe",
+    "furthers": "a yes makes a card used on the one its event befalls go ahead unanswered (a 杀 that cannot be "
+                "dodged): weighed by that card, and worth it only where that one could answer it (it holds a card or "
+                "wears armour)",
     "rewarded": "an option of a choice that leads to more for its chooser's side than the others (a red card given, "
                 "where a red one also heals): taken first, the card it need not keep among such; read from the rule "
                 "when it tests the card chosen (`if c.color == red {…}`)",
 }
 # The hint words that code acts on by name (the reading, lang/intent.py, writes them; the agents, ai/, read them):
 # one spelling each, every one a key of AI_HINTS (tests/test_option_hints.py)
-NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS, SPENDS, CANCELS = (
-    "neutral", "next", "pay", "gain", "rewarded", "swap", "wane", "spreads", "spends", "cancels")
+NEUTRAL, NEXT, PAY, GAIN, REWARDED, SWAP, WANE, SPREADS, SPENDS, CANCELS, FURTHERS = (
+    "neutral", "next", "pay", "gain", "rewarded", "swap", "wane", "spreads", "spends", "cancels", "furthers")
 # What an action does to the character passed as each of these parameters, as the AI hint word it amounts to. A
 # choice of characters that carries no words of its own (`tags:`, `hints:`) and sits in a skill without `help`,
 # `heal`, `draw`, `attack`, `control` or `risk` is told to agents by what its rule then does with the one chosen
