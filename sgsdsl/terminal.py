@@ -97,7 +97,7 @@ def request_context(request: Request, view: Any) -> str:
         parts.append(f"{ahead.waiting} judgement(s) wait in {whose} judge area"
                      + (f": {sum(ahead.hoped)} of the {len(ahead.hoped)} cards offered would be a result the first "
                         "hopes for" if ahead.hoped else "")
-                     + (f"; {ahead.own[0]} of your {sum(ahead.own)} hand cards would be, and "
+                     + (f"; the first hopes for {ahead.own[0]} of your {sum(ahead.own)} hand cards and for "
                         f"{round(100 * ahead.chance)}% of all cards" if ahead.chance >= 0 else ""))
     return "; ".join(parts)
 

@@ -59,7 +59,7 @@ READ = {
     },
     "eighth_batch.sgs": {
         "fenyou": ("help", "risk"),  # another's damage taken in its place (`transfer_damage`), paid in its own HP
-        # a mark on a 杀's use that the 杀's effect reads as a way to go ahead (`furthers`: worth it where it is answerable)
+        # a mark on a 杀's use that the 杀's effect reads as a way to go ahead (`furthers`: where it could be answered)
         "zhugong": ("attack", "furthers", "spends"),
         "boming": ("attack", "risk"),  # a blow at the one chosen, paid in its owner's HP
         "jiaoli": ("attack", "risk"),  # a 拼点 whose loser takes damage: the owner may be the one

@@ -214,8 +214,8 @@ def test_a_person_is_told_whose_judgements_wait() -> None:
     v = view(3)
     v["players"][0]["general"] = "刘备"
     assert request_context(_confirm(SHANDIAN), v) == (
-        "about P0 刘备; 1 judgement(s) wait in P0 刘备's judge area; 3 of your 4 hand cards would be, and 92% of all "
-        "cards")
+        "about P0 刘备; 1 judgement(s) wait in P0 刘备's judge area; the first hopes for 3 of your 4 hand cards and "
+        "for 92% of all cards")
 
 
 def _gaiming_questions(program) -> list[tuple[str, int, Ahead]]:
