@@ -761,6 +761,29 @@ def test_a_choice_among_written_options_is_told_by_each_options_branch(tmp_path:
     assert _option_hints(tmp_path, body) == hints
 
 
+@pytest.mark.parametrize(("where", "hints"), [
+    # its own draw raised or lowered (a designer's 将驰): a draw, or a card it does not get (a price)
+    ("event.player == owner", ["draw", "spends"]),
+    # another's: a help or a hampering of that one
+    ("event.player != owner", ["help", "control"]),
+])
+def test_an_events_amount_changed_by_an_option_is_read_for_the_one_it_befalls(tmp_path: Path, where: str,
+                                                                               hints: list[str]) -> None:
+    src = tmp_path / "t.sgs"
+    src.write_text('import "standard"\ngeneral 测试 ceshi : 蜀 male 4 {\n  skill 试 shi {\n'
+                   f'    on drawing where {where} optional {{\n'
+                   '      if choose(owner, ["more", "fewer"]) == "more" { event.amount += 1 }\n'
+                   "      else { event.amount -= 1 }\n"
+                   "    }\n  }\n}\n", encoding="utf-8")
+    loaded = check_paths([str(src)])
+    assert loaded.ok and loaded.checked is not None
+    skill = next(s for m in loaded.checked.modules for g in m.generals for s in g.skills if s.ident.text == "shi")
+    infer_skill_words(skill, loaded.checked.symbols.values)
+    (choice,) = [c for c in calls(skill.triggers[0].body) if c.func.text == "choose"]
+    written = kwarg(choice, "hints")
+    assert isinstance(written, ast.ListLit) and [h.value for h in written.items] == hints
+
+
 OPTION_PROCEDURES = """procedure punish(p: player) { damage(p, 1) }
 procedure pay_and_draw(q: player) {
   discard(hand(q), by: q)

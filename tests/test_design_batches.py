@@ -71,7 +71,7 @@ READ = {
         "quanqi": ("heal", "help"),  # a card the one chosen pays itself beside the heal it gets
         "xuezhan": ("risk",),  # its raised 杀 limit unread: a price alone, not paid (`_skill_score`)
     },
-    "eleventh_batch.sgs": {},
+    "eleventh_batch.sgs": {},  # (将驰's written options read `draw` and `spends`: test_choice_intent.py)
 }
 
 

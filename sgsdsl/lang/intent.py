@@ -77,6 +77,12 @@ OWNER = frozenset({"owner"})
 # What a branch does to the one who chose it, per action parameter the chooser is passed to, besides SELF_EFFECTS
 # (a heal, cards gained, a price in HP): cards it pays (discarded by it, given away by it).
 CHOOSER_PRICES: dict[tuple[str, str], str] = {("discard", "by"): SPENDS, ("give", "from_player"): SPENDS}
+# What raising or lowering an event's amount by a literal (`event.amount += 1`) does for the owner its event befalls
+# (the field the trigger's condition pins to the owner): its own draw raised is a `draw`, lowered a card it does not
+# get, a price (`spends`); (the timing, the field) -> (raised, lowered). Read where each option of a choice leads
+# (`_branch_words`): a designer's 将驰, "in your draw phase, draw 1 more and use no 杀, or draw 1 fewer for one more
+# 杀", was chosen at random.
+AMOUNT_SELF_EFFECTS: dict[tuple[str, str], tuple[str, str]] = {("drawing", "player"): ("draw", SPENDS)}
 # (WANE is the word of a maximum HP lost by the chooser, `change_max_hp(p, -1)` with p the chooser; SPENDS, of cards
 # it pays)
 
@@ -111,6 +117,8 @@ class Lexicon:
     # the same for cards of a judge area (`let c = choose(owner, judge_cards(p))`): a delayed card there is aimed
     # at its holder, so one taken out of it is a harm lifted (`_cleared_from`)
     judged: Mapping[str, ast.Expr] = field(default_factory=dict)
+    # reading a trigger's body: the fields of its event its condition pins to the owner (`event.player == owner`)
+    owned: frozenset[str] = frozenset()
     _effects: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False)
     _self: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
     _branch: dict[tuple[str, frozenset[str]], frozenset[str]] = field(default_factory=dict, repr=False)
@@ -132,7 +140,8 @@ class Lexicon:
 
     def at(self, trigger: ast.Trigger) -> Lexicon:
         """This lexicon reading TRIGGER's body (the caches shared: a procedure's body never names the event)."""
-        return replace(self, timing=trigger.timing.text, pinned=_pinned_families(trigger.where)).reading(trigger.body)
+        return replace(self, timing=trigger.timing.text, pinned=_pinned_families(trigger.where),
+                       owned=frozenset(_owner_fields(trigger.where))).reading(trigger.body)
 
     def reading(self, body: ast.Node) -> Lexicon:
         """This lexicon reading BODY, a skill's or a card's: with the names its owner goes by there (`owner_names`)."""
@@ -1885,11 +1894,37 @@ def _reached(call: ast.Expr, chain: dict[str, list[ast.Stmt]] | None) -> tuple[a
     return call, [chain[o] if o in chain else chain[""] for o in options]
 
 
+def _amount_words(stmt: ast.Stmt, choosers: frozenset[str], lexicon: Lexicon) -> set[str]:
+    """What STMT's changes of its event's amount by literals do: for the owner the event befalls, when the owner is
+    the chooser (`AMOUNT_SELF_EFFECTS`), else for the one it befalls (`AMOUNT_EFFECTS`: another's draw raised helps
+    it)."""
+    timing = lexicon.timing or ""
+    field_name = _befallen_field(timing)
+    if field_name is None:
+        return set()
+    found: set[str] = set()
+    for node in _under(stmt):
+        if not (isinstance(node, ast.Assign) and node.target.name.text == "amount"
+                and _is_one_of(node.target.obj, {"event"}) and node.op in ("+=", "-=")):
+            continue
+        sign = _literal_sign(node.value) * (1 if node.op == "+=" else -1)
+        if not sign:
+            continue
+        if field_name in lexicon.owned:
+            words = AMOUNT_SELF_EFFECTS.get((timing, field_name)) if choosers <= lexicon.owners else None
+        else:
+            words = AMOUNT_EFFECTS.get((timing, field_name))
+        if words is not None:
+            found.add(words[0] if sign > 0 else words[1])
+    return found
+
+
 def _branch_words(stmts: list[ast.Stmt], choosers: frozenset[str], lexicon: Lexicon) -> set[str]:
     """What a branch does to the chooser (by any of its names, CHOOSERS: `SELF_EFFECTS`, `CHOOSER_PRICES`, `wane`)
     and to anyone else (the words of the parameters it is passed to, `_marks`), through the procedures it calls."""
     found: set[str] = set()
     for stmt in stmts:
+        found |= _amount_words(stmt, choosers, lexicon)
         for node in calls(stmt):
             pr = lexicon.procedure(node)
             if pr is not None:
