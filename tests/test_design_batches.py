@@ -72,6 +72,7 @@ READ = {
         "xuezhan": ("risk",),  # its raised 杀 limit unread: a price alone, not paid (`_skill_score`)
     },
     "eleventh_batch.sgs": {},  # (将驰's written options read `draw` and `spends`: test_choice_intent.py)
+    "twelfth_batch.sgs": {},
 }
 
 
