@@ -70,9 +70,12 @@ READ = {
     "tenth_batch.sgs": {
         "quanqi": ("heal", "help"),  # a card the one chosen pays itself beside the heal it gets
         "xuezhan": ("risk",),  # its raised 杀 limit unread: a price alone, not paid (`_skill_score`)
+        "jueliang": ("control", "spends"),  # a mark whose trigger cancels the marked one's draw phase: a hampering
     },
     "eleventh_batch.sgs": {},  # (将驰's written options read `draw` and `spends`: test_choice_intent.py)
-    "twelfth_batch.sgs": {},
+    "twelfth_batch.sgs": {
+        "kuanrong": ("help",),  # a mark whose trigger cancels the marked one's discard phase: its cards kept
+    },
 }
 
 
