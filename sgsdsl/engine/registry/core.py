@@ -249,9 +249,9 @@ AI_HINTS: dict[str, str] = {
     "cancels": "a yes cancels its event's card on the one the event befalls (a trick about to take effect on it): "
                "weighed by that card, which the question shows after the skill's own words: a harm stopped for a "
                "friend, a good stopped for a foe",
-    "furthers": "a yes makes a card used on the one its event befalls go ahead unanswered (a 杀 that cannot be "
-                "dodged): weighed by that card, and worth it only where that one could answer it (it holds a card or "
-                "wears armour)",
+    "furthers": "a yes makes a card used on the one its event befalls go ahead unanswered (its answer refused): "
+                "weighed by that card, and worth it only where that one could answer it (it holds a card or wears "
+                "armour)",
     "rewarded": "an option of a choice that leads to more for its chooser's side than the others (a red card given, "
                 "where a red one also heals): taken first, the card it need not keep among such; read from the rule "
                 "when it tests the card chosen (`if c.color == red {…}`)",
